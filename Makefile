@@ -1,0 +1,129 @@
+# stagetop: a plain GNU Makefile.  `make`, `make run`, `make check`, `make bench`,
+# `make install PREFIX=/usr/local DESTDIR=`, `SANITIZE=1` for ASan+UBSan.
+# Each part of the project may add rules in mk/*.mk (included at the end).
+
+VERSION := 0.1.0
+CC      ?= cc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+UNAME   := $(shell uname -s)
+PKG_CONFIG ?= pkg-config
+
+ifeq ($(UNAME),Darwin)
+  PLATFORM := darwin
+  PLAT_CPPFLAGS := -D_DARWIN_C_SOURCE
+  # Homebrew's ncurses and cjson are keg-only: let pkg-config find them.
+  BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
+  export PKG_CONFIG_PATH := $(BREW_PREFIX)/opt/ncurses/lib/pkgconfig:$(BREW_PREFIX)/opt/cjson/lib/pkgconfig:$(BREW_PREFIX)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+  NCURSES_PC := ncursesw
+  DL_LIBS :=
+else
+  PLATFORM := linux
+  PLAT_CPPFLAGS := -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+  NCURSES_PC := ncursesw
+  DL_LIBS := -ldl
+endif
+
+B := build
+ifeq ($(SANITIZE),1)
+  B := build-san
+  SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+
+WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wpointer-arith -Wformat=2 -Wundef
+ifeq ($(WERROR),1)
+  WARN += -Werror
+endif
+OPT ?= -O2 -g
+
+pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+pc_libs   = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
+
+CURSES_CFLAGS := $(call pc_cflags,$(NCURSES_PC))
+CURSES_LIBS   := $(call pc_libs,$(NCURSES_PC),-lncursesw)
+CJSON_CFLAGS  := $(call pc_cflags,libcjson)
+CJSON_LIBS    := $(call pc_libs,libcjson,-lcjson)
+CMOCKA_CFLAGS := $(call pc_cflags,cmocka)
+CMOCKA_LIBS   := $(call pc_libs,cmocka,-lcmocka)
+
+CPPFLAGS += -Iinclude $(PLAT_CPPFLAGS) -DST_VERSION=\"$(VERSION)\"
+CFLAGS   += $(WARN) $(OPT) $(SAN_FLAGS) $(CJSON_CFLAGS)
+LDFLAGS  += $(SAN_FLAGS)
+LIBS     := $(CJSON_LIBS) -lm $(DL_LIBS) -lpthread
+
+CORE_SRC := $(filter-out core/platform_%.c,$(wildcard core/*.c)) $(wildcard core/platform_$(PLATFORM).c)
+TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
+CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
+TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+WORK_SRC := $(wildcard tests/workloads/*.c)
+WORK_BIN := $(WORK_SRC:tests/workloads/%.c=$(B)/workloads/%)
+
+.PHONY: all deps run check check-build tests bench install uninstall clean
+all: stagetop
+
+# The binary for this build flavour lives in $(B); ./stagetop is the plain build.
+ifeq ($(SANITIZE),1)
+stagetop: $(B)/stagetop
+else
+stagetop: $(B)/stagetop
+	cp $< $@
+endif
+
+$(B)/stagetop: $(B)/tui/main.o $(TUI_OBJ) $(B)/libstagetop.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(LIBS)
+
+$(B)/libstagetop.a: $(CORE_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/tui/%.o: tui/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CURSES_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/tests/test_%: tests/unit/test_%.c $(TUI_OBJ) $(B)/libstagetop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CURSES_CFLAGS) -Itests -o $@ $^ $(CMOCKA_LIBS) $(CURSES_LIBS) $(LIBS) $(LDFLAGS)
+
+$(B)/workloads/%: tests/workloads/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) -lpthread -lm
+
+# Missing packages are installed where that is possible (root + apt-get),
+# otherwise the exact command to run is printed.
+deps:
+	@sh scripts/deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory stagetop $(WORK_BIN)
+	STAGELOAD_TRACE=$(B)/demo-events.jsonl ./stagetop --events $(B)/demo-events.jsonl -- \
+	    $(B)/workloads/demo --loop
+
+tests: stagetop $(UNIT_BIN) $(WORK_BIN) $(EXTRA_TEST_BIN)
+
+check: deps
+	@$(MAKE) --no-print-directory tests
+	@sh tests/run-tests.sh $(B)
+
+bench: deps
+	@$(MAKE) --no-print-directory stagetop $(WORK_BIN) $(EXTRA_BENCH_BIN)
+	@sh bench/run-bench.sh $(B)
+
+install: stagetop
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 stagetop $(DESTDIR)$(PREFIX)/bin/stagetop
+	install -m 644 docs/stagetop.1 $(DESTDIR)$(PREFIX)/share/man/man1/stagetop.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/stagetop $(DESTDIR)$(PREFIX)/share/man/man1/stagetop.1
+
+clean:
+	rm -rf build build-san stagetop
+
+-include mk/*.mk
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

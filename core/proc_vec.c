@@ -1,0 +1,28 @@
+/* proc_vec.c: the growable array of process references. */
+#include "stagetop/platform.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int st_proc_vec_push(st_proc_vec *vec, const st_proc_ref *ref, st_error *err)
+{
+    if (vec->len == vec->cap) {
+        size_t ncap = vec->cap ? vec->cap * 2 : 16;
+        st_proc_ref *nv = realloc(vec->v, ncap * sizeof *nv);
+        if (!nv)
+            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", ncap);
+        vec->v = nv;
+        vec->cap = ncap;
+    }
+    vec->v[vec->len++] = *ref;
+    return ST_OK;
+}
+
+void st_proc_vec_clear(st_proc_vec *vec) { vec->len = 0; }
+
+void st_proc_vec_free(st_proc_vec *vec)
+{
+    free(vec->v);
+    vec->v = NULL;
+    vec->len = vec->cap = 0;
+}

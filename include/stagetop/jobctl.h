@@ -1,0 +1,50 @@
+/* jobctl.h: starting, pausing, resuming and killing the watched job.
+ *
+ * Safety rules (DESIGN.md §6): only members of the watched tree, by
+ * (pid, start), are signalled; never pid <= 1, stagetop itself or one of its
+ * ancestors.  Pause stops the root first, then its descendants, then
+ * rescans for children that appeared meanwhile.  Kill sends SIGTERM (and
+ * SIGCONT, so a stopped process can act on it), then SIGKILL to what is left
+ * once the grace period has passed (st_job_poll). */
+#ifndef STAGETOP_JOBCTL_H
+#define STAGETOP_JOBCTL_H
+
+#include <stdint.h>
+#include "stagetop/error.h"
+#include "stagetop/platform.h"
+#include "stagetop/tree.h"
+
+enum st_job_state { ST_JOB_RUNNING, ST_JOB_PAUSED, ST_JOB_KILLING, ST_JOB_EXITED };
+
+typedef struct st_job {
+    int32_t pid;          /* the root */
+    int launched;         /* 1: stagetop started it (own process group, waitable) */
+    int state;            /* enum st_job_state */
+    int paused_by_us;     /* resume it when stagetop exits */
+    double kill_deadline; /* when SIGKILL follows SIGTERM */
+    double grace_s;       /* default 5 */
+    int exit_code;        /* launched job: its code, or 128+N for signal N */
+    int signalled;        /* processes signalled by the last action */
+    int refused;          /* processes that refused (EPERM) in the last action */
+} st_job;
+
+/* Start argv in its own process group (setpgid), stdin/stdout/stderr
+ * inherited.  The exec failing (no such command) is reported here as
+ * ST_ESRCH/ST_EPERM with the reason, not as a child exiting 127. */
+int st_job_spawn(st_job *job, char *const argv[], st_error *err);
+/* Watch an existing process (not started by stagetop). */
+void st_job_attach(st_job *job, int32_t pid);
+
+/* Is pid one stagetop may ever signal (not <= 1, not self, not an ancestor)? */
+int st_job_may_signal(int32_t pid);
+
+int st_job_pause(st_job *job, st_tree *tree, st_error *err);
+int st_job_resume(st_job *job, st_tree *tree, st_error *err);
+int st_job_kill(st_job *job, st_tree *tree, double now, st_error *err);
+
+/* Reap a launched job without blocking (sets EXITED and exit_code), and
+ * send SIGKILL to survivors once a kill's grace period is over.  Returns 1
+ * when the job has just been seen to exit, else 0 (or an error). */
+int st_job_poll(st_job *job, st_tree *tree, double now, st_error *err);
+
+#endif

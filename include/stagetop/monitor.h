@@ -1,0 +1,92 @@
+/* monitor.h: one watched run: backend -> tree sample -> ring (+ record
+ * stream) -> summary, with the event list and job control.  The TUI and
+ * headless mode both drive it; time is an argument (monotonic seconds). */
+#ifndef STAGETOP_MONITOR_H
+#define STAGETOP_MONITOR_H
+
+#include <stdint.h>
+#include "stagetop/error.h"
+#include "stagetop/events.h"
+#include "stagetop/gpu.h"
+#include "stagetop/jobctl.h"
+#include "stagetop/platform.h"
+#include "stagetop/ring.h"
+#include "stagetop/stats.h"
+#include "stagetop/trace.h"
+#include "stagetop/tree.h"
+
+typedef struct st_monitor_opts {
+    double interval;         /* seconds between samples, 0.01..60 */
+    double history_s;        /* what the ring keeps (default 7200) */
+    const char *record_path; /* NULL: none; "*.json": export at close; else JSONL */
+    int record_fd;           /* >= 0: JSONL records to this fd (--jsonl); -1 none */
+    int no_gpu;              /* 1: no GPU lane */
+    const char *gpu_lib;     /* NULL: default NVML search (tests: a fake) */
+    double grace_s;          /* kill grace period (default 5) */
+    const char *command;     /* meta.command when launched; NULL: read it */
+} st_monitor_opts;
+
+void st_monitor_opts_default(st_monitor_opts *o);
+
+typedef struct st_monitor {
+    st_monitor_opts opts;
+    const st_platform *plat;
+    st_backend *b;
+    st_tree tree;
+    st_ring ring;
+    st_event_list events;
+    st_summary summary;
+    st_trace_meta meta;
+    st_recorder *rec;        /* JSONL stream or NULL */
+    st_job job;
+    st_gpu *gpu;             /* NULL when no GPU lane */
+    char gpu_why[160];       /* why there is no GPU lane */
+    double t0;               /* monotonic time of t = 0 */
+    uint64_t next_k;         /* index of the next deadline: t0 + k * interval */
+    uint64_t dropped;        /* deadlines missed (skipped, not sampled) */
+    st_sys_mem sys;          /* latest system reading */
+    st_sys_mem sys_start;    /* first system reading (swap growth base) */
+    st_sample last;          /* latest sample */
+    int has_last;
+    double cpu_per_sample;   /* stagetop's CPU seconds per sample, smoothed */
+    char record_error[256];  /* first record-stream write failure, "" if none */
+} st_monitor;
+
+/* Open the backend, start watching pid (launched: 1 if job was spawned by
+ * st_job_spawn into *job_or_null), open the record stream and write its
+ * start record.  ST_ESRCH / ST_EPERM / ST_EIO with a clear message. */
+int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opts *o,
+                    int32_t pid, const st_job *launched_job, double now, st_error *err);
+
+/* Absolute monotonic time of the next sample (no drift: t0 + k*interval). */
+double st_monitor_deadline(const st_monitor *m);
+
+/* Take the sample that is due at `now`: skips (and counts in dropped) the
+ * deadlines that passed unsampled, reads the tree, the system and the GPU,
+ * pushes to the ring, the summary and the record stream, reaps a launched
+ * job.  A failing record stream does not stop sampling (record_error). */
+int st_monitor_step(st_monitor *m, double now, st_error *err);
+
+/* Add an event at `now` (ev->t_ms is set from now): list, summary, record. */
+int st_monitor_event(st_monitor *m, st_event *ev, double now, st_error *err);
+/* Add a mark with an optional note. */
+int st_monitor_mark(st_monitor *m, const char *note, double now, st_error *err);
+
+/* Job control with events (pause/resume/kill). */
+int st_monitor_pause(st_monitor *m, double now, st_error *err);
+int st_monitor_resume(st_monitor *m, double now, st_error *err);
+int st_monitor_kill(st_monitor *m, double now, st_error *err);
+
+/* Export the JSON trace (atomic) to path. */
+int st_monitor_export(st_monitor *m, const char *path, st_error *err);
+/* A fresh export path: DIR/stagetop-PID-YYYYmmdd-HHMMSS.json into buf. */
+void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, size_t len);
+
+/* End the run: resume a job stagetop paused (unless keep_paused), write the
+ * record stream's end (or the .json export), free everything. */
+int st_monitor_close(st_monitor *m, int keep_paused, st_error *err);
+
+/* Monotonic seconds (CLOCK_MONOTONIC). */
+double st_now(void);
+
+#endif

@@ -1,0 +1,124 @@
+/* platform.h: the backend table, one per operating system, chosen at link
+ * time by the Makefile (core/platform_linux.c or core/platform_darwin.c
+ * defines st_platform_native).  Tests plug in a fake backend through the
+ * same table.  Every function is called from one thread only.
+ *
+ * Identity: a process is (pid, start).  `start` is an opaque start-time
+ * token (Linux: clock ticks since boot from /proc/PID/stat field 22; macOS:
+ * p_starttime in microseconds since the epoch).  A pid whose start differs
+ * from the one recorded is another process: never read as a member, never
+ * signalled. */
+#ifndef STAGETOP_PLATFORM_H
+#define STAGETOP_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/error.h"
+
+typedef struct st_proc_id {
+    int32_t pid;
+    uint64_t start;
+} st_proc_id;
+
+/* A process found while walking a tree or listing the machine. */
+typedef struct st_proc_ref {
+    st_proc_id id;
+    int32_t ppid;
+} st_proc_ref;
+
+/* A growable array of st_proc_ref (core/proc_vec.c). */
+typedef struct st_proc_vec {
+    st_proc_ref *v;
+    size_t len, cap;
+} st_proc_vec;
+
+int st_proc_vec_push(st_proc_vec *vec, const st_proc_ref *ref, st_error *err);
+void st_proc_vec_clear(st_proc_vec *vec); /* len = 0, keeps memory */
+void st_proc_vec_free(st_proc_vec *vec);
+
+/* Valid bits of st_proc_mem. */
+enum st_pm_field {
+    ST_PM_FOOTPRINT = 1u << 0,
+    ST_PM_RSS = 1u << 1,
+    ST_PM_SWAP = 1u << 2, /* the process's own swapped memory (Linux VmSwap) */
+    ST_PM_PEAK = 1u << 3  /* the kernel's high-water mark for the process */
+};
+
+/* One process's memory, bytes. */
+typedef struct st_proc_mem {
+    st_proc_id id;
+    int32_t ppid;
+    uint64_t footprint; /* Linux RssAnon+RssShmem+VmSwap; macOS ri_phys_footprint */
+    uint64_t rss;       /* Linux VmRSS; macOS ri_resident_size */
+    uint64_t swap;      /* Linux VmSwap; macOS: not available */
+    uint64_t peak;      /* Linux VmHWM; macOS ri_lifetime_max_phys_footprint */
+    uint16_t valid;     /* enum st_pm_field bits */
+} st_proc_mem;
+
+/* Valid bits of st_sys_mem beyond the st_field ones (ST_F_SWAP, ST_F_LEVEL,
+ * ST_F_PRESSURE from sample.h are reused). */
+enum st_sys_field {
+    ST_SYS_MEMTOTAL = 1u << 8,
+    ST_SYS_SWAPTOTAL = 1u << 9
+};
+
+typedef struct st_sys_mem {
+    uint64_t mem_total;  /* bytes of RAM */
+    uint64_t swap_total; /* bytes */
+    uint64_t swap_used;  /* bytes */
+    uint16_t level_c;    /* memory-available level, hundredths of a percent */
+    uint16_t pressure_c; /* Linux PSI some avg10 * 100; macOS 100/200/400 */
+    uint16_t valid;      /* ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE | ST_SYS_* */
+} st_sys_mem;
+
+typedef struct st_backend st_backend; /* opaque per-platform state */
+
+typedef struct st_platform {
+    const char *name;             /* "linux", "darwin" (trace meta.platform) */
+    const char *footprint_metric; /* "anon+shmem+swap", "phys_footprint" */
+    const char *peak_metric;      /* "VmHWM", "lifetime_max_phys_footprint" */
+
+    int (*open)(st_backend **out, st_error *err);
+    void (*close)(st_backend *b);
+
+    /* Identity of a live process.  ST_ESRCH when there is none (a zombie
+     * counts as live until reaped), ST_EPERM when the kernel refuses. */
+    int (*identify)(st_backend *b, int32_t pid, st_proc_id *out, st_error *err);
+
+    /* Replace *out with root and all its live descendants (root first,
+     * parents before children), each with its identity and ppid.  Children
+     * forked by any thread are found.  ST_ESRCH when root itself is gone or
+     * its identity changed.  Must not scan every process of the machine on
+     * Linux; may use one snapshot on macOS. */
+    int (*descendants)(st_backend *b, st_proc_id root, st_proc_vec *out, st_error *err);
+
+    /* Memory of one process.  ST_ESRCH when it is gone or its pid now
+     * belongs to another process; ST_EPERM when the kernel refuses. */
+    int (*read_proc)(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err);
+
+    /* Forget any per-process state (cached descriptors) for id.  Optional
+     * (NULL allowed). */
+    void (*release)(st_backend *b, st_proc_id id);
+
+    /* System-wide numbers.  Fields the system lacks are left invalid. */
+    int (*read_system)(st_backend *b, st_sys_mem *out, st_error *err);
+
+    /* The command line (argv joined by spaces; the name if argv is not
+     * readable) as raw bytes, NUL-terminated, truncated to len-1.  The
+     * caller makes control characters visible before drawing it. */
+    int (*command)(st_backend *b, st_proc_id id, char *buf, size_t len, st_error *err);
+
+    /* Every process of the machine (for the picker, not for sampling). */
+    int (*list_all)(st_backend *b, st_proc_vec *out, st_error *err);
+
+    /* Send sig to id, only if id is still that process (re-checked as close
+     * to the kill as the platform allows: pidfd on Linux).  ST_ESRCH when it
+     * is gone, ST_EPERM when refused.  Callers go through jobctl, which also
+     * refuses pid <= 1, stagetop itself and its ancestors. */
+    int (*send_signal)(st_backend *b, st_proc_id id, int sig, st_error *err);
+} st_platform;
+
+/* The backend of the system stagetop was built for. */
+extern const st_platform st_platform_native;
+
+#endif

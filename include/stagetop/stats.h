@@ -1,0 +1,60 @@
+/* stats.h: a trace's summary, computed incrementally over the whole run
+ * (the ring may have forgotten the start), with stageload's summarize()
+ * semantics where they overlap:
+ *   duration        last sample t - first sample t
+ *   peak_footprint  max sample footprint (0 with no samples)
+ *   swap            start/peak/end of swap_used (absent with no samples)
+ *   min_level       min sample level
+ *   stages          windows between stage events; the time before the first
+ *                   stage event is "setup" unless that event is at t <= 0;
+ *                   a window holds samples with t0 <= t < t1 (the last one
+ *                   also the sample at t1 == end); seconds = t1 - t0
+ *   loads/releases  count, bytes, seconds of load+reload / release events
+ * plus stagetop's kernel_peak (max per-process high-water mark) and peak_gpu.
+ *
+ * Feed samples and events in time order; an event at the same t_ms as a
+ * sample is fed before it (the sample then belongs to the new stage). */
+#ifndef STAGETOP_STATS_H
+#define STAGETOP_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/error.h"
+#include "stagetop/events.h"
+#include "stagetop/sample.h"
+
+typedef struct st_stage_stat {
+    char stage[64];
+    uint32_t t0_ms;
+    int64_t seconds_ms;      /* t1 - t0, set by st_summary_finish */
+    uint64_t peak_footprint;
+    int has_peak;            /* 0: no sample fell inside (stageload: null) */
+} st_stage_stat;
+
+typedef struct st_summary {
+    size_t n_samples;
+    uint32_t first_t_ms, last_t_ms;
+    uint64_t peak_footprint;
+    uint64_t peak_rss;
+    uint64_t kernel_peak; int has_kernel_peak;
+    uint64_t peak_gpu; int has_gpu;
+    uint64_t swap_start, swap_peak, swap_end; int has_swap;
+    uint16_t min_level_c; int has_level;
+    st_stage_stat *stages; size_t n_stages, cap_stages;
+    uint64_t loads_count, loads_bytes; double loads_seconds;
+    uint64_t releases_count, releases_bytes;
+    int finished;
+} st_summary;
+
+void st_summary_init(st_summary *s);
+void st_summary_free(st_summary *s);
+/* ST_ENOMEM when a stage cannot be stored (the summary stays usable). */
+int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err);
+int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err);
+/* Record a kernel high-water mark (bytes) seen outside the samples. */
+void st_summary_add_kernel_peak(st_summary *s, uint64_t bytes);
+/* Close the last stage window at the last sample.  Idempotent.  Feeding
+ * more after finish re-opens it. */
+void st_summary_finish(st_summary *s);
+
+#endif

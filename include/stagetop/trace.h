@@ -1,0 +1,103 @@
+/* trace.h: traces on disk (format: docs/trace-format.md, DESIGN.md §5).
+ *
+ *  - export:  one JSON document, streamed to a temporary file in the target
+ *             directory, fsync'd and renamed into place (nothing partial is
+ *             ever left under the final name or as a stray temp file);
+ *  - record:  stageload-compatible JSONL, one write(2) per line, so a run
+ *             killed at any moment leaves valid lines up to the last;
+ *  - import:  stagetop JSON, stagetop JSONL and stageload traces; every input
+ *             is untrusted: errors name the line, nothing crashes. */
+#ifndef STAGETOP_TRACE_H
+#define STAGETOP_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/error.h"
+#include "stagetop/events.h"
+#include "stagetop/sample.h"
+#include "stagetop/stats.h"
+
+typedef struct st_trace_meta {
+    char stagetop[16];         /* version that wrote it ("" for stageload) */
+    char platform[16];         /* "linux", "darwin" */
+    char os[128];
+    char host[128];
+    int32_t pid;               /* 0 when unknown */
+    char command[512];
+    char start_utc[40];
+    double interval;           /* seconds */
+    uint64_t mem_total, swap_total;
+    char footprint_metric[32];
+    char *extra;               /* other start-record keys as the text of a JSON
+                                  object ("{...}"), or NULL; owned (free()) */
+} st_trace_meta;
+
+/* Samples as (at most) two contiguous spans, oldest first: a ring's view. */
+typedef struct st_samples_view {
+    const st_sample *a; size_t a_len;
+    const st_sample *b; size_t b_len;
+} st_samples_view;
+
+void st_trace_meta_free(st_trace_meta *m); /* frees extra */
+
+/* ---- export ---- */
+
+/* Write the JSON document to path atomically (temp file in the same
+ * directory, then rename).  On failure nothing is left behind and the error
+ * says why (read-only directory, disk full, ...).  A path that is a symlink
+ * is replaced by the file, never written through. */
+int st_trace_export(const char *path, const st_trace_meta *meta, st_samples_view samples,
+                    const st_event_list *events, const st_summary *summary,
+                    uint64_t dropped_samples, st_error *err);
+
+/* The summary object alone as JSON text (malloc'd, caller frees). */
+char *st_summary_to_json(const st_summary *s, const st_trace_meta *meta);
+
+/* ---- record stream (JSONL) ---- */
+
+typedef struct st_recorder st_recorder;
+
+/* Open path for writing (created/truncated, mode 0644); fd >= 0 instead
+ * writes to that descriptor (stdout for --jsonl) and path is only a label. */
+int st_recorder_open(st_recorder **out, const char *path, int fd, st_error *err);
+int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err);
+int st_recorder_sample(st_recorder *r, const st_sample *s, st_error *err);
+int st_recorder_event(st_recorder *r, const st_event *ev, st_error *err);
+/* {"type":"end"} (with the summary when non-NULL). */
+int st_recorder_end(st_recorder *r, const st_summary *s, st_error *err);
+/* Close; does not write "end" (a run that did not end cleanly). */
+void st_recorder_close(st_recorder *r);
+
+/* ---- import ---- */
+
+enum st_trace_format { ST_FMT_UNKNOWN, ST_FMT_JSON, ST_FMT_JSONL, ST_FMT_STAGELOAD };
+
+typedef struct st_trace {
+    st_trace_meta meta;
+    st_sample *samples; size_t n_samples, cap_samples; /* sorted by t_ms */
+    st_event_list events;                              /* sorted by t_ms */
+    st_summary summary;      /* recomputed from samples and events */
+    uint64_t dropped_samples;
+    int has_end;             /* saw {"type":"end"} or a complete document */
+    int format;              /* enum st_trace_format */
+    size_t lines;            /* lines consumed (JSONL) */
+    void *priv;              /* reader state for st_trace_feed */
+} st_trace;
+
+void st_trace_init(st_trace *t);
+void st_trace_free(st_trace *t);
+
+/* Read a whole file ("-" = stdin) or buffer; detects the format. */
+int st_trace_load_file(const char *path, st_trace *out, st_error *err);
+int st_trace_load_mem(const char *buf, size_t len, st_trace *out, st_error *err);
+
+/* Feed one JSONL line (without the newline) to a trace being followed;
+ * lineno is 1-based, for errors.  Recomputes nothing: call
+ * st_trace_finish to refresh the summary. */
+int st_trace_feed_line(st_trace *t, const char *line, size_t len, size_t lineno, st_error *err);
+void st_trace_finish(st_trace *t);
+
+/* View of an imported trace's samples. */
+st_samples_view st_trace_view(const st_trace *t);
+
+#endif

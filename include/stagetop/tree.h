@@ -1,0 +1,48 @@
+/* tree.h: a watched process tree: its members and their latest readings.
+ *
+ * Membership is refreshed through the backend's descendants() at most every
+ * discover_s seconds (default: every sample when the interval is >= 0.5 s,
+ * else every 0.5 s), and also whenever a member disappears.  Memory is read
+ * from every known member on every sample. */
+#ifndef STAGETOP_TREE_H
+#define STAGETOP_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/error.h"
+#include "stagetop/platform.h"
+#include "stagetop/sample.h"
+
+typedef struct st_tree {
+    const st_platform *plat;
+    st_backend *b;
+    st_proc_id root;
+    int root_alive;          /* 0 once the root process is gone */
+    st_proc_mem *members;    /* latest reading of each live member, root first */
+    size_t n_members, cap;
+    st_proc_vec scratch;     /* discovery buffer */
+    double discover_s;       /* minimum seconds between discoveries */
+    double last_discover;    /* time of the last discovery, -1 before the first */
+    uint64_t kernel_peak;    /* max of every member's peak seen so far (bytes) */
+    int has_kernel_peak;
+    uint64_t eperm_count;    /* members whose memory the kernel refused */
+} st_tree;
+
+/* Start watching pid.  ST_ESRCH no such process, ST_EPERM not allowed. */
+int st_tree_init(st_tree *t, const st_platform *plat, st_backend *b, int32_t pid,
+                 double discover_s, st_error *err);
+void st_tree_free(st_tree *t);
+
+/* Read every member (discovering first when due) and fill the tree fields
+ * of *out: footprint, rss, procs and their valid bits (t_ms and system
+ * fields are the caller's).  A member that vanished drops out silently.
+ * Returns ST_OK also when the whole tree has exited (procs = 0). */
+int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err);
+
+/* Force a discovery on the next st_tree_sample. */
+void st_tree_rediscover(st_tree *t);
+
+/* Is id a member now? */
+int st_tree_contains(const st_tree *t, st_proc_id id);
+
+#endif

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Runs every test of `make check` and ends with one line: "N passed, N failed, N skipped".
+#  - cmocka unit binaries: $B/tests/test_*  (their own counts are read)
+#  - shell tests: tests/e2e/*.sh and tests/*/*.test.sh.  A script prints
+#    "PASS: name", "FAIL: name" or "SKIP: name: reason" lines, which are
+#    counted; a script that prints none counts as one test by its exit code
+#    (0 pass, 77 skip, else fail).
+# ONLY=pattern runs the tests whose path contains pattern.
+set -u
+B=${1:-build}
+export ST_BUILD="$B" STAGETOP="$PWD/$B/stagetop" WORKLOADS="$PWD/$B/workloads" ST_ROOT="$PWD"
+[ -x "$STAGETOP" ] || STAGETOP="$PWD/stagetop"
+pass=0 fail=0 skip=0 failed_names=""
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+
+count() { # name, exit code; reads $log
+    p=$(grep -c '^PASS: ' "$log"); f=$(grep -c '^FAIL: ' "$log"); s=$(grep -c '^SKIP: ' "$log")
+    if grep -q '^\[==========\] .* test(s) run' "$log"; then   # cmocka
+        p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+        f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+        s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+        grep '^\[  SKIPPED \] [a-z_]' "$log" | sed 's/^/    /'
+    fi
+    if [ $((p + f + s)) -eq 0 ]; then
+        case $2 in 0) p=1 ;; 77) s=1 ;; *) f=1 ;; esac
+    elif [ "$2" -ne 0 ] && [ "$2" -ne 77 ] && [ "$f" -eq 0 ]; then
+        f=1   # crashed or exited non-zero after passing lines
+    fi
+    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+    if [ "$f" -ne 0 ]; then
+        failed_names="$failed_names $1"; echo "  FAILED: $1 (exit $2)"; sed 's/^/    | /' "$log" | tail -40
+    else
+        echo "  ok: $1 ($p passed, $s skipped)"
+        grep '^SKIP: ' "$log" | sed 's/^/    /'
+    fi
+}
+
+run_one() {
+    case "$1" in *${ONLY:-}*) ;; *) return ;; esac
+    timeout -k 10 900 "$@" >"$log" 2>&1 </dev/null; rc=$?
+    count "$1" "$rc"
+}
+
+echo "== unit tests"
+for t in "$B"/tests/test_*; do
+    [ -x "$t" ] && run_one "$t"
+done
+echo "== shell tests"
+for t in tests/e2e/*.sh tests/*/*.test.sh; do
+    [ -f "$t" ] && run_one sh "$t"
+done
+[ -n "$failed_names" ] && echo "failed:$failed_names"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
