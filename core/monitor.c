@@ -150,6 +150,19 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         if (rc != ST_OK)
             goto fail_all;
     }
+    if (o->events_path) {
+        m->follow = malloc(sizeof *m->follow);
+        if (!m->follow) {
+            rc = st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
+            goto fail_all;
+        }
+        rc = st_follow_open(m->follow, o->events_path, err);
+        if (rc != ST_OK) {
+            free(m->follow);
+            m->follow = NULL;
+            goto fail_all;
+        }
+    }
     m->t0 = now;
     m->next_k = 0;
     m->gpu_next = now;
@@ -159,6 +172,10 @@ fail_all:
     if (m->rec)
         st_recorder_close(m->rec);
     m->rec = NULL;
+    if (m->follow) {
+        st_follow_close(m->follow);
+        free(m->follow);
+    }
     if (m->gpu)
         st_gpu_close(m->gpu);
     st_summary_free(&m->summary);
@@ -195,6 +212,24 @@ static int add_event(st_monitor *m, const st_event *ev, st_error *err)
     if (m->rec && st_recorder_event(m->rec, ev, &e) != ST_OK)
         note_record_error(m, &e);
     return ST_OK;
+}
+
+static void emit_followed(void *ctx, const st_event *ev)
+{
+    add_event(ctx, ev, NULL);
+}
+
+static void poll_follow(st_monitor *m, double now)
+{
+    st_error e;
+    st_error_clear(&e);
+    if (st_follow_poll(m->follow, now - m->t0, emit_followed, m, &e) < 0)
+        snprintf(m->follow_error, sizeof m->follow_error, "events: %s", e.msg);
+    else if (m->follow->bad_lines)
+        snprintf(m->follow_error, sizeof m->follow_error, "events: %llu bad line(s), last: %s",
+                 (unsigned long long)m->follow->bad_lines, m->follow->last_error);
+    else
+        m->follow_error[0] = '\0';
 }
 
 static void read_gpu(st_monitor *m, double now, st_sample *s)
@@ -264,6 +299,8 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
             m->next_k = due;
         }
     }
+    if (m->follow)
+        poll_follow(m, now);
     memset(&s, 0, sizeof s);
     s.t_ms = t_ms_at(m, now);
     rc = st_tree_sample(&m->tree, now, &s, err);
@@ -435,6 +472,11 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     if (m->gpu)
         st_gpu_close(m->gpu);
     m->gpu = NULL;
+    if (m->follow) {
+        st_follow_close(m->follow);
+        free(m->follow);
+        m->follow = NULL;
+    }
     st_summary_free(&m->summary);
     st_event_list_free(&m->events);
     st_ring_free(&m->ring);

@@ -22,7 +22,6 @@ typedef struct cli_args {
     int32_t pid;            /* -p; 0 none */
     char **cmd;             /* after --; NULL none */
     int headless, jsonl, ascii;
-    const char *events_path;
     const char *export_dir;
     const char *job_log;    /* where a launched job's output goes with a screen */
     double wait_free;       /* percent, < 0 none */

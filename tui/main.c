@@ -47,6 +47,8 @@ static void usage(FILE *f)
 "      --grace SEC         seconds between SIGTERM and SIGKILL on kill (default 5)\n"
 "      --job-log FILE      (with CMD and a screen) the job's output (default\n"
 "                          stagetop-job-TIME.log in the export dir)\n"
+"      --events FILE       follow a stageload trace the job writes (its stages and\n"
+"                          loads become markers and trace events)\n"
 "      --ascii             ASCII drawing (also with a non-UTF-8 locale)\n"
 "      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
 "  -h, --help              this help\n"
@@ -166,7 +168,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
         case OPT_JOB_LOG: a->job_log = optarg; break;
         case OPT_ASCII: a->ascii = 1; break;
         case OPT_NO_GPU: a->mon.no_gpu = 1; break;
-        case OPT_EVENTS: a->events_path = optarg; break;
+        case OPT_EVENTS: a->mon.events_path = optarg; break;
         case 'h': usage(stdout); exit(CLI_EXIT_OK);
         case 'V': printf("stagetop %s\n", ST_VERSION); exit(CLI_EXIT_OK);
         case ':':
@@ -189,8 +191,6 @@ static int parse_args(int argc, char **argv, cli_args *a)
         return bad_usage("--wait-free needs a command to start (-- CMD)%s", "", "");
     if (a->headless && !a->pid && !a->cmd)
         return bad_usage("--headless needs -p PID or -- CMD%s", "", "");
-    if (a->events_path)
-        return bad_usage("--events: %s%s", "following a stageload trace is not built yet", "");
     if (!a->on_budget_set)
         a->mon.guard.action = a->headless ? ST_GUARD_KILL : ST_GUARD_PAUSE;
     if (a->jsonl)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "stagetop/error.h"
 #include "stagetop/events.h"
+#include "stagetop/follow.h"
 #include "stagetop/gpu.h"
 #include "stagetop/guard.h"
 #include "stagetop/jobctl.h"
@@ -27,6 +28,7 @@ typedef struct st_monitor_opts {
     const char *command;     /* meta.command when launched; NULL: read it */
     st_guard_opts guard;     /* budgets (st_guard_active() says if any) */
     double discover_s;       /* tree discovery period; <= 0: automatic */
+    const char *events_path; /* --events: a stageload trace the job writes */
 } st_monitor_opts;
 
 void st_monitor_opts_default(st_monitor_opts *o);
@@ -59,6 +61,8 @@ typedef struct st_monitor {
     int guard_tripped;       /* 1 once a limit was crossed and acted on */
     double gpu_next;         /* when the GPU is read next (rate-limited) */
     char gpu_error[160];     /* last GPU read failure, "" if none */
+    st_follow *follow;       /* --events, or NULL */
+    char follow_error[256];  /* latest --events read failure, "" if none */
 } st_monitor;
 
 /* Open the backend, start watching pid (launched: 1 if job was spawned by
