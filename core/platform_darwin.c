@@ -150,7 +150,8 @@ static int darwin_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error
 
 /* Fill b->snap with every process of the machine.  The size is probed
  * first (the kernel adds room for 5 more), a buffer with headroom is
- * allocated, and ENOMEM (the table grew in between) is retried. */
+ * allocated, and ENOMEM (the table grew in between) is retried.  Failures
+ * are ST_EIO, never ST_ESRCH (which would read as "the root is gone"). */
 static int take_snapshot(st_backend *b, st_error *err)
 {
     int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_ALL, 0};
@@ -160,7 +161,7 @@ static int take_snapshot(st_backend *b, st_error *err)
         size_t need = 0, len;
         if (sysctl(mib, 4, NULL, &need, NULL, 0) != 0) {
             int e = errno;
-            return st_error_set(err, errno_status(e), e, "sysctl kern.proc.all (size): %s",
+            return st_error_set(err, ST_EIO, e, "sysctl kern.proc.all (size): %s",
                                 strerror(e));
         }
         size_t want = need / ksz;
@@ -180,8 +181,7 @@ static int take_snapshot(st_backend *b, st_error *err)
         }
         if (errno != ENOMEM) {
             int e = errno;
-            return st_error_set(err, errno_status(e), e, "sysctl kern.proc.all: %s",
-                                strerror(e));
+            return st_error_set(err, ST_EIO, e, "sysctl kern.proc.all: %s", strerror(e));
         }
     }
     b->snap_n = 0;
