@@ -48,12 +48,14 @@ static int ends_with(const char *s, const char *suffix)
 
 static uint32_t t_ms_at(const st_monitor *m, double now)
 {
-    double ms = (now - m->t0) * 1000.0;
+    /* floor, so a sample taken for deadline k reads t in [k, k+1) intervals
+     * (the 1e-6 absorbs floating-point error in t0 + k * interval). */
+    double ms = (now - m->t0) * 1000.0 + 1e-6;
     if (!(ms > 0))
         return 0;
     if (ms > 4294967295.0)
         return 4294967295u;
-    return (uint32_t)(ms + 0.5);
+    return (uint32_t)ms;
 }
 
 static void fill_meta(st_monitor *m, double now_unused)
@@ -96,7 +98,7 @@ static void open_gpu(st_monitor *m)
                  "no GPU lane: Metal memory is part of the footprint on macOS");
         return;
     }
-    const char *lib = m->opts.gpu_lib ? m->opts.gpu_lib : getenv("ST_NVML_LIB");
+    const char *lib = m->opts.gpu_lib;
     st_error_clear(&e);
     if (st_gpu_open(&m->gpu, lib, &e) != ST_OK) {
         m->gpu = NULL;
