@@ -98,7 +98,7 @@ static void open_gpu(st_monitor *m)
                  "no GPU lane: Metal memory is part of the footprint on macOS");
         return;
     }
-    const char *lib = m->opts.gpu_lib ? m->opts.gpu_lib : getenv("ST_NVML_LIB");
+    const char *lib = m->opts.gpu_lib;
     st_error_clear(&e);
     if (st_gpu_open(&m->gpu, lib, &e) != ST_OK) {
         m->gpu = NULL;

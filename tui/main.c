@@ -195,6 +195,9 @@ static int parse_args(int argc, char **argv, cli_args *a)
         a->mon.guard.action = a->headless ? ST_GUARD_KILL : ST_GUARD_PAUSE;
     if (a->jsonl)
         a->mon.record_fd = STDOUT_FILENO;
+    a->mon.gpu_lib = getenv("ST_NVML_LIB"); /* NULL: the default NVML search */
+    if (a->mon.gpu_lib && !*a->mon.gpu_lib)
+        a->mon.gpu_lib = NULL;
     return 0;
 }
 
