@@ -6,10 +6,11 @@
  * two pages when a fatal signal (SIGKILL) is pending, so a line crossing a
  * page boundary of the file can be torn (tests/unit/test_trace_record.c
  * saw it within 20 kills).  So, on a regular file, a line that would cross
- * a 4 KiB boundary is preceded by a whitespace-only padding line up to
- * the boundary (both stageload's reader and ours skip blank lines); every
- * write then stays inside one page, which the kernel copies whole or not
- * at all.  Only a line longer than a page (a huge start or end record)
+ * a 4 KiB boundary is preceded by spaces up to the boundary, written on
+ * their own: the line then starts with whitespace, which JSON allows, and
+ * every write stays inside one page, which the kernel copies whole or not
+ * at all.  A kill between the two writes leaves a whitespace-only tail,
+ * which readers skip (stageload's and ours).  Only a line longer than a page (a huge start or end record)
  * can still be torn.  Short writes (disk full, signals) are retried. */
 #include "stagetop/trace.h"
 #include "stagetop/json.h"
@@ -97,8 +98,7 @@ static int emit(st_recorder *r, st_error *err)
         if (in > 0 && in + r->line.len > ST_REC_PAGE) {
             char pad[ST_REC_PAGE];
             size_t n = ST_REC_PAGE - in;
-            memset(pad, ' ', n - 1);
-            pad[n - 1] = '\n';
+            memset(pad, ' ', n);
             e = write_all(r->fd, pad, n);
         }
     }

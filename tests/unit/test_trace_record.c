@@ -114,8 +114,7 @@ static void test_record_import(void **state)
     while (fgets(line, sizeof line, f)) {
         size_t len = strlen(line);
         assert_true(len > 0 && line[len - 1] == '\n');
-        if (strspn(line, " \n") == len)
-            continue; /* padding (see trace_record.c) */
+        assert_true(strspn(line, " \n") < len); /* never a blank line */
         cJSON *j = cJSON_Parse(line);
         assert_non_null(j);
         const char *type = cJSON_GetObjectItem(j, "type")->valuestring;
@@ -204,13 +203,14 @@ static void test_lines_inside_pages(void **state)
     int records = 0, pads = 0;
     while (fgets(line, sizeof line, f)) {
         long len = (long)strlen(line);
-        assert_true(off / 4096 == (off + len - 1) / 4096); /* inside one page */
-        if (line[0] == '{')
-            records++;
-        else {
-            assert_int_equal(strspn(line, " "), len - 1); /* padding: blanks + newline */
+        long pad = (long)strspn(line, " ");
+        assert_true(line[pad] == '{');  /* padding is leading spaces, never a line */
+        if (pad > 0) {
+            assert_int_equal((off + pad) % 4096, 0); /* up to the page boundary */
             pads++;
         }
+        assert_true((off + pad) / 4096 == (off + len - 1) / 4096); /* the record: one page */
+        records++;
         off += len;
     }
     fclose(f);
