@@ -23,26 +23,6 @@ static const struct series_style {
     {ST_F_LEVEL, "level", "memory available (%, right axis)", "#0f8a7e", "6 3", "1.5"},
 };
 
-/* Marker shapes: ^ up triangle, v down triangle, d diamond, s square,
- * > right triangle, x cross, o dot, O ring.  `line`: also a faint
- * full-height line (rare events that matter). */
-static const struct ev_style {
-    const char *label, *color;
-    char shape, line;
-} EVS[ST_EV_OTHER + 1] = {
-    [ST_EV_STAGE] = {"stage", "#3d4650", 0, 0},
-    [ST_EV_LOAD] = {"load", "#1a7f37", '^', 0},
-    [ST_EV_RELOAD] = {"reload", "#4d8f1f", '^', 0},
-    [ST_EV_RELEASE] = {"release", "#9a6700", 'v', 0},
-    [ST_EV_MARK] = {"mark", "#57606a", 'd', 1},
-    [ST_EV_PAUSE] = {"pause", "#bf8700", 's', 1},
-    [ST_EV_RESUME] = {"resume", "#bf8700", '>', 1},
-    [ST_EV_KILL] = {"kill", "#cf222e", 'x', 1},
-    [ST_EV_EXIT] = {"exit", "#24292f", 'o', 1},
-    [ST_EV_BUDGET] = {"budget", "#cf222e", 'O', 1},
-    [ST_EV_OTHER] = {"other", "#8c959f", 'o', 0},
-};
-
 /* ---- small writers ---- */
 
 void st_plot_num(st_plot_ctx *p, double v)
@@ -85,7 +65,7 @@ static double clampd(double v, double lo, double hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static double px(const st_plot_ctx *p, double t)
+double st_plot_x(const st_plot_ctx *p, double t)
 {
     return clampd(p->L + (t - p->x0) / (p->x1 - p->x0) * (p->R - p->L), p->L, p->R);
 }
@@ -146,7 +126,7 @@ void st_plot_scan(st_plot_ctx *p)
 /* ---- parts of the chart ---- */
 
 /* <line attrs x1 y1 x2 y2/> */
-static void line(st_plot_ctx *p, const char *attrs, double x1, double y1, double x2, double y2)
+void st_plot_line(st_plot_ctx *p, const char *attrs, double x1, double y1, double x2, double y2)
 {
     fprintf(p->f, "<line %s x1=\"", attrs);
     st_plot_num(p, x1);
@@ -185,11 +165,11 @@ void st_plot_draw_axes(st_plot_ctx *p)
     const char *uname = unit == ST_PLOT_GIB ? "GiB" : unit == 1048576.0 ? "MiB" : "KiB";
     fputs("<g id=\"grid\" stroke=\"#d8dde3\" stroke-width=\"1\">\n", f);
     for (int i = 1; bytes && i * p->ystep <= p->ymax * (1 + 1e-9); i++) {
-        line(p, "", p->L, py(p, S_FOOT, i * p->ystep), p->R, py(p, S_FOOT, i * p->ystep));
+        st_plot_line(p, "", p->L, py(p, S_FOOT, i * p->ystep), p->R, py(p, S_FOOT, i * p->ystep));
         fputc('\n', f);
     }
     for (int v = 20; !bytes && v <= 100; v += 20) {
-        line(p, "", p->L, py(p, S_LEVEL, v), p->R, py(p, S_LEVEL, v));
+        st_plot_line(p, "", p->L, py(p, S_LEVEL, v), p->R, py(p, S_LEVEL, v));
         fputc('\n', f);
     }
     fputs("</g>\n<g id=\"axis-left\" text-anchor=\"end\">\n", f);
@@ -212,9 +192,9 @@ void st_plot_draw_axes(st_plot_ctx *p)
             break;
         }
     for (double k = ceil(p->x0 / step - 1e-9); k * step <= p->x1 + 1e-9; k++) {
-        double x = px(p, k * step);
+        double x = st_plot_x(p, k * step);
         time_label(b, sizeof b, k * step, step);
-        line(p, "stroke=\"#57606a\"", x, p->B, x, p->B + 5);
+        st_plot_line(p, "stroke=\"#57606a\"", x, p->B, x, p->B + 5);
         fputc('\n', f);
         st_plot_text(p, x, p->B + 18, tick, 11, b, strlen(b), 90);
     }
@@ -262,7 +242,7 @@ int st_plot_draw_series(st_plot_ctx *p, int s, st_plot_col *cols, double *pts)
             pending_gap = last_c >= 0;
             continue;
         }
-        double x = px(p, smp->t_ms / 1000.0), v = value(smp, s);
+        double x = st_plot_x(p, smp->t_ms / 1000.0), v = value(smp, s);
         int c = (int)(x - p->L);
         c = c < 0 ? 0 : c >= p->pw ? p->pw - 1 : c;
         if (pending_gap && last_c >= 0 && last_c != c)
@@ -322,7 +302,7 @@ int st_plot_collect_bands(st_plot_ctx *p, st_plot_band **out, st_error *err)
         double ts = e->t_ms / 1000.0;
         if (e->kind != ST_EV_STAGE || ts > p->x1)
             continue;
-        double x = px(p, ts);
+        double x = st_plot_x(p, ts);
         if (n) {
             st_plot_band *prev = &b[n - 1];
             prev->x1 = x;
@@ -360,11 +340,11 @@ void st_plot_draw_bands(st_plot_ctx *p, const st_plot_band *b)
         fputs("\" y=\"", p->f);
         st_plot_num(p, p->T);
         fputs("\" width=\"", p->f);
-        st_plot_num(p, b[i].x1 - b[i].x0);
+        st_plot_num(p, fmax(0, b[i].x1 - b[i].x0)); /* unsorted events: 0 */
         fputs("\" height=\"", p->f);
         st_plot_num(p, p->B - p->T);
         fprintf(p->f, "\" fill=\"%s\"/>", fill[i % 2]);
-        line(p, "stroke=\"#b6c0cc\" stroke-width=\"0.8\"", b[i].x0, p->T, b[i].x0, p->B);
+        st_plot_line(p, "stroke=\"#b6c0cc\" stroke-width=\"0.8\"", b[i].x0, p->T, b[i].x0, p->B);
         fputs("</g>\n", p->f);
     }
     fputs("</g>\n", p->f);
@@ -400,149 +380,6 @@ void st_plot_draw_band_labels(st_plot_ctx *p, const st_plot_band *b)
     fputs("</g>\n", p->f);
 }
 
-/* A closed path through n points (or open, for strokes). */
-static void path(st_plot_ctx *p, const char *attrs, const double *xy, size_t n, int closed)
-{
-    fprintf(p->f, "<path %s d=\"", attrs);
-    for (size_t i = 0; i < n; i++) {
-        fputc(i ? 'L' : 'M', p->f);
-        st_plot_num(p, xy[2 * i]);
-        fputc(' ', p->f);
-        st_plot_num(p, xy[2 * i + 1]);
-    }
-    fputs(closed ? "Z\"/>" : "\"/>", p->f);
-}
-
-static void marker_shape(st_plot_ctx *p, char shape, double x, double y, const char *color)
-{
-    const double s = 4.5;
-    char attrs[96];
-    snprintf(attrs, sizeof attrs, "fill=\"%s\"", color);
-    switch (shape) {
-    case '^': case 'v': {
-        double d = shape == '^' ? 1 : -1;
-        double xy[] = {x, y - d * s, x + s, y + d * s * 0.8, x - s, y + d * s * 0.8};
-        path(p, attrs, xy, 3, 1);
-        break;
-    }
-    case 'd': {
-        double xy[] = {x, y - s, x + s, y, x, y + s, x - s, y};
-        path(p, attrs, xy, 4, 1);
-        break;
-    }
-    case 's': {
-        double xy[] = {x - 3.5, y - 3.5, x + 3.5, y - 3.5, x + 3.5, y + 3.5, x - 3.5, y + 3.5};
-        path(p, attrs, xy, 4, 1);
-        break;
-    }
-    case '>': {
-        double xy[] = {x - 3.5, y - s, x + 4.5, y, x - 3.5, y + s};
-        path(p, attrs, xy, 3, 1);
-        break;
-    }
-    case 'x': {
-        double a[] = {x - 4, y - 4, x + 4, y + 4}, b[] = {x - 4, y + 4, x + 4, y - 4};
-        snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-width=\"2\"", color);
-        path(p, attrs, a, 2, 0);
-        path(p, attrs, b, 2, 0);
-        break;
-    }
-    default:
-        fputs("<circle r=\"3.5\" cx=\"", p->f);
-        st_plot_num(p, x);
-        fputs("\" cy=\"", p->f);
-        st_plot_num(p, y);
-        if (shape == 'O')
-            fprintf(p->f, "\" fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"2\"/>", color);
-        else
-            fprintf(p->f, "\" fill=\"%s\"/>", color);
-    }
-}
-
-/* The tooltip of an event: "load text_encoder, 16.3 GiB in 7.3 s at 11.8 s". */
-static void event_title(st_plot_ctx *p, const st_event *e, size_t more)
-{
-    char tt[700], b1[32], b2[32], b3[32];
-    const char *kind = e->kind == ST_EV_OTHER ? "" : EVS[e->kind].label;
-    int n = snprintf(tt, sizeof tt, "%s", kind);
-    if (e->kind == ST_EV_OTHER)
-        n = snprintf(tt, sizeof tt, "%.*s", (int)strnlen(e->kind_name, sizeof e->kind_name),
-                     e->kind_name);
-#define ADD(...) do { if (n >= 0 && (size_t)n < sizeof tt) \
-                          n += snprintf(tt + n, sizeof tt - (size_t)n, __VA_ARGS__); } while (0)
-    if (e->has & ST_EVF_NAME)
-        ADD(" %.*s", (int)strnlen(e->name, sizeof e->name), e->name);
-    if (e->has & ST_EVF_NBYTES)
-        ADD(", %s", st_plot_fmt_bytes(b1, sizeof b1, (double)e->nbytes));
-    if (e->has & ST_EVF_SECONDS)
-        ADD(" in %s", st_plot_fmt_secs(b2, sizeof b2, e->seconds));
-    if (e->has & ST_EVF_VALUE)
-        ADD(", value %lld", (long long)e->value);
-    if (e->has & ST_EVF_LIMIT)
-        ADD(", limit %lld", (long long)e->limit);
-    if (e->has & ST_EVF_NOTE)
-        ADD(": %.*s", (int)strnlen(e->note, sizeof e->note), e->note);
-    ADD(" at %s", st_plot_fmt_secs(b3, sizeof b3, e->t_ms / 1000.0));
-    if (more)
-        ADD(" (and %zu more here)", more);
-#undef ADD
-    fputs("<title>", p->f);
-    st_plot_put_raw(p, tt, sizeof tt, 300);
-    fputs("</title>", p->f);
-}
-
-static void flush_marker(st_plot_ctx *p, const st_event *e, double x, size_t more)
-{
-    const struct ev_style *st = &EVS[e->kind];
-    double y = p->B - 10;
-    fprintf(p->f, "<g class=\"event ev-%s\">", st->label);
-    event_title(p, e, more);
-    char attrs[96];
-    if (st->line) {
-        snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-opacity=\"0.6\" "
-                 "stroke-dasharray=\"3 3\"", st->color);
-        line(p, attrs, x, p->T, x, p->B);
-    }
-    snprintf(attrs, sizeof attrs, "stroke=\"%s\"", st->color);
-    line(p, attrs, x, p->B, x, p->B - 4);
-    marker_shape(p, st->shape, x, y, st->color);
-    fputs("</g>\n", p->f);
-    p->ev_seen |= 1u << e->kind;
-}
-
-/* Markers along the bottom of the plot; events of one kind closer than
- * 1.5 px share a marker (its tooltip says how many). */
-void st_plot_draw_events(st_plot_ctx *p)
-{
-    const st_event_list *ev = &p->t->events;
-    size_t first[ST_EV_OTHER + 1], more[ST_EV_OTHER + 1];
-    double lastx[ST_EV_OTHER + 1];
-    int open[ST_EV_OTHER + 1] = {0};
-    fputs("<g id=\"events\">\n", p->f);
-    for (size_t i = 0; ev->v && i < ev->len; i++) {
-        const st_event *e = &ev->v[i];
-        double ts = e->t_ms / 1000.0;
-        int k = e->kind;
-        if (k == ST_EV_STAGE || k > ST_EV_OTHER || ts < p->x0 || ts > p->x1)
-            continue;
-        double x = px(p, ts);
-        if (open[k] && fabs(x - lastx[k]) < 1.5) {
-            more[k]++;
-            continue;
-        }
-        if (open[k])
-            flush_marker(p, &ev->v[first[k]], lastx[k], more[k]);
-        open[k] = 1;
-        first[k] = i;
-        more[k] = 0;
-        lastx[k] = x;
-    }
-    for (int k = 0; k <= ST_EV_OTHER; k++)
-        if (open[k])
-            flush_marker(p, &ev->v[first[k]], lastx[k], more[k]);
-    fputs("</g>\n", p->f);
-}
-
 /* ---- legend ---- */
 
 static void legend_item(st_plot_ctx *p, double *x, const char *label, int s, int kind, int is_band)
@@ -558,7 +395,7 @@ static void legend_item(st_plot_ctx *p, double *x, const char *label, int s, int
         snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-width=\"%s\"%s%s%s", st->color,
                  st->width, st->dash ? " stroke-dasharray=\"" : "", st->dash ? st->dash : "",
                  st->dash ? "\"" : "");
-        line(p, attrs, *x, p->H - 18, *x + 18, p->H - 18);
+        st_plot_line(p, attrs, *x, p->H - 18, *x + 18, p->H - 18);
     } else if (is_band) {
         fputs("<rect fill=\"#e8eef6\" stroke=\"#b6c0cc\" width=\"18\" height=\"10\" x=\"", p->f);
         st_plot_num(p, *x);
@@ -566,7 +403,7 @@ static void legend_item(st_plot_ctx *p, double *x, const char *label, int s, int
         st_plot_num(p, p->H - 23);
         fputs("\"/>", p->f);
     } else {
-        marker_shape(p, EVS[kind].shape, *x + 9, p->H - 18, EVS[kind].color);
+        st_plot_marker(p, kind, *x + 9, p->H - 18);
     }
     fputs("\n", p->f);
     st_plot_text(p, *x + 24, p->H - 14, "fill=\"#24292f\"", fs, label, strlen(label), w);
@@ -585,7 +422,7 @@ void st_plot_draw_legend(st_plot_ctx *p)
         legend_item(p, &x, "stage", -1, 0, 1);
     for (int k = 0; k <= ST_EV_OTHER; k++)
         if (p->ev_seen & (1u << k))
-            legend_item(p, &x, EVS[k].label, -1, k, 0);
+            legend_item(p, &x, st_plot_event_label(k), -1, k, 0);
     fputs("</g>\n", p->f);
 }
 
@@ -598,7 +435,7 @@ void st_plot_draw_ram(st_plot_ctx *p)
         char b[64], lab[80];
         double y = py(p, S_FOOT, (double)ram);
         fputs("<g id=\"ram\">", f);
-        line(p, "stroke=\"#8c959f\" stroke-dasharray=\"5 4\"", p->L, y, p->R, y);
+        st_plot_line(p, "stroke=\"#8c959f\" stroke-dasharray=\"5 4\"", p->L, y, p->R, y);
         snprintf(lab, sizeof lab, "RAM %s", st_plot_fmt_bytes(b, sizeof b, (double)ram));
         st_plot_text(p, p->L + 4, y - 4, "fill=\"#57606a\"", 11, lab, strlen(lab), 200);
         fputs("</g>\n", f);

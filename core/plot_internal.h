@@ -86,7 +86,19 @@ void st_plot_draw_axes(st_plot_ctx *p);
 void st_plot_draw_ram(st_plot_ctx *p);
 /* Series s with cols[pw] and pts[4 * pw] as scratch. */
 int st_plot_draw_series(st_plot_ctx *p, int s, st_plot_col *cols, double *pts);
+/* x of time t (seconds), clamped to the plot area. */
+double st_plot_x(const st_plot_ctx *p, double t);
+/* <line attrs x1 y1 x2 y2/> */
+void st_plot_line(st_plot_ctx *p, const char *attrs, double x1, double y1, double x2, double y2);
+
+/* ---- plot_events.c ---- */
+
+/* Markers (and labels where there is room) of the non-stage events. */
 void st_plot_draw_events(st_plot_ctx *p);
+/* The marker of an event kind centred at (x, y), as in the legend. */
+void st_plot_marker(st_plot_ctx *p, int kind, double x, double y);
+/* "load", "release", ...; "other" for unknown kinds. */
+const char *st_plot_event_label(int kind);
 void st_plot_draw_legend(st_plot_ctx *p);
 
 #endif

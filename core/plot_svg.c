@@ -4,7 +4,6 @@
  * stage labels (white halo), title lines, legend. */
 #include "stagetop/plot.h"
 
-#include <cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "plot_internal.h"
+#include "stagetop/json.h"
 
 #ifndef ST_VERSION
 #define ST_VERSION "0.0.0"
@@ -72,34 +72,58 @@ static void join(char *buf, size_t size, const char *s, size_t n)
     snprintf(buf + len, size - len, "%s%.*s", len ? " \xC2\xB7 " : "", (int)n, s);
 }
 
-static const char *extra_str(const cJSON *x, const char *key)
+/* The start record's other keys (meta.extra, a JSON object): pipeline and
+ * mode for the title, short scalars as "key=value" on the meta line. */
+static void extra_items(const char *extra, char *pipeline, char *mode, size_t vsize, char *meta,
+                        size_t size)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, key);
-    return cJSON_IsString(v) && v->valuestring ? v->valuestring : NULL;
+    st_jr r;
+    char key[48], val[64], item[128];
+    int n = 0, trunc;
+    if (!extra)
+        return;
+    st_jr_init(&r, extra, strlen(extra), 1, NULL);
+    if (st_jr_peek(&r) != ST_J_OBJ || st_jr_obj_begin(&r) != ST_OK)
+        return;
+    while (st_jr_obj_next(&r, &n, key, sizeof key, NULL) == 1) {
+        int ty = st_jr_peek(&r), v;
+        const char *tok;
+        size_t tn;
+        trunc = 0;
+        if (ty == ST_J_STR) {
+            if (st_jr_str(&r, val, sizeof val, &trunc) != ST_OK)
+                return;
+        } else if (ty == ST_J_NUM) {
+            if (st_jr_num(&r, &tok, &tn) != ST_OK)
+                return;
+            snprintf(val, sizeof val, "%.*s", (int)(tn < 24 ? tn : 24), tok);
+        } else if (ty == ST_J_BOOL) {
+            if (st_jr_bool(&r, &v) != ST_OK)
+                return;
+            snprintf(val, sizeof val, "%s", v ? "true" : "false");
+        } else {
+            if (st_jr_skip(&r) != ST_OK)
+                return;
+            continue;
+        }
+        if (!strcmp(key, "pipeline") && ty == ST_J_STR)
+            snprintf(pipeline, vsize, "%s", val);
+        else if (!strcmp(key, "mode") && ty == ST_J_STR)
+            snprintf(mode, vsize, "%s", val);
+        else if (strcmp(key, "utc") && strcmp(key, "interval")) {
+            snprintf(item, sizeof item, "%s=%.28s%s", key, val,
+                     trunc || strlen(val) > 28 ? "\xE2\x80\xA6" : "");
+            join(meta, size, item, strlen(item));
+        }
+    }
 }
 
 static void build_titles(st_plot_ctx *p, const st_plot_opts *o, char *title, char *meta, char *sum,
                          size_t size)
 {
     const st_trace_meta *m = &p->t->meta;
-    cJSON *x = m->extra ? cJSON_Parse(m->extra) : NULL;
-    char b[64], c[64], d[64], e[64], item[256];
+    char b[64], c[64], d[64], e[64], item[256], pipeline[64] = "", mode[64] = "";
     title[0] = meta[0] = sum[0] = '\0';
-    if (o && o->title && o->title[0]) {
-        join(title, size, o->title, strlen(o->title));
-    } else if (m->command[0]) {
-        join(title, size, FIELD(m->command));
-    } else {
-        const char *pl = extra_str(x, "pipeline"), *mode = extra_str(x, "mode");
-        if (pl)
-            join(title, size, pl, strlen(pl));
-        if (mode)
-            join(title, size, mode, strlen(mode));
-        if (!title[0] && p->t->format == ST_FMT_STAGELOAD)
-            join(title, size, "stageload trace", 15);
-        else if (!title[0])
-            join(title, size, "stagetop trace", 14);
-    }
     join(meta, size, FIELD(m->os[0] ? m->os : m->platform));
     join(meta, size, FIELD(m->host));
     join(meta, size, FIELD(m->start_utc));
@@ -111,22 +135,19 @@ static void build_titles(st_plot_ctx *p, const st_plot_opts *o, char *title, cha
         snprintf(item, sizeof item, "stagetop %.*s", (int)strnlen(m->stagetop, 16), m->stagetop);
         join(meta, size, item, strlen(item));
     }
-    for (const cJSON *v = x && cJSON_IsObject(x) ? x->child : NULL; v; v = v->next) {
-        if (!v->string || !strcmp(v->string, "pipeline") || !strcmp(v->string, "mode") ||
-            !strcmp(v->string, "utc") || !strcmp(v->string, "interval"))
-            continue;
-        if (cJSON_IsString(v))
-            snprintf(item, sizeof item, "%.40s=%.28s", v->string, v->valuestring);
-        else if (cJSON_IsNumber(v))
-            snprintf(item, sizeof item, "%.40s=%s", v->string,
-                     st_plot_fmt_num(b, sizeof b, v->valuedouble, 3, 1));
-        else if (cJSON_IsBool(v))
-            snprintf(item, sizeof item, "%.40s=%s", v->string, cJSON_IsTrue(v) ? "true" : "false");
-        else
-            continue;
-        join(meta, size, item, strlen(item));
+    extra_items(m->extra, pipeline, mode, sizeof pipeline, meta, size);
+    if (o && o->title && o->title[0]) {
+        join(title, size, o->title, strlen(o->title));
+    } else if (m->command[0]) {
+        join(title, size, FIELD(m->command));
+    } else {
+        join(title, size, pipeline, strlen(pipeline));
+        join(title, size, mode, strlen(mode));
+        if (!title[0] && p->t->format == ST_FMT_STAGELOAD)
+            join(title, size, "stageload trace", 15);
+        else if (!title[0])
+            join(title, size, "stagetop trace", 14);
     }
-    cJSON_Delete(x);
 
     if (p->has[S_FOOT]) {
         snprintf(item, sizeof item, "peak footprint %s",

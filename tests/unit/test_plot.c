@@ -299,6 +299,8 @@ static void plot_hostile_text(void **state)
     snprintf(e->kind_name, sizeof e->kind_name, "<k&>");
     memset(e->note, 'A', sizeof e->note); /* not NUL-terminated */
     e->has = ST_EVF_NOTE;
+    stage_add(t, 20, "late");          /* out of order: an empty band, not a negative one */
+    ev_add(t, 40, 200);                /* a kind past the table */
     snprintf(t->meta.command, sizeof t->meta.command, "%s", evil);
     memset(t->meta.host, '\x80', sizeof t->meta.host); /* invalid, not terminated */
     t->meta.extra = strdup("{\"pipeline\": \"</svg><x>\", \"seed\": 7, \"k\\u0000\": \"\\u0007\"}");
@@ -312,7 +314,8 @@ static void plot_hostile_text(void **state)
     assert_int_equal(count(svg, "</svg>"), 1);
     assert_true(valid_utf8((const unsigned char *)svg, len));
     assert_null(memchr(svg, '\x1b', len));
-    assert_int_equal(count(svg, "<g class=\"stage\">"), 4);
+    assert_int_equal(count(svg, "<g class=\"stage\">"), 5);
+    assert_null(strstr(svg, "width=\"-"));
     free(svg);
     assert_well_formed("hostile.svg");
     trace_del(t);
@@ -535,8 +538,7 @@ static void plot_many_stages_stay_bounded(void **state)
         char name[32];
         snprintf(name, sizeof name, "s%zu", i);
         stage_add(t, i * 0.001, name);
-        st_event *e = ev_add(t, i * 0.001, ST_EV_LOAD);
-        (void)e;
+        ev_add(t, i * 0.001, ST_EV_LOAD);
     }
     size_t len;
     char *svg = render(t, NULL, "stages.svg", &len);
@@ -546,6 +548,31 @@ static void plot_many_stages_stay_bounded(void **state)
     assert_true(len < 600 * 1024);
     free(svg);
     assert_well_formed("stages.svg");
+    trace_del(t);
+}
+
+/* A stageload trace: title from pipeline and mode, scalars on the meta
+ * line, the badge for a stream without its end record. */
+static void plot_stageload_meta(void **state)
+{
+    (void)state;
+    st_trace *t = trace_typical();
+    t->meta.command[0] = '\0';
+    t->meta.extra = strdup("{\"mode\":\"staged\",\"pipeline\":\"Qwen-Image\",\"steps\":20,"
+                           "\"port_dirty\":true,\"nested\":{\"a\":1},\"stop_at\":null}");
+    t->format = ST_FMT_STAGELOAD;
+    t->has_end = 0;
+    char *svg = render(t, NULL, "stageload.svg", NULL);
+    assert_non_null(strstr(svg, "<title>Qwen-Image \xC2\xB7 staged</title>"));
+    assert_non_null(strstr(svg, "steps=20 \xC2\xB7 port_dirty=true"));
+    assert_null(strstr(svg, "nested"));
+    assert_null(strstr(svg, "stop_at"));
+    assert_non_null(strstr(svg, "no end record"));
+    free(svg);
+    t->has_end = 1;
+    svg = render(t, NULL, "stageload-end.svg", NULL);
+    assert_null(strstr(svg, "no end record"));
+    free(svg);
     trace_del(t);
 }
 
@@ -579,6 +606,7 @@ int main(void)
         cmocka_unit_test(plot_options),
         cmocka_unit_test(plot_gaps_and_optional_lanes),
         cmocka_unit_test(plot_many_stages_stay_bounded),
+        cmocka_unit_test(plot_stageload_meta),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
