@@ -180,7 +180,7 @@ static void event_labels(st_plot_ctx *p)
         last = x;
         const char *s = label_of(e, &n);
         fprintf(p->f, "<text fill=\"%s\" transform=\"translate(", EVS[e->kind].color);
-        st_plot_num(p, x + 3.5);
+        st_plot_num(p, x + 11 <= p->R ? x + 11 : x - 4); /* beside the marker */
         fputc(' ', p->f);
         st_plot_num(p, p->B - 18);
         fputs(") rotate(-90)\">", p->f);
