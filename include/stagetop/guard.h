@@ -14,6 +14,11 @@
 #include "stagetop/sample.h"
 
 enum st_guard_action { ST_GUARD_PAUSE, ST_GUARD_KILL };
+
+/* Time constant (seconds) of the smoothed swap growth rate: a change in the
+ * growth rate shows up as 1 - exp(-t / ST_GUARD_RATE_TAU_S) of its size
+ * after t seconds, at any sampling interval. */
+#define ST_GUARD_RATE_TAU_S 2.0
 enum st_guard_reason { ST_GUARD_NONE, ST_GUARD_SWAP, ST_GUARD_LEVEL };
 
 typedef struct st_guard_opts {
@@ -43,13 +48,16 @@ typedef struct st_guard_verdict {
 /* Is any limit set? */
 int st_guard_active(const st_guard_opts *o);
 void st_guard_init(st_guard *g, const st_guard_opts *o);
-/* Set the swap base explicitly (else the first sample's swap_used is it). */
+/* Set the swap base explicitly (else the first sample's swap_used is it).
+ * A shrinking swap never lowers the base by itself. */
 void st_guard_set_base(st_guard *g, uint64_t swap_used);
 /* Feed one sample; returns 1 and fills *v when a limit is crossed now (only
  * once until rearmed), else 0.  Samples without the needed field are
  * ignored for that limit. */
 int st_guard_check(st_guard *g, const st_sample *s, st_guard_verdict *v);
-/* Allow tripping again; the level count restarts. */
+/* Allow tripping again; the level count restarts.  The base does not move
+ * (a swap still over budget trips again at the next sample): call
+ * st_guard_set_base with the current swap to grant a fresh budget. */
 void st_guard_rearm(st_guard *g);
 /* Swap growth rate (bytes/s, smoothed; 0 when not growing) and the seconds
  * until the swap budget is reached at that rate (< 0 when not growing or no

@@ -1,0 +1,214 @@
+/* tree.c: a watched process tree (see tree.h).
+ *
+ * Each sample reads every known member through the backend; membership is
+ * refreshed by the backend's descendants() at most every discover_s seconds,
+ * and on the sample after a member vanished.  Once the root has exited, the
+ * members still alive stay watched (with their own descendants): a launcher
+ * that exits leaves its job running, and the job is what the user watches.
+ * Memory is proportional to the tree: nothing here looks at other processes. */
+#include "stagetop/tree.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int same_id(st_proc_id a, st_proc_id b) { return a.pid == b.pid && a.start == b.start; }
+
+static int reserve(st_tree *t, size_t n, st_error *err)
+{
+    if (n > t->cap) {
+        size_t ncap = t->cap ? t->cap : 16;
+        st_proc_mem *nm;
+        while (ncap < n)
+            ncap *= 2;
+        nm = realloc(t->members, ncap * sizeof *nm);
+        if (!nm)
+            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", ncap);
+        t->members = nm;
+        t->cap = ncap;
+    }
+    return ST_OK;
+}
+
+int st_tree_init(st_tree *t, const st_platform *plat, st_backend *b, int32_t pid,
+                 double discover_s, st_error *err)
+{
+    int rc;
+    memset(t, 0, sizeof *t);
+    t->plat = plat;
+    t->b = b;
+    t->discover_s = (isnan(discover_s) || discover_s < 0) ? 0.5 : discover_s;
+    t->last_discover = -1;
+    if (pid <= 0)
+        return st_error_set(err, ST_ESRCH, ESRCH, "no process %d", (int)pid);
+    rc = plat->identify(b, pid, &t->root, err);
+    if (rc != ST_OK)
+        return rc;
+    if ((rc = reserve(t, 16, err)) != ST_OK)
+        return rc;
+    memset(&t->members[0], 0, sizeof t->members[0]);
+    t->members[0].id = t->root;
+    t->n_members = 1;
+    t->root_alive = 1;
+    return ST_OK;
+}
+
+void st_tree_free(st_tree *t)
+{
+    if (t->plat && t->plat->release)
+        for (size_t i = 0; i < t->n_members; i++)
+            t->plat->release(t->b, t->members[i].id);
+    free(t->members);
+    st_proc_vec_free(&t->scratch);
+    t->members = NULL;
+    t->n_members = t->cap = 0;
+}
+
+void st_tree_rediscover(st_tree *t) { t->last_discover = -1; }
+
+int st_tree_contains(const st_tree *t, st_proc_id id)
+{
+    for (size_t i = 0; i < t->n_members; i++)
+        if (same_id(t->members[i].id, id))
+            return 1;
+    return 0;
+}
+
+static int vec_has(const st_proc_vec *v, st_proc_id id)
+{
+    for (size_t i = 0; i < v->len; i++)
+        if (same_id(v->v[i].id, id))
+            return 1;
+    return 0;
+}
+
+static int member_pid_known(const st_tree *t, int32_t pid)
+{
+    for (size_t i = 0; i < t->n_members; i++)
+        if (t->members[i].id.pid == pid)
+            return 1;
+    return 0;
+}
+
+/* The root is gone: rebuild membership from the surviving members that
+ * have no member parent (orphans, reparented to init or a subreaper). */
+static int discover_orphans(st_tree *t, st_error *err)
+{
+    st_proc_vec part = {0};
+    int rc = ST_OK;
+    st_proc_vec_clear(&t->scratch);
+    for (size_t i = 0; i < t->n_members && rc == ST_OK; i++) {
+        const st_proc_mem *m = &t->members[i];
+        if (member_pid_known(t, m->ppid) && m->ppid != m->id.pid)
+            continue; /* found under its parent */
+        if (t->plat->descendants(t->b, m->id, &part, NULL) != ST_OK)
+            continue; /* gone too */
+        for (size_t k = 0; k < part.len && rc == ST_OK; k++)
+            if (!vec_has(&t->scratch, part.v[k].id))
+                rc = st_proc_vec_push(&t->scratch, &part.v[k], err);
+    }
+    st_proc_vec_free(&part);
+    return rc;
+}
+
+/* Replace the member list with a fresh discovery (readings follow). */
+static int discover(st_tree *t, double now_s, st_error *err)
+{
+    int rc = ST_ESRCH;
+    if (t->root_alive) {
+        rc = t->plat->descendants(t->b, t->root, &t->scratch, err);
+        if (rc == ST_ESRCH)
+            t->root_alive = 0;
+        else if (rc != ST_OK)
+            return rc;
+    }
+    if (!t->root_alive && (rc = discover_orphans(t, err)) != ST_OK)
+        return rc;
+    if ((rc = reserve(t, t->scratch.len, err)) != ST_OK)
+        return rc;
+    if (t->plat->release)
+        for (size_t i = 0; i < t->n_members; i++)
+            if (!vec_has(&t->scratch, t->members[i].id))
+                t->plat->release(t->b, t->members[i].id);
+    for (size_t i = 0; i < t->scratch.len; i++) {
+        memset(&t->members[i], 0, sizeof t->members[i]);
+        t->members[i].id = t->scratch.v[i].id;
+        t->members[i].ppid = t->scratch.v[i].ppid;
+    }
+    t->n_members = t->scratch.len;
+    t->last_discover = now_s;
+    return ST_OK;
+}
+
+int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
+{
+    uint64_t fp = 0, rss = 0;
+    int has_fp = 0, has_rss = 0, vanished = 0;
+    size_t w = 0;
+    int rc;
+
+    out->valid &= (uint16_t) ~(ST_F_FOOTPRINT | ST_F_RSS | ST_F_PROCS);
+    out->footprint = out->rss = 0;
+    out->procs = 0;
+    if (t->n_members > 0 &&
+        (t->last_discover < 0 || now_s - t->last_discover >= t->discover_s ||
+         now_s < t->last_discover)) {
+        rc = discover(t, now_s, err);
+        if (rc != ST_OK)
+            return rc;
+    }
+    t->eperm_count = 0;
+    for (size_t i = 0; i < t->n_members; i++) {
+        st_proc_mem m;
+        st_proc_id id = t->members[i].id;
+        rc = t->plat->read_proc(t->b, id, &m, NULL);
+        if (rc == ST_ESRCH) { /* gone: drop it, look for changes next time */
+            if (t->plat->release)
+                t->plat->release(t->b, id);
+            if (same_id(id, t->root))
+                t->root_alive = 0;
+            vanished = 1;
+            continue;
+        }
+        if (rc == ST_ENOMEM)
+            return st_error_set(err, rc, ENOMEM, "out of memory reading process %d", (int)id.pid);
+        if (rc != ST_OK) { /* refused or unreadable: a member without numbers */
+            int32_t ppid = t->members[i].ppid;
+            memset(&m, 0, sizeof m);
+            m.id = id;
+            m.ppid = ppid;
+            if (rc == ST_EPERM)
+                t->eperm_count++;
+        }
+        if (m.valid & ST_PM_FOOTPRINT) {
+            fp += m.footprint;
+            has_fp = 1;
+        }
+        if (m.valid & ST_PM_RSS) {
+            rss += m.rss;
+            has_rss = 1;
+        }
+        if ((m.valid & ST_PM_PEAK) && (!t->has_kernel_peak || m.peak > t->kernel_peak)) {
+            t->kernel_peak = m.peak;
+            t->has_kernel_peak = 1;
+        }
+        if (m.ppid == 0)
+            m.ppid = t->members[i].ppid;
+        t->members[w++] = m;
+    }
+    t->n_members = w;
+    if (vanished)
+        t->last_discover = -1;
+    out->procs = (uint32_t)w;
+    out->valid |= ST_F_PROCS;
+    if (has_fp) {
+        out->footprint = fp;
+        out->valid |= ST_F_FOOTPRINT;
+    }
+    if (has_rss) {
+        out->rss = rss;
+        out->valid |= ST_F_RSS;
+    }
+    return ST_OK;
+}
