@@ -20,8 +20,6 @@ $(B)/tests/test_gpu: | $(FAKENVML)
 $(B)/tests/test_gpu: private CPPFLAGS += -DFAKE_NVML_DIR=\"$(abspath $(B))/fakenvml\"
 
 EXTRA_TEST_BIN += $(FAKENVML) $(B)/tests/test_gpu
-# `tests:` in the Makefile expanded EXTRA_TEST_BIN before this file was read.
-tests: $(FAKENVML) $(B)/tests/test_gpu
 endif
 
 # A probe of what a real NVML writes (run by hand on a GPU machine, see docs/gpu.md).
