@@ -241,7 +241,8 @@ static void read_gpu(st_monitor *m, double now, st_sample *s)
     size_t n = 0;
     uint64_t total = 0;
     st_error e;
-    /* NVML calls cost about a millisecond: at most ten readings a second. */
+    /* One NVML reading costs 30-40 us per GPU (measured on an H200): at
+     * intervals under 50 ms the GPU is read at most 20 times a second. */
     if (now < m->gpu_next) {
         if (m->has_last && (m->last.valid & ST_F_GPU)) {
             s->gpu = m->last.gpu;
@@ -249,7 +250,7 @@ static void read_gpu(st_monitor *m, double now, st_sample *s)
         }
         return;
     }
-    m->gpu_next = now + 0.1;
+    m->gpu_next = now + 0.05;
     for (size_t i = 0; i < m->tree.n_members && n < MAX_PIDS; i++)
         pids[n++] = m->tree.members[i].id.pid;
     st_error_clear(&e);

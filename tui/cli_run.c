@@ -151,7 +151,7 @@ int cli_headless(st_monitor *m, const cli_args *a)
 {
     (void)a;
     st_error e;
-    int signo = 0, said_guard = 0, said_record = 0;
+    int signo = 0, said_guard = 0, said_record = 0, said_gpu = 0;
     for (;;) {
         if (cli_signal && !signo) {
             signo = cli_signal;
@@ -174,6 +174,10 @@ int cli_headless(st_monitor *m, const cli_args *a)
         if (m->guard_tripped && !said_guard) {
             say_guard(m);
             said_guard = 1;
+        }
+        if (m->gpu_error[0] && !said_gpu) {
+            fprintf(stderr, "stagetop: %s (the GPU lane has gaps)\n", m->gpu_error);
+            said_gpu = 1;
         }
         if (m->record_error[0] && !said_record) {
             fprintf(stderr, "stagetop: %s (sampling goes on)\n", m->record_error);

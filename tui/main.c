@@ -75,6 +75,24 @@ static int bad_usage(const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
+/* One line on the GPU lane: there, or why not. */
+static void gpu_status(FILE *f)
+{
+    st_gpu *g;
+    st_error e;
+    const char *lib = getenv("ST_NVML_LIB");
+    st_error_clear(&e);
+    if (st_gpu_open(&g, lib && *lib ? lib : NULL, &e) == ST_OK) {
+        const st_gpu_device *d;
+        size_t n = st_gpu_devices(g, &d);
+        fprintf(f, "GPU lane: NVML found, %zu device(s)%s%s\n", n, n ? ", first: " : "",
+                n ? d[0].name : "");
+        st_gpu_close(g);
+    } else {
+        fprintf(f, "GPU lane: %s\n", e.msg[0] ? e.msg : "not available");
+    }
+}
+
 enum {
     OPT_HEADLESS = 256, OPT_JSONL, OPT_HISTORY, OPT_EXPORT_DIR, OPT_SWAP_BUDGET, OPT_KILL_FREE,
     OPT_ON_BUDGET, OPT_WAIT_FREE, OPT_START_TIMEOUT, OPT_GRACE, OPT_JOB_LOG, OPT_ASCII,
@@ -176,7 +194,10 @@ static int parse_args(int argc, char **argv, cli_args *a)
         case OPT_ASCII: a->ascii = 1; break;
         case OPT_NO_GPU: a->mon.no_gpu = 1; break;
         case OPT_EVENTS: a->mon.events_path = optarg; break;
-        case 'h': usage(stdout); exit(CLI_EXIT_OK);
+        case 'h':
+            usage(stdout);
+            gpu_status(stdout);
+            exit(CLI_EXIT_OK);
         case 'V': printf("stagetop %s\n", ST_VERSION); exit(CLI_EXIT_OK);
         case ':':
             return bad_usage("option '%s' needs a value", argv[optind - 1]);
