@@ -192,6 +192,13 @@ fail_backend:
     return rc;
 }
 
+void st_monitor_start(st_monitor *m, double now)
+{
+    m->t0 = now;
+    m->next_k = 0;
+    m->gpu_next = now;
+}
+
 double st_monitor_deadline(const st_monitor *m)
 {
     return m->t0 + (double)m->next_k * m->opts.interval;

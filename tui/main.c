@@ -319,6 +319,7 @@ static int run_watch(cli_args *a)
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
+    st_monitor_start(&m, st_now());
     if (a->headless) {
         rc = cli_headless(&m, a);
     } else {
