@@ -172,6 +172,21 @@ static void signal_tree(job_action *ac, int sig, int counted)
             signal_member(ac, t->members[i].id, sig, counted);
 }
 
+/* sig to every member, children first, the root last.  Used for SIGCONT:
+ * when a root that was continued first exits while members of its process
+ * group are still stopped, the group becomes orphaned and the kernel sends
+ * those members SIGHUP (POSIX), killing them without their SIGTERM
+ * handling or grace period. */
+static void signal_tree_root_last(job_action *ac, int sig, int counted)
+{
+    st_tree *t = ac->tree;
+    for (size_t i = t->n_members; i-- > 0;)
+        if (!same_id(t->members[i].id, t->root))
+            signal_member(ac, t->members[i].id, sig, counted);
+    if (t->root_alive)
+        signal_member(ac, t->root, sig, counted);
+}
+
 /* The launched job's process group, when it may be signalled now. */
 static int job_group(const st_job *job, const job_ancestry *anc)
 {
@@ -370,7 +385,7 @@ int st_job_resume(st_job *job, st_tree *tree, st_error *err)
         return r;
     job_action ac;
     action_begin(&ac, job, tree);
-    signal_tree(&ac, SIGCONT, 1);
+    signal_tree_root_last(&ac, SIGCONT, 1);
     if (job->state == ST_JOB_PAUSED)
         job->state = ST_JOB_RUNNING;
     job->paused_by_us = 0;
@@ -391,7 +406,7 @@ int st_job_kill(st_job *job, st_tree *tree, double now, st_error *err)
     action_begin(&ac, job, tree);
     signal_tree(&ac, SIGTERM, 1);
     signal_group(&ac, SIGTERM);
-    signal_tree(&ac, SIGCONT, 0); /* a stopped process acts on SIGTERM once continued */
+    signal_tree_root_last(&ac, SIGCONT, 0); /* a stopped process acts on SIGTERM once continued */
     signal_group(&ac, SIGCONT);
     if (job->state != ST_JOB_KILLING)
         job->kill_deadline = now + job->grace_s;
