@@ -64,6 +64,10 @@ WORK_BIN := $(WORK_SRC:tests/workloads/%.c=$(B)/workloads/%)
 .PHONY: all deps run check check-build tests bench install uninstall clean
 all: stagetop
 
+# Parts of the project add their own rules and EXTRA_TEST_BIN / EXTRA_BENCH_BIN
+# here, before the rules below expand those lists.
+-include mk/*.mk
+
 # The binary for this build flavour lives in $(B); ./stagetop is the plain build.
 ifeq ($(SANITIZE),1)
 stagetop: $(B)/stagetop
@@ -125,5 +129,4 @@ uninstall:
 clean:
 	rm -rf build build-san stagetop
 
--include mk/*.mk
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
