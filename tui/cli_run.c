@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stagetop/plot.h"
 #include "stagetop/trace.h"
 #include "stagetop/units.h"
 
@@ -201,6 +202,26 @@ int cli_summary(const char *path)
         rc = CLI_EXIT_WATCH;
     }
     free(json);
+    st_trace_free(&t);
+    return rc;
+}
+
+int cli_plot(const char *path, const char *out)
+{
+    st_trace t;
+    st_error e;
+    st_plot_opts o;
+    int rc = CLI_EXIT_OK;
+    st_plot_opts_init(&o);
+    st_trace_init(&t);
+    if (st_trace_load_file(path, &t, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", path, e.msg);
+        rc = CLI_EXIT_WATCH;
+    } else if (strcmp(out, "-") == 0 ? st_plot_svg(&t, &o, stdout, &e) != ST_OK
+                                      : st_plot_svg_file(&t, &o, out, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", out, e.msg);
+        rc = CLI_EXIT_WATCH;
+    }
     st_trace_free(&t);
     return rc;
 }

@@ -27,6 +27,7 @@ static void usage(FILE *f)
 "       stagetop [options] -- CMD [ARG...]   start CMD in its own process group and watch it\n"
 "       stagetop [options]                   pick a process tree from the largest ones\n"
 "       stagetop summary FILE|-              print a trace's summary as JSON\n"
+"       stagetop plot FILE -o OUT.svg        draw a trace as an SVG chart for a bug report\n"
 "\n"
 "Watches a process tree's memory footprint, the system's swap used and its\n"
 "memory-available level; p pauses the job, k kills it, e exports the trace.\n"
@@ -331,6 +332,20 @@ int main(int argc, char **argv)
         if (argc != 3)
             return bad_usage("usage: stagetop summary FILE|-");
         return cli_summary(argv[2]);
+    }
+    if (argc >= 2 && strcmp(argv[1], "plot") == 0) {
+        const char *in = NULL, *out = NULL;
+        for (int i = 2; i < argc; i++) {
+            if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+                out = argv[++i];
+            else if (!in)
+                in = argv[i];
+            else
+                return bad_usage("usage: stagetop plot FILE -o OUT.svg");
+        }
+        if (!in || !out)
+            return bad_usage("usage: stagetop plot FILE -o OUT.svg");
+        return cli_plot(in, out);
     }
     int rc = parse_args(argc, argv, &a);
     if (rc != 0)
