@@ -6,7 +6,9 @@
  * COLSxROWS whose output goes to /dev/null (TERM=xterm-256color), taking one
  * more real sample before each frame so the graphs scroll as they do live.
  * Prints the median, mean and 99th percentile of: the draw into curses'
- * virtual screen (tui_view_draw), and draw + doupdate (the terminal output).
+ * virtual screen (tui_view_draw), draw + doupdate (the terminal output), in
+ * wall-clock time, and the CPU time of draw + doupdate (not inflated when
+ * another process takes the CPU meanwhile).
  *
  *   tui_frame [COLS ROWS [FRAMES [nocolor|ascii]]]   (default 200 60 500)
  */
@@ -31,6 +33,13 @@ static double mono(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -161,20 +170,22 @@ int main(int argc, char **argv)
     tui_view_resize(&v, &m);
 
     double *draw = calloc((size_t)frames, sizeof *draw), *full = calloc((size_t)frames, sizeof *full);
-    if (!draw || !full)
+    double *cpus = calloc((size_t)frames, sizeof *cpus);
+    if (!draw || !full || !cpus)
         return 1;
     for (int f = -5; f < frames; f++, k++) {
         double now = t0 + (double)k * mo.interval;
         wobble_step(&w);
         st_monitor_step(&m, now, NULL);
-        double a = mono();
+        double ca = cpu(), a = mono();
         tui_view_draw(&v, &m, now);
         double b = mono();
         doupdate();
-        double c = mono();
+        double c = mono(), cc = cpu();
         if (f >= 0) {
             draw[f] = b - a;
             full[f] = c - a;
+            cpus[f] = cc - ca;
         }
     }
     int graph = v.L.graph;
@@ -186,6 +197,7 @@ int main(int argc, char **argv)
            st_ring_len(&m.ring), frames);
     report("draw (virtual screen)", draw, frames);
     report("draw + doupdate (output)", full, frames);
+    report("CPU time of draw + doupdate", cpus, frames);
     printf("  sampling: %.1f us per sample (monitor's own figure)\n", m.cpu_per_sample * 1e6);
     st_monitor_close(&m, 0, NULL);
     for (int i = 0; i < WORKERS; i++) {
@@ -194,5 +206,6 @@ int main(int argc, char **argv)
     }
     free(draw);
     free(full);
+    free(cpus);
     return 0;
 }
