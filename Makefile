@@ -114,7 +114,8 @@ check: deps
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run-tests.sh $(B)
 
-bench: deps
+bench:
+	@sh scripts/deps.sh bench
 	@$(MAKE) --no-print-directory stagetop $(WORK_BIN) $(EXTRA_BENCH_BIN)
 	@sh bench/run-bench.sh $(B)
 

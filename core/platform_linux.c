@@ -154,6 +154,8 @@ static int read_stat(st_backend *b, int32_t pid, st_lx_stat *st, st_error *err)
         return st_error_set(err, ST_ESRCH, ESRCH, "no process %d", (int)pid);
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     n = read_path(b, path, 0);
+    if (n < 0 && map_errno((int)-n) == ST_ESRCH)
+        return st_error_set(err, ST_ESRCH, (int)-n, "no process with pid %d", (int)pid);
     if (n < 0)
         return st_error_set(err, map_errno((int)-n), (int)-n, "%s: %s", path, strerror((int)-n));
     return st_lx_parse_stat(b->buf, (size_t)n, st, err);

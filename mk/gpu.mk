@@ -20,6 +20,14 @@ $(B)/tests/test_gpu: | $(FAKENVML)
 $(B)/tests/test_gpu: private CPPFLAGS += -DFAKE_NVML_DIR=\"$(abspath $(B))/fakenvml\"
 
 EXTRA_TEST_BIN += $(FAKENVML) $(B)/tests/test_gpu
-# `tests:` in the Makefile expanded EXTRA_TEST_BIN before this file was read.
-tests: $(FAKENVML) $(B)/tests/test_gpu
 endif
+
+# A probe of what a real NVML writes (run by hand on a GPU machine, see docs/gpu.md).
+$(B)/gpu/nvml_probe: tests/gpu/nvml_probe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) $(DL_LIBS)
+
+# One reading through core/gpu_nvml.c: `ST_NVML_LIB=... gpu_once PID...`.
+$(B)/gpu/gpu_once: tests/gpu/gpu_once.c $(B)/libstagetop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(DL_LIBS)

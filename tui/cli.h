@@ -50,6 +50,9 @@ int cli_headless(st_monitor *m, const cli_args *a);
 /* `stagetop summary FILE|-`. */
 int cli_summary(const char *path);
 
+/* `stagetop plot FILE -o OUT.svg` (OUT "-" = stdout). */
+int cli_plot(const char *path, const char *out);
+
 /* Exit code for the end of a watched run (shared by headless and the screen). */
 int cli_exit_code(const st_monitor *m, int signo);
 

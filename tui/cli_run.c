@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stagetop/plot.h"
 #include "stagetop/trace.h"
 #include "stagetop/units.h"
 
@@ -150,7 +151,7 @@ int cli_headless(st_monitor *m, const cli_args *a)
 {
     (void)a;
     st_error e;
-    int signo = 0, said_guard = 0, said_record = 0;
+    int signo = 0, said_guard = 0, said_record = 0, said_gpu = 0;
     for (;;) {
         if (cli_signal && !signo) {
             signo = cli_signal;
@@ -173,6 +174,10 @@ int cli_headless(st_monitor *m, const cli_args *a)
         if (m->guard_tripped && !said_guard) {
             say_guard(m);
             said_guard = 1;
+        }
+        if (m->gpu_error[0] && !said_gpu) {
+            fprintf(stderr, "stagetop: %s (the GPU lane has gaps)\n", m->gpu_error);
+            said_gpu = 1;
         }
         if (m->record_error[0] && !said_record) {
             fprintf(stderr, "stagetop: %s (sampling goes on)\n", m->record_error);
@@ -201,6 +206,26 @@ int cli_summary(const char *path)
         rc = CLI_EXIT_WATCH;
     }
     free(json);
+    st_trace_free(&t);
+    return rc;
+}
+
+int cli_plot(const char *path, const char *out)
+{
+    st_trace t;
+    st_error e;
+    st_plot_opts o;
+    int rc = CLI_EXIT_OK;
+    st_plot_opts_init(&o);
+    st_trace_init(&t);
+    if (st_trace_load_file(path, &t, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", path, e.msg);
+        rc = CLI_EXIT_WATCH;
+    } else if (strcmp(out, "-") == 0 ? st_plot_svg(&t, &o, stdout, &e) != ST_OK
+                                      : st_plot_svg_file(&t, &o, out, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", out, e.msg);
+        rc = CLI_EXIT_WATCH;
+    }
     st_trace_free(&t);
     return rc;
 }

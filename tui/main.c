@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ static void usage(FILE *f)
 "       stagetop [options] -- CMD [ARG...]   start CMD in its own process group and watch it\n"
 "       stagetop [options]                   pick a process tree from the largest ones\n"
 "       stagetop summary FILE|-              print a trace's summary as JSON\n"
+"       stagetop plot FILE -o OUT.svg        draw a trace as an SVG chart for a bug report\n"
 "\n"
 "Watches a process tree's memory footprint, the system's swap used and its\n"
 "memory-available level; p pauses the job, k kills it, e exports the trace.\n"
@@ -60,12 +62,35 @@ static void usage(FILE *f)
 "NO_COLOR turns colour off.  See stagetop(1) and docs/ for what each number means.\n");
 }
 
-static int bad_usage(const char *fmt, const char *arg, const char *why)
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int bad_usage(const char *fmt, ...)
 {
+    va_list ap;
     fprintf(stderr, "stagetop: ");
-    fprintf(stderr, fmt, arg, why ? why : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fprintf(stderr, "\ntry 'stagetop --help'\n");
     return CLI_EXIT_USAGE;
+}
+
+/* One line on the GPU lane: there, or why not. */
+static void gpu_status(FILE *f)
+{
+    st_gpu *g;
+    st_error e;
+    const char *lib = getenv("ST_NVML_LIB");
+    st_error_clear(&e);
+    if (st_gpu_open(&g, lib && *lib ? lib : NULL, &e) == ST_OK) {
+        const st_gpu_device *d;
+        size_t n = st_gpu_devices(g, &d);
+        fprintf(f, "GPU lane: NVML found, %zu device(s)%s%s\n", n, n ? ", first: " : "",
+                n ? d[0].name : "");
+        st_gpu_close(g);
+    } else {
+        fprintf(f, "GPU lane: %s\n", e.msg[0] ? e.msg : "not available");
+    }
 }
 
 enum {
@@ -115,32 +140,32 @@ static int parse_args(int argc, char **argv, cli_args *a)
             errno = 0;
             long v = strtol(optarg, &end, 10);
             if (*optarg == '\0' || *end || errno || v < 1 || v > 0x7fffffffL)
-                return bad_usage("invalid pid '%s'%s", optarg, NULL);
+                return bad_usage("invalid pid '%s'", optarg);
             a->pid = (int32_t)v;
             break;
         }
         case 'i':
             if (st_parse_double(optarg, 0.01, 60, &a->mon.interval, &e) != ST_OK)
-                return bad_usage("--interval: %s%s", e.msg, " (seconds, 0.01..60)");
+                return bad_usage("--interval: %s (seconds, 0.01..60)", e.msg);
             break;
         case 'r': a->mon.record_path = optarg; break;
         case OPT_HEADLESS: a->headless = 1; break;
         case OPT_JSONL: a->jsonl = 1; break;
         case OPT_HISTORY:
             if (st_parse_duration(optarg, &d, &e) != ST_OK || d <= 0)
-                return bad_usage("--history: %s%s", e.msg, "");
+                return bad_usage("--history: %s", e.msg);
             a->mon.history_s = d;
             break;
         case OPT_EXPORT_DIR: a->export_dir = optarg; break;
         case OPT_SWAP_BUDGET:
             if (st_parse_size(optarg, &size, &e) != ST_OK)
-                return bad_usage("--swap-budget: %s%s", e.msg, "");
+                return bad_usage("--swap-budget: %s", e.msg);
             a->mon.guard.swap_budget = size;
             a->mon.guard.has_swap_budget = 1;
             break;
         case OPT_KILL_FREE:
             if (st_parse_double(optarg, 0, 100, &d, &e) != ST_OK)
-                return bad_usage("--kill-free: %s%s", e.msg, " (percent, 0..100)");
+                return bad_usage("--kill-free: %s (percent, 0..100)", e.msg);
             a->mon.guard.kill_free_c = (uint16_t)(d * 100 + 0.5);
             a->mon.guard.has_kill_free = 1;
             break;
@@ -150,31 +175,34 @@ static int parse_args(int argc, char **argv, cli_args *a)
             else if (strcmp(optarg, "kill") == 0)
                 a->mon.guard.action = ST_GUARD_KILL;
             else
-                return bad_usage("--on-budget: '%s' is neither pause nor kill%s", optarg, "");
+                return bad_usage("--on-budget: '%s' is neither pause nor kill", optarg);
             a->on_budget_set = 1;
             break;
         case OPT_WAIT_FREE:
             if (st_parse_double(optarg, 0, 100, &a->wait_free, &e) != ST_OK)
-                return bad_usage("--wait-free: %s%s", e.msg, " (percent, 0..100)");
+                return bad_usage("--wait-free: %s (percent, 0..100)", e.msg);
             break;
         case OPT_START_TIMEOUT:
             if (st_parse_duration(optarg, &a->start_timeout, &e) != ST_OK)
-                return bad_usage("--start-timeout: %s%s", e.msg, "");
+                return bad_usage("--start-timeout: %s", e.msg);
             break;
         case OPT_GRACE:
             if (st_parse_double(optarg, 0, 3600, &a->mon.grace_s, &e) != ST_OK)
-                return bad_usage("--grace: %s%s", e.msg, "");
+                return bad_usage("--grace: %s", e.msg);
             break;
         case OPT_JOB_LOG: a->job_log = optarg; break;
         case OPT_ASCII: a->ascii = 1; break;
         case OPT_NO_GPU: a->mon.no_gpu = 1; break;
         case OPT_EVENTS: a->mon.events_path = optarg; break;
-        case 'h': usage(stdout); exit(CLI_EXIT_OK);
+        case 'h':
+            usage(stdout);
+            gpu_status(stdout);
+            exit(CLI_EXIT_OK);
         case 'V': printf("stagetop %s\n", ST_VERSION); exit(CLI_EXIT_OK);
         case ':':
-            return bad_usage("option '%s' needs a value%s", argv[optind - 1], "");
+            return bad_usage("option '%s' needs a value", argv[optind - 1]);
         default:
-            return bad_usage("unknown option '%s'%s", argv[optind - 1], "");
+            return bad_usage("unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc) {
@@ -184,13 +212,13 @@ static int parse_args(int argc, char **argv, cli_args *a)
         a->cmd = &argv[optind];
     }
     if (a->pid && a->cmd)
-        return bad_usage("give either -p PID or -- CMD, not both%s", "", "");
+        return bad_usage("give either -p PID or -- CMD, not both");
     if (a->jsonl && !a->headless)
-        return bad_usage("--jsonl needs --headless%s", "", "");
+        return bad_usage("--jsonl needs --headless");
     if (a->wait_free >= 0 && !a->cmd)
-        return bad_usage("--wait-free needs a command to start (-- CMD)%s", "", "");
+        return bad_usage("--wait-free needs a command to start (-- CMD)");
     if (a->headless && !a->pid && !a->cmd)
-        return bad_usage("--headless needs -p PID or -- CMD%s", "", "");
+        return bad_usage("--headless needs -p PID or -- CMD");
     if (!a->on_budget_set)
         a->mon.guard.action = a->headless ? ST_GUARD_KILL : ST_GUARD_PAUSE;
     if (a->jsonl)
@@ -291,6 +319,7 @@ static int run_watch(cli_args *a)
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
+    st_monitor_start(&m, st_now());
     if (a->headless) {
         rc = cli_headless(&m, a);
     } else {
@@ -323,8 +352,22 @@ int main(int argc, char **argv)
     cli_args a;
     if (argc >= 2 && strcmp(argv[1], "summary") == 0) {
         if (argc != 3)
-            return bad_usage("usage: stagetop summary FILE|-%s", "", "");
+            return bad_usage("usage: stagetop summary FILE|-");
         return cli_summary(argv[2]);
+    }
+    if (argc >= 2 && strcmp(argv[1], "plot") == 0) {
+        const char *in = NULL, *out = NULL;
+        for (int i = 2; i < argc; i++) {
+            if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+                out = argv[++i];
+            else if (!in)
+                in = argv[i];
+            else
+                return bad_usage("usage: stagetop plot FILE -o OUT.svg");
+        }
+        if (!in || !out)
+            return bad_usage("usage: stagetop plot FILE -o OUT.svg");
+        return cli_plot(in, out);
     }
     int rc = parse_args(argc, argv, &a);
     if (rc != 0)

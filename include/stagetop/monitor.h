@@ -71,6 +71,11 @@ typedef struct st_monitor {
 int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opts *o,
                     int32_t pid, const st_job *launched_job, double now, st_error *err);
 
+/* (Re)start the clock: t = 0 and the first deadline are `now`.  The front
+ * end calls it right before its loop, so the time spent opening is not
+ * counted as missed deadlines. */
+void st_monitor_start(st_monitor *m, double now);
+
 /* Absolute monotonic time of the next sample (no drift: t0 + k*interval). */
 double st_monitor_deadline(const st_monitor *m);
 

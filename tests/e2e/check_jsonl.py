@@ -10,10 +10,14 @@ import sys
 def main(argv):
     path, args = argv[1], argv[2:]
     lines = open(path, "rb").read().split(b"\n")
-    if lines and lines[-1] == b"":
+    # A killed recorder may leave a whitespace-only tail (page padding);
+    # anything else unterminated is a torn line.
+    if lines and lines[-1].strip() == b"":
         lines.pop()
     else:
         sys.exit(f"{path}: last line is not terminated (a partial write)")
+    if any(not raw.strip() for raw in lines):
+        sys.exit(f"{path}: blank line in the stream")
     recs = []
     for i, raw in enumerate(lines, 1):
         try:

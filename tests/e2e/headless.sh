@@ -2,7 +2,7 @@
 # Headless mode end to end: real processes, real /proc, the real binary.
 # Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh counts them).
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
 T=$(mktemp -d)
 trap 'cleanup_jobs; rm -rf "$T"' EXIT

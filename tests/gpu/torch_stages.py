@@ -7,6 +7,9 @@ but still cached; empty_cache().  Each stage holds HOLD seconds.  At the
 middle of each stage it prints one JSON line to stdout with
 torch.cuda.memory_reserved()/memory_allocated() and nvidia-smi's used_memory
 for this pid (MiB), so the recorded `gpu` samples can be compared with both.
+Where they are there, also pynvml's usedGpuMemory for this pid (bytes; the
+nvidia-ml-py package) and the output of tests/gpu/nvml_probe ($NVML_PROBE),
+which reports the entry stride that the driver wrote.
 """
 import json
 import os
@@ -37,6 +40,35 @@ def smi_used_mib(pid):
     return None
 
 
+def pynvml_used(pid):
+    """usedGpuMemory (bytes) of pid on GPU 0 through pynvml, None without it."""
+    try:
+        import pynvml
+        pynvml.nvmlInit()
+        try:
+            h = pynvml.nvmlDeviceGetHandleByIndex(0)
+            for p in pynvml.nvmlDeviceGetComputeRunningProcesses(h):
+                if p.pid == pid:
+                    return p.usedGpuMemory
+        finally:
+            pynvml.nvmlShutdown()
+    except Exception:  # no pynvml, or NVML refused: no figure
+        return None
+    return None
+
+
+def probe():
+    path = os.environ.get("NVML_PROBE")
+    if not path:
+        return None
+    try:
+        out = subprocess.run([path, "100"], capture_output=True, text=True,
+                             timeout=60).stdout
+        return json.loads(out)
+    except (OSError, ValueError, subprocess.SubprocessError) as e:
+        return {"error": str(e)}
+
+
 def stage(name, t0):
     torch.cuda.synchronize()
     time.sleep(HOLD / 2)
@@ -46,6 +78,8 @@ def stage(name, t0):
         "reserved": torch.cuda.memory_reserved(),
         "allocated": torch.cuda.memory_allocated(),
         "smi_used_mib": smi_used_mib(os.getpid()),
+        "pynvml_used": pynvml_used(os.getpid()),
+        "probe": probe(),
     }
     print(json.dumps(rec), flush=True)
     time.sleep(HOLD / 2)

@@ -313,21 +313,22 @@ static void followed_events_land_on_our_clock(void **state)
     st_monitor_step(&m, 10.0, NULL);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    /* The job's clock started 2 s after ours. */
     fprintf(f, "{\"type\":\"start\",\"utc\":\"2026-12-02T10:00:00+00:00\",\"interval\":0.5}\n");
     fprintf(f, "{\"type\":\"sample\",\"t\":1.0,\"footprint\":1,\"swap_used\":0,\"level\":90}\n");
     fprintf(f, "{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"encode\",\"t\":1.2}\n");
     fprintf(f, "{\"type\":\"event\",\"kind\":\"load\",\"name\":\"te\",\"stage\":\"encode\",");
     fflush(f);
-    st_monitor_step(&m, 13.0, NULL); /* 3 s on our clock: the sample at job t 1.0 */
+    /* Read at 3.2 s on our clock, just after the job wrote t = 1.2: the
+     * offset bound is min(3.2 - 1.0, 3.2 - 1.2) = 2.0. */
+    st_monitor_step(&m, 13.2, NULL);
     assert_int_equal(count_kind(&m, ST_EV_STAGE), 1);
-    assert_int_equal(m.events.v[0].t_ms, 2200);
+    assert_int_equal(m.events.v[0].t_ms, 3200);
     fprintf(f, "\"nbytes\":1024,\"t\":1.4}\nnot json at all\n");
     fclose(f);
     st_monitor_step(&m, 13.5, NULL);
     assert_int_equal(count_kind(&m, ST_EV_LOAD), 1);
     assert_int_equal(m.events.v[1].nbytes, 1024);
-    assert_int_equal(m.events.v[1].t_ms, 2400);
+    assert_int_equal(m.events.v[1].t_ms, 3400); /* 1.4 + 2.0: late reads don't move it */
     assert_true(m.follow->bad_lines == 1);
     assert_non_null(strstr(m.follow_error, "line 5"));
     st_monitor_close(&m, 0, NULL);
