@@ -191,6 +191,8 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
     tui_view_init(&s.v, o);
     tui_view_colors(&s.v);
     tui_view_resize(&s.v, m);
+    if (m->ring.total == 0) /* starting the screen is not a missed deadline */
+        st_monitor_start(m, st_now());
     double redraw = o->redraw_s > 0 ? o->redraw_s : 0.1;
     double last_frame = -1e9;
     size_t drawn_events = 0, drawn_members = (size_t)-1;
