@@ -254,6 +254,27 @@ static void gpu_lane(const tui_view *v, const st_monitor *m, lane *l)
         bytes_item(l, A_NORMAL, "peak ", "peak ", "pk ", m->summary.peak_gpu);
 }
 
+/* Draw a row of sparkline levels or graph cells straight into curses'
+ * cells (no per-character UTF-8 decoding: a frame stays well under 1 ms). */
+static void draw_cells(const tui_view *v, int y, int x, const unsigned char *lv, int n, int graph,
+                       int pair, cchar_t *cells)
+{
+    static const char asc_spark[] = " .:-=+*#%@", asc_graph[] = " ..--==##";
+    cchar_t g[10];
+    short cp = (short)(v->color ? pair : 0);
+    for (int i = 0; i < 10; i++) {
+        wchar_t wc[2] = {L' ', 0};
+        if (v->ascii)
+            wc[0] = (wchar_t)(graph ? asc_graph[i > 8 ? 8 : i] : asc_spark[i]);
+        else if (i > 0)
+            wc[0] = (wchar_t)(0x2580 + (i > 8 ? 8 : i)); /* U+2581 .. U+2588 */
+        setcchar(&g[i], wc, A_NORMAL, cp, NULL);
+    }
+    for (int j = 0; j < n; j++)
+        cells[j] = g[lv[j] > 9 ? 9 : lv[j]];
+    mvadd_wchnstr(y, x, cells, n);
+}
+
 /* Draw items side by side in one row of w columns: the longest form that
  * fits, dropping trailing items before shortening. */
 static void draw_inline(const lane *l, int y, int x, int w)
@@ -298,24 +319,32 @@ void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
     int64_t newest = tui_newest_col(v, m);
     int64_t end = v->frozen ? v->frozen_end : newest;
     int64_t c0 = end - (w - 1);
-    char *buf = malloc((size_t)w * 3 * 8 + 64); /* graph rows: 3 bytes a cell */
-    if (!buf)
+    size_t blen = (size_t)w * 3 * 8 + 64; /* text rows: 3 bytes a cell */
+    char *buf = malloc(blen);
+    unsigned char *lv = malloc((size_t)w);
+    cchar_t *cells = malloc((size_t)w * sizeof *cells);
+    if (!buf || !lv || !cells) {
+        free(buf);
+        free(lv);
+        free(cells);
         return;
-    size_t blen = (size_t)w * 3 * 8 + 64;
+    }
     for (int i = 0; i < n && i < 4; i++) {
         lane *l = &lanes[i];
         const double *col = m->has_last ? lane_columns(v, i, m, l, c0, w, newest) : NULL;
         double hi = 100, lo = 0;
+        int has_data = 0;
         if (!l->fixed) {
             hi = 0;
             for (int j = 0; col && j < w; j++)
                 if (!isnan(col[j]) && col[j] > hi)
                     hi = col[j];
+            has_data = hi > 0;
             if (hi <= 0)
                 hi = 1;
         }
         if (L->graph) {
-            if (!l->fixed && l->n < 6 && col) {
+            if (has_data && l->n < 6) {
                 char big[32], row[64];
                 st_format_bytes((uint64_t)hi, big, sizeof big);
                 snprintf(row, sizeof row, "top  %s", big);
@@ -327,16 +356,13 @@ void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
         }
         if (!col)
             continue;
-        attr_t a = tui_attr(v, l->pair);
         for (int r = 0; r < L->plot[i].h; r++) {
             if (L->graph)
-                tui_graph_row(col, w, lo, hi, L->plot[i].h, r, v->ascii, buf, blen);
+                tui_graph_levels(col, w, lo, hi, L->plot[i].h, r, lv);
             else
-                tui_spark(col, w, lo, hi, v->ascii, buf, blen);
-            attrset(a);
-            mvaddstr(L->plot[i].y + r, L->plot[i].x, buf);
+                tui_spark_levels(col, w, lo, hi, v->ascii, lv);
+            draw_cells(v, L->plot[i].y + r, L->plot[i].x, lv, w, L->graph, l->pair, cells);
         }
-        attrset(A_NORMAL);
     }
     double col_s = v->per_col * m->opts.interval;
     if (L->axis.h) {
@@ -373,4 +399,6 @@ void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
         tui_put(L->events_label.y, L->events_label.x, L->events_label.w, text, A_NORMAL);
     }
     free(buf);
+    free(lv);
+    free(cells);
 }

@@ -50,6 +50,7 @@ typedef struct live {
     const tui_opts *o;
     tui_view v;
     int quit, keep_paused, dirty;
+    int quit_after_kill; /* q while killing: quit once the job is gone */
 } live;
 
 static void do_pause(live *s, double now)
@@ -162,10 +163,15 @@ static void on_key(live *s, int ch, double now)
     case KEY_RIGHT: tui_view_pan(v, m, 1); break;
     case '?': case 'h': case 'H': case KEY_F(1): v->help = 1; break;
     case 'q': case 'Q':
-        if (m->job.paused_by_us && m->job.state == ST_JOB_PAUSED)
+        if (m->job.paused_by_us && m->job.state == ST_JOB_PAUSED) {
             v->prompt = TUI_PROMPT_QUIT;
-        else
+        } else if (m->job.state == ST_JOB_KILLING && !s->quit_after_kill) {
+            /* leaving now would skip the SIGKILL that follows the grace */
+            s->quit_after_kill = 1;
+            tui_view_message(v, now, 0, "quitting once the job is gone (q again: quit now)");
+        } else {
             s->quit = 1;
+        }
         break;
     default: s->dirty = 0; break;
     }
@@ -185,6 +191,8 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
     tui_view_init(&s.v, o);
     tui_view_colors(&s.v);
     tui_view_resize(&s.v, m);
+    if (m->ring.total == 0) /* starting the screen is not a missed deadline */
+        st_monitor_start(m, st_now());
     double redraw = o->redraw_s > 0 ? o->redraw_s : 0.1;
     double last_frame = -1e9;
     size_t drawn_events = 0, drawn_members = (size_t)-1;
@@ -202,6 +210,8 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
                 tui_view_resize(&s.v, m);
             }
         }
+        if (s.quit_after_kill && m->job.state != ST_JOB_KILLING)
+            break;
         if (m->events.len != drawn_events) {
             drawn_events = m->events.len;
             s.dirty = 1;

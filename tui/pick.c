@@ -2,7 +2,9 @@
  * machine, to pick one from.  One listing of every process (list_all +
  * read_proc) every two seconds; each process's tree footprint is its own
  * plus its descendants'.  stagetop itself and its ancestors are not offered
- * (they cannot be paused or killed safely). */
+ * (they cannot be paused or killed safely); a process whose tree is (97 %)
+ * one child's tree is shown as that child, so wrapper chains (shell, make,
+ * sudo) collapse to the process that holds the memory. */
 #include "sanitize.h"
 #include "tui.h"
 #include "view.h"
@@ -124,6 +126,13 @@ static int list_trees(picker *p, st_error *err)
             a->procs++;
             pp = a->ppid;
         }
+    }
+    /* A wrapper (a shell, make, sudo, env...) whose tree is one child's tree
+     * and little else is shown as that child: chains collapse. */
+    for (size_t i = 0; i < p->n; i++) {
+        pick_row *a = find(p, p->rows[i].ppid);
+        if (a && a->tree > 0 && (double)p->rows[i].tree >= 0.97 * (double)a->tree)
+            a->hidden = 1;
     }
     /* stagetop and its ancestors are not offered, nor pid 1 */
     int32_t self = (int32_t)getpid();

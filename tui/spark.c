@@ -7,8 +7,6 @@
 #include <string.h>
 
 static const char *const blocks[8] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
-static const char ascii_spark[9] = {'.', ':', '-', '=', '+', '*', '#', '%', '@'};
-static const char ascii_part[7] = {'.', '.', '-', '-', '=', '=', '#'};
 
 double tui_sample_value(const st_sample *s, unsigned field)
 {
@@ -30,7 +28,7 @@ uint64_t tui_sample_k(uint32_t t_ms, uint32_t interval_ms)
 {
     if (interval_ms == 0)
         interval_ms = 1;
-    return ((uint64_t)t_ms + interval_ms / 2) / interval_ms;
+    return (uint64_t)t_ms / interval_ms;
 }
 
 static const st_sample *view_at(const st_samples_view *v, size_t i)
@@ -98,51 +96,82 @@ static int put(char *out, size_t outlen, size_t *o, const char *s, size_t len)
     return 1;
 }
 
-size_t tui_spark(const double *v, int n, double lo, double hi, int ascii, char *out, size_t outlen)
+void tui_spark_levels(const double *v, int n, double lo, double hi, int ascii, unsigned char *out)
 {
-    size_t o = 0;
-    if (outlen == 0)
-        return 0;
-    out[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        int ok;
-        if (isnan(v[i])) {
-            ok = put(out, outlen, &o, " ", 1);
-        } else if (ascii) {
-            char c = ascii_spark[level_of(v[i], lo, hi, 9) - 1];
-            ok = put(out, outlen, &o, &c, 1);
-        } else {
-            ok = put(out, outlen, &o, blocks[level_of(v[i], lo, hi, 8) - 1], 3);
-        }
-        if (!ok)
-            break;
-    }
-    return o;
+    for (int i = 0; i < n; i++)
+        out[i] = isnan(v[i]) ? 0 : (unsigned char)level_of(v[i], lo, hi, ascii ? 9 : 8);
 }
 
-size_t tui_graph_row(const double *v, int n, double lo, double hi, int rows, int r, int ascii,
-                     char *out, size_t outlen)
+void tui_graph_levels(const double *v, int n, double lo, double hi, int rows, int r,
+                      unsigned char *out)
 {
-    size_t o = 0;
-    if (outlen == 0)
-        return 0;
-    out[0] = '\0';
     if (rows < 1)
         rows = 1;
     int below = rows - 1 - r; /* rows under this one */
     for (int i = 0; i < n; i++) {
         int fill = isnan(v[i]) ? 0 : level_of(v[i], lo, hi, 8 * rows) - 8 * below;
-        int ok;
-        if (fill <= 0)
-            ok = put(out, outlen, &o, " ", 1);
-        else if (ascii)
-            ok = put(out, outlen, &o, fill >= 8 ? "#" : &ascii_part[fill - 1], 1);
-        else
-            ok = put(out, outlen, &o, blocks[(fill >= 8 ? 8 : fill) - 1], 3);
-        if (!ok)
+        out[i] = (unsigned char)(fill <= 0 ? 0 : fill >= 8 ? 8 : fill);
+    }
+}
+
+const char *tui_spark_glyph(int level, int ascii)
+{
+    static const char *const asc[10] = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"};
+    if (level <= 0)
+        return " ";
+    if (ascii)
+        return asc[level > 9 ? 9 : level];
+    return blocks[(level > 8 ? 8 : level) - 1];
+}
+
+const char *tui_graph_glyph(int fill, int ascii)
+{
+    static const char *const asc[9] = {" ", ".", ".", "-", "-", "=", "=", "#", "#"};
+    if (fill <= 0)
+        return " ";
+    if (fill > 8)
+        fill = 8;
+    return ascii ? asc[fill] : blocks[fill - 1];
+}
+
+/* Glyphs of levels into out, stopping at a glyph that does not fit. */
+static size_t glyphs(const unsigned char *lv, int n, int ascii, int graph, char *out, size_t outlen)
+{
+    size_t o = 0;
+    if (outlen == 0)
+        return 0;
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const char *g = graph ? tui_graph_glyph(lv[i], ascii) : tui_spark_glyph(lv[i], ascii);
+        if (!put(out, outlen, &o, g, strlen(g)))
             break;
     }
     return o;
+}
+
+enum { MAX_ROW = 1024 };
+
+size_t tui_spark(const double *v, int n, double lo, double hi, int ascii, char *out, size_t outlen)
+{
+    unsigned char lv[MAX_ROW];
+    if (n > MAX_ROW)
+        n = MAX_ROW;
+    if (n < 0)
+        n = 0;
+    tui_spark_levels(v, n, lo, hi, ascii, lv);
+    return glyphs(lv, n, ascii, 0, out, outlen);
+}
+
+size_t tui_graph_row(const double *v, int n, double lo, double hi, int rows, int r, int ascii,
+                     char *out, size_t outlen)
+{
+    unsigned char lv[MAX_ROW];
+    if (n > MAX_ROW)
+        n = MAX_ROW;
+    if (n < 0)
+        n = 0;
+    tui_graph_levels(v, n, lo, hi, rows, r, lv);
+    return glyphs(lv, n, ascii, 1, out, outlen);
 }
 
 double tui_axis_step(double col_s)
@@ -171,8 +200,6 @@ int tui_axis_label(double t, char *buf, size_t len)
     return m % 60 ? snprintf(buf, len, "-%ldh%02ldm", m / 60, m % 60)
                   : snprintf(buf, len, "-%ldh", m / 60);
 }
-
-enum { MAX_ROW = 1024 };
 
 size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
 {

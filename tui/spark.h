@@ -14,8 +14,9 @@
  *                     fill = level - 8b eighths: >= 8 full block (ASCII #),
  *                     <= 0 blank, 1..7 ▁▂▃▄▅▆▇ (ASCII . . - - = = #)
  *
- * Columns and time: sample k is the one due at k * interval (k = round(t_ms
- * / interval_ms)).  With per_col samples per column, absolute column c holds
+ * Columns and time: sample k is the one due at k * interval.  The monitor
+ * samples at or after a deadline, never before, and skips deadlines it
+ * missed by a whole interval, so k = floor(t_ms / interval_ms).  With per_col samples per column, absolute column c holds
  * the samples with c * per_col <= k < (c + 1) * per_col, so columns do not
  * shift as time passes and a finished column never changes. */
 #ifndef STAGETOP_TUI_SPARK_H
@@ -36,7 +37,8 @@ enum tui_agg {
  * percent, bytes otherwise), or NAN when s does not hold it. */
 double tui_sample_value(const st_sample *s, unsigned field);
 
-/* The index k of the deadline a sample taken at t_ms belongs to. */
+/* The index k of the deadline a sample (or event) at t_ms belongs to:
+ * floor(t_ms / interval_ms). */
 uint64_t tui_sample_k(uint32_t t_ms, uint32_t interval_ms);
 
 /* Fill out[0..ncols) with columns col0 .. col0+ncols-1 of field: each the
@@ -46,12 +48,22 @@ uint64_t tui_sample_k(uint32_t t_ms, uint32_t interval_ms);
 void tui_bucket(st_samples_view v, unsigned field, int agg, uint32_t interval_ms,
                 unsigned per_col, uint64_t col0, int ncols, double *out);
 
-/* A one-row sparkline of n values into out (3 bytes per glyph in UTF-8, 1 in
+/* Sparkline levels of n values: 0 for a gap, else 1..8 (ASCII 1..9). */
+void tui_spark_levels(const double *v, int n, double lo, double hi, int ascii, unsigned char *out);
+/* Cells of row r (0 = top) of a graph `rows` high: 0 blank, 1..7 eighths,
+ * 8 full. */
+void tui_graph_levels(const double *v, int n, double lo, double hi, int rows, int r,
+                      unsigned char *out);
+/* The glyph (UTF-8 or ASCII text) of a sparkline level or a graph cell. */
+const char *tui_spark_glyph(int level, int ascii);
+const char *tui_graph_glyph(int fill, int ascii);
+
+/* A one-row sparkline of n values (at most 1024) into out (3 bytes per glyph in UTF-8, 1 in
  * ASCII; always NUL-terminated; stops at a glyph that would not fit).
  * Returns the bytes written. */
 size_t tui_spark(const double *v, int n, double lo, double hi, int ascii, char *out, size_t outlen);
 
-/* Row r (0 = top) of a graph `rows` rows high over n values. */
+/* Row r (0 = top) of a graph `rows` rows high over n values (at most 1024). */
 size_t tui_graph_row(const double *v, int n, double lo, double hi, int rows, int r, int ascii,
                      char *out, size_t outlen);
 

@@ -343,11 +343,26 @@ static void own_cpu(tui_view *v, double now)
     }
 }
 
+/* A warning from the monitor (record stream, --events, GPU) is shown for
+ * ten seconds after it appears or changes; the keys come back after. */
+static const char *monitor_warning(tui_view *v, const st_monitor *m, double now)
+{
+    const char *w = m->record_error[0] ? m->record_error
+                  : m->follow_error[0] ? m->follow_error
+                  : m->gpu_error[0] ? m->gpu_error : "";
+    if (strncmp(w, v->warn, sizeof v->warn - 1) != 0) {
+        snprintf(v->warn, sizeof v->warn, "%s", w);
+        v->warn_until = now + 10.0;
+    }
+    return w[0] && now < v->warn_until ? w : NULL;
+}
+
 static void draw_status(tui_view *v, const st_monitor *m, double now)
 {
     const tui_box *b = &v->L.status;
     char right[96], left[600];
     double us = m->cpu_per_sample * 1e6;
+    const char *warn = monitor_warning(v, m, now);
     own_cpu(v, now);
     if (us < 1000)
         snprintf(right, sizeof right, " cpu %.1f%%  %.0f%ss/sample", v->cpu_pct, us,
@@ -355,23 +370,20 @@ static void draw_status(tui_view *v, const st_monitor *m, double now)
     else
         snprintf(right, sizeof right, " cpu %.1f%%  %.1fms/sample", v->cpu_pct, us / 1000);
     attr_t a = A_NORMAL;
+    int prompt = v->prompt != TUI_PROMPT_NONE;
     if (v->prompt == TUI_PROMPT_KILL) {
-        snprintf(left, sizeof left,
-                 "Kill pid %ld and its tree (%zu processes)? SIGTERM, SIGKILL after %gs [y/n]",
-                 (long)m->tree.root.pid, m->tree.n_members, m->job.grace_s);
+        snprintf(left, sizeof left, "Kill pid %ld and its %zu process%s? [y/n]",
+                 (long)m->tree.root.pid, m->tree.n_members, m->tree.n_members == 1 ? "" : "es");
         a = tui_attr(v, TUI_PAIR_BAD) | A_BOLD | A_REVERSE;
     } else if (v->prompt == TUI_PROMPT_QUIT) {
-        snprintf(left, sizeof left,
-                 "stagetop paused the job. Resume it before quitting? [y]es [n]o, leave it "
-                 "paused [c]ancel");
+        snprintf(left, sizeof left, "The job is paused. Resume it before quitting? "
+                                    "[y]es [n]o, leave it paused [c]ancel");
         a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD | A_REVERSE;
     } else if (v->msg[0] && now < v->msg_until) {
         snprintf(left, sizeof left, "%s", v->msg);
         a = v->msg_error ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD : A_BOLD;
-    } else if (m->record_error[0] || m->follow_error[0] || m->gpu_error[0]) {
-        const char *w = m->record_error[0] ? m->record_error
-                      : m->follow_error[0] ? m->follow_error : m->gpu_error;
-        tui_sanitize(w, strlen(w), v->ascii, -1, left, sizeof left);
+    } else if (warn) {
+        tui_sanitize(warn, strlen(warn), v->ascii, -1, left, sizeof left);
         a = tui_attr(v, TUI_PAIR_WARN);
     } else {
         snprintf(left, sizeof left, "p %s  k kill  e export  m mark  space %s  +/- zoom  ? help  q quit",
@@ -379,9 +391,14 @@ static void draw_status(tui_view *v, const st_monitor *m, double now)
                  v->frozen ? "unfreeze" : "freeze");
     }
     int rw = tui_text_width(right);
-    int lw = b->w - (rw <= b->w / 2 ? rw : 0);
+    int show_right = !prompt && rw <= b->w / 2;
+    int lw = b->w - (show_right ? rw : 0);
+    if (prompt) {
+        attrset(a);
+        mvhline(b->y, b->x, ' ', b->w);
+    }
     tui_put(b->y, b->x, lw, left, a);
-    if (rw <= b->w / 2)
+    if (show_right)
         tui_put(b->y, b->x + b->w - rw, rw, right, tui_attr(v, TUI_PAIR_DIM));
 }
 
@@ -393,10 +410,10 @@ static void draw_help(const tui_view *v)
         "stagetop keys",
         "",
         "p      pause / resume the whole job (SIGSTOP / SIGCONT)",
-        "k      kill the job: asks, SIGTERM, SIGKILL after a grace",
+        "k      kill the job (asks; SIGTERM, later SIGKILL)",
         "e      export the trace as JSON (path shown below)",
         "m      add a mark at this moment",
-        "space  freeze the graphs (left/right move a frozen view)",
+        "space  freeze the graphs (left/right move them)",
         "+ -    zoom the time window in / out",
         "?      this help",
         "q      quit (asks to resume a job that stagetop paused)",

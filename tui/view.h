@@ -41,6 +41,8 @@ typedef struct tui_view {
     char msg[256];           /* the last message, shown for a while */
     int msg_error;
     double msg_until;
+    char warn[256];          /* the monitor's last warning, and until when */
+    double warn_until;       /* it is shown */
     tui_lane_cache lanes[TUI_MAX_LANES];
     tui_cmd_entry *cmds;     /* command lines of listed processes */
     size_t n_cmds, cap_cmds;

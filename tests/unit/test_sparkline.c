@@ -111,9 +111,10 @@ static st_sample mk(uint32_t t_ms, uint64_t fp, uint16_t level_c)
 static void test_bucket(void **state)
 {
     (void)state;
-    /* k:        0    1    4    5     6    7 ; k 2 and 3 were dropped */
+    /* k:        0    1    4    5     6    7 ; k 2 and 3 were dropped; samples
+     * come up to an interval late (never early) */
     st_sample s[] = {mk(0, 100, 9000), mk(503, 700, 8000), mk(2001, 300, 7000),
-                     mk(2499, 400, 7500), mk(3000, 50, 6000), mk(3510, 60, 6500)};
+                     mk(2740, 400, 7500), mk(3000, 50, 6000), mk(3510, 60, 6500)};
     st_samples_view v = {s, 6, NULL, 0};
     double col[5];
     tui_bucket(v, ST_F_FOOTPRINT, TUI_AGG_MAX, 500, 2, 0, 5, col);
@@ -160,9 +161,11 @@ static void test_values_and_k(void **state)
     assert_true(tui_sample_value(&s, ST_F_LEVEL) == 12.34);
     assert_true(tui_sample_value(&s, ST_F_FOOTPRINT) == 5.0);
     assert_true(isnan(tui_sample_value(&s, ST_F_SWAP)));
-    assert_int_equal(tui_sample_k(249, 500), 0);
-    assert_int_equal(tui_sample_k(250, 500), 1);
-    assert_int_equal(tui_sample_k(1249, 500), 2);
+    assert_int_equal(tui_sample_k(0, 500), 0);
+    assert_int_equal(tui_sample_k(499, 500), 0);
+    assert_int_equal(tui_sample_k(500, 500), 1);
+    assert_int_equal(tui_sample_k(1499, 500), 2);
+    assert_int_equal(tui_sample_k(7, 0), 7); /* a zero interval counts as 1 ms */
 }
 
 static void test_axis(void **state)
@@ -217,10 +220,14 @@ static void test_events_row(void **state)
     (void)state;
     st_event e[] = {ev(9000, ST_EV_PAUSE, NULL), ev(12000, ST_EV_STAGE, "encode"),
                     ev(15000, ST_EV_MARK, NULL), ev(20000, ST_EV_STAGE, "denoise"),
-                    ev(29999, ST_EV_KILL, NULL)};
+                    ev(30000, ST_EV_KILL, NULL)};
     /* columns 10..29 at 1 s each: pause (col 9) and kill (col 30) are out */
     tui_events_row(e, 5, 1000, 1, 10, 20, 0, out, sizeof out);
     assert_string_equal(out, "  Se M    Sdenoise  ");
+    /* the last millisecond of column 29 is still in view */
+    st_event edge[] = {ev(29999, ST_EV_KILL, NULL)};
+    tui_events_row(edge, 1, 1000, 1, 10, 20, 0, out, sizeof out);
+    assert_string_equal(out, "                   K");
     /* a stage marker wins its column over a mark, in either order */
     st_event same[] = {ev(1000, ST_EV_MARK, NULL), ev(1000, ST_EV_STAGE, "a"),
                        ev(1000, ST_EV_MARK, NULL), ev(3000, ST_EV_MARK, NULL),
