@@ -94,7 +94,13 @@ int st_jr_fail(st_jr *r, const char *fmt, ...)
 #endif
     ;
 /* Skip whitespace (counting newlines); the next byte or -1 at the end. */
-int st_jr_ws(st_jr *r);
+int st_jr_ws_slow(st_jr *r);
+static inline int st_jr_ws(st_jr *r)
+{
+    if (r->p < r->end && (unsigned char)*r->p > ' ')
+        return (unsigned char)*r->p; /* the common case, inline */
+    return st_jr_ws_slow(r);
+}
 /* Type of the value that starts at the cursor (after whitespace), or
  * ST_J_NONE when no value can start there. */
 int st_jr_peek(st_jr *r);
