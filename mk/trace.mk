@@ -24,7 +24,8 @@ FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= 1
 FUZZ_DIR     := fuzz-out
 FUZZ_SRC     := core/json_read.c core/json_write.c core/events.c core/stats.c core/error.c \
-                core/trace_export.c core/trace_record.c core/trace_import.c core/trace_load.c
+                core/trace_export.c core/trace_record.c core/trace_import.c core/trace_load.c \
+                core/trace_parse.c
 FUZZ_CORPUS  := $(FUZZ_DIR)/corpus
 
 .PHONY: fuzz fuzz-build
@@ -50,6 +51,6 @@ fuzz: $(FUZZ_DIR)/fuzz_import
 # not): add it for the trace sources, where the fuzzer found one such bug.
 ifeq ($(SANITIZE),1)
 TRACE_OBJ := $(addprefix $(B)/core/,json_read.o json_write.o events.o stats.o trace_export.o \
-                 trace_record.o trace_import.o trace_load.o)
+                 trace_record.o trace_import.o trace_load.o trace_parse.o)
 $(TRACE_OBJ): CFLAGS += -fsanitize=float-cast-overflow -fno-sanitize-recover=float-cast-overflow
 endif
