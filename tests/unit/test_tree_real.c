@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -338,6 +339,69 @@ static void members_leave_and_join(void **state)
     assert_true(member_has(&t, r));
     assert_int_equal(s.procs, 4);
     st_tree_free(&t);
+}
+
+/* A child forked by a thread that did not exist at the last discovery. */
+static void child_of_new_thread_is_found(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--threads", "3", "--child-mib", "2", "--children", "1", NULL};
+    wl *w = wl_start(c, args);
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[1];
+    char line[128];
+    int q;
+    assert_int_equal(wl_ready(w, kids, 1, NULL), 1);
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.5, NULL), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 2);
+    assert_int_equal(st_tree_sample(&t, 0.5, &s, NULL), ST_OK); /* through cached fds */
+    assert_int_equal(s.procs, 2);
+    wl_cmd(w, "thread-fork\n");
+    q = atoi(wl_expect(w, "child ", line, sizeof line));
+    assert_int_equal(st_tree_sample(&t, 1.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 3);
+    assert_true(member_has(&t, q));
+    assert_within(s.footprint, own_footprint(w->pid) + own_footprint(kids[0]) + own_footprint(q), 0.02);
+    st_tree_free(&t);
+}
+
+/* Past the cap on cached fds, files are opened and read each time: the
+ * numbers are the same. */
+static void over_the_fd_cap_reads_the_same(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--children", "15", "--child-mib", "2", "--thread-child",
+                                       "--threads", "4", NULL};
+    wl *w = wl_start(c, args);
+    struct rlimit old, low;
+    st_backend *small;
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[16];
+    uint64_t want;
+    int n = wl_ready(w, kids, 16, NULL);
+    assert_int_equal(n, 16);
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+    low = old;
+    low.rlim_cur = 48; /* the backend keeps at most 48 / 4 = 12 fds */
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+    assert_int_equal(P->open(&small, NULL), ST_OK);
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+    assert_int_equal(st_tree_init(&t, P, small, w->pid, 0.0, NULL), ST_OK);
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(st_tree_sample(&t, round * 0.5, &s, NULL), ST_OK);
+        assert_int_equal(s.procs, 17);
+    }
+    want = own_footprint(w->pid);
+    for (int i = 0; i < n; i++) {
+        assert_true(member_has(&t, kids[i]));
+        want += own_footprint(kids[i]);
+    }
+    assert_within(s.footprint, want, 0.02);
+    st_tree_free(&t);
+    P->close(small);
 }
 
 /* Make the next fork() of this process get pid `want` (root only).
@@ -724,6 +788,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(one_process_reads_its_own_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(tree_sums_every_member_incl_thread_child, setup, teardown),
         cmocka_unit_test_setup_teardown(members_leave_and_join, setup, teardown),
+        cmocka_unit_test_setup_teardown(child_of_new_thread_is_found, setup, teardown),
+        cmocka_unit_test_setup_teardown(over_the_fd_cap_reads_the_same, setup, teardown),
         cmocka_unit_test_setup_teardown(stranger_is_not_adopted, setup, teardown),
         cmocka_unit_test_setup_teardown(reused_pid_is_not_read, setup, teardown),
         cmocka_unit_test_setup_teardown(cached_fd_never_reads_reused_pid, setup, teardown),
