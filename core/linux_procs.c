@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #define ST_LX_STASH_NS 50000000ull /* a reading from descendants() serves read_proc() 50 ms */
+#define ST_LX_IDLE_NS 10000000000ull /* a record unread for 10 s may go at the fd cap */
 /* A children-file read shorter than this (and than asked for) reached the
  * end: seq_file stops early only when its buffer (at least a page) cannot
  * take the next record (at most 11 bytes), so such a read is >= 4085. */
@@ -101,6 +102,24 @@ static void rec_remove(st_backend *b, size_t i)
     b->n_open--;
     memmove(r, r + 1, (b->n_procs - i - 1) * sizeof *r);
     b->n_procs--;
+}
+
+/* At the fd cap, forget records that nobody read for ST_LX_IDLE_NS (a
+ * caller that never called release() for processes it stopped watching),
+ * at most once a second.  Returns whether there is room now. */
+static int rec_room(st_backend *b)
+{
+    uint64_t now;
+    if (b->n_open < b->fd_limit)
+        return 1;
+    now = mono_ns();
+    if (now - b->swept_ns < 1000000000ull)
+        return 0;
+    b->swept_ns = now;
+    for (size_t i = b->n_procs; i-- > 0;)
+        if (now - b->procs[i].stash_ns > ST_LX_IDLE_NS)
+            rec_remove(b, i);
+    return b->n_open < b->fd_limit;
 }
 
 /* Keep status_fd in a new record for (pid, start); its index, or -1 (fd
@@ -189,7 +208,7 @@ static int open_member(st_backend *b, int32_t pid, const st_proc_id *want, const
 {
     char path[64];
     int fd = -1, rc;
-    int room = b->n_open < b->fd_limit;
+    int room = rec_room(b);
     *idx = -1;
     *fd_out = -1;
     if (pid <= 0)

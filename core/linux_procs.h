@@ -30,7 +30,7 @@ typedef struct lx_proc {
     int32_t n_thr, cap_thr;
     st_proc_mem stash;    /* reading taken during descendants() */
     uint64_t stash_gen;   /* st_backend.gen when taken; 0: none */
-    uint64_t stash_ns;    /* CLOCK_MONOTONIC when taken */
+    uint64_t stash_ns;    /* CLOCK_MONOTONIC when taken (also: last read) */
 } lx_proc;
 
 struct st_backend {
@@ -44,6 +44,7 @@ struct st_backend {
     int32_t *nthr;        /* thread count of each entry of a walk */
     size_t nthr_cap;
     uint64_t gen;         /* counts descendants() calls */
+    uint64_t swept_ns;    /* last sweep of idle records */
     int meminfo_fd;       /* -1: not open yet */
     int psi_fd;           /* -1: not open yet; -2: not available */
     int pidfd_nosys;      /* the kernel lacks pidfd syscalls */

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -404,6 +405,46 @@ static void over_the_fd_cap_reads_the_same(void **state)
     P->close(small);
 }
 
+static int count_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    struct dirent *de;
+    int n = 0;
+    assert_non_null(d);
+    while ((de = readdir(d)) != NULL)
+        n += de->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* The backend's cached fds all go with st_tree_free and close. */
+static void backend_leaves_no_fd_open(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--children", "3", "--thread-child", "--threads", "5", NULL};
+    wl *w = wl_start(c, args);
+    st_backend *b2;
+    st_tree t;
+    st_sample s = {0};
+    st_sys_mem m;
+    pid_t kids[4];
+    int before;
+    assert_int_equal(wl_ready(w, kids, 4, NULL), 4);
+    before = count_fds();
+    assert_int_equal(P->open(&b2, NULL), ST_OK);
+    assert_int_equal(st_tree_init(&t, P, b2, w->pid, 0.0, NULL), ST_OK);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(st_tree_sample(&t, i * 0.5, &s, NULL), ST_OK);
+        assert_int_equal(P->read_system(b2, &m, NULL), ST_OK);
+    }
+    assert_int_equal(s.procs, 5);
+    assert_true(count_fds() > before + 5); /* status and children fds are kept */
+    st_tree_free(&t); /* releases every member's fds... */
+    assert_true(count_fds() <= before + 2); /* ...leaving /proc/meminfo and pressure */
+    P->close(b2);
+    assert_int_equal(count_fds(), before);
+}
+
 /* Make the next fork() of this process get pid `want` (root only).
  * Returns the child (which waits in pause()), or -1. */
 static pid_t fork_with_pid(pid_t want)
@@ -790,6 +831,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(members_leave_and_join, setup, teardown),
         cmocka_unit_test_setup_teardown(child_of_new_thread_is_found, setup, teardown),
         cmocka_unit_test_setup_teardown(over_the_fd_cap_reads_the_same, setup, teardown),
+        cmocka_unit_test_setup_teardown(backend_leaves_no_fd_open, setup, teardown),
         cmocka_unit_test_setup_teardown(stranger_is_not_adopted, setup, teardown),
         cmocka_unit_test_setup_teardown(reused_pid_is_not_read, setup, teardown),
         cmocka_unit_test_setup_teardown(cached_fd_never_reads_reused_pid, setup, teardown),
