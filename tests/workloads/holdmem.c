@@ -14,7 +14,7 @@
  * --spike MIB       on the stdin command "spike": allocate MIB random, hold
  *                   --hold-ms MS, munmap, stay alive (in child 0 with
  *                   --spike-in-child, else in the root)
- * --exit-child-after MS   child 0 exits MS ms after everything is ready
+ * --exit-child-after MS   child 0 exits MS ms after it is ready
  *
  * Children are forked before the root fills its memory, so no page is
  * shared copy-on-write (a shared page would count in both processes' RSS).
