@@ -37,6 +37,13 @@ ifeq ($(WERROR),1)
 endif
 OPT ?= -O2 -g
 
+# Quiet by default: one line per target; V=1 shows the commands.
+ifeq ($(V),1)
+  QCC = $(CC)
+else
+  QCC = @printf '  CC  %s\n' $@; $(CC)
+endif
+
 pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
 pc_libs   = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
 
@@ -64,6 +71,10 @@ WORK_BIN := $(WORK_SRC:tests/workloads/%.c=$(B)/workloads/%)
 .PHONY: all deps run check check-build tests bench install uninstall clean
 all: stagetop
 
+# Parts of the project add their own rules and EXTRA_TEST_BIN / EXTRA_BENCH_BIN
+# here, before the rules below expand those lists.
+-include mk/*.mk
+
 # The binary for this build flavour lives in $(B); ./stagetop is the plain build.
 ifeq ($(SANITIZE),1)
 stagetop: $(B)/stagetop
@@ -73,26 +84,26 @@ stagetop: $(B)/stagetop
 endif
 
 $(B)/stagetop: $(B)/tui/main.o $(TUI_OBJ) $(B)/libstagetop.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(LIBS)
+	$(QCC) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(LIBS)
 
 $(B)/libstagetop.a: $(CORE_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	@rm -f $@ && ar rcs $@ $^
 
 $(B)/tui/%.o: tui/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(CURSES_CFLAGS) -MMD -MP -c -o $@ $<
+	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CURSES_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(QCC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/tests/test_%: tests/unit/test_%.c $(TUI_OBJ) $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CURSES_CFLAGS) -Itests -o $@ $^ $(CMOCKA_LIBS) $(CURSES_LIBS) $(LIBS) $(LDFLAGS)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CURSES_CFLAGS) -Itests -o $@ $^ $(CMOCKA_LIBS) $(CURSES_LIBS) $(LIBS) $(LDFLAGS)
 
 $(B)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) -lpthread -lm
+	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) -lpthread -lm
 
 # Missing packages are installed where that is possible (root + apt-get),
 # otherwise the exact command to run is printed.
@@ -110,7 +121,8 @@ check: deps
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run-tests.sh $(B)
 
-bench: deps
+bench:
+	@sh scripts/deps.sh bench
 	@$(MAKE) --no-print-directory stagetop $(WORK_BIN) $(EXTRA_BENCH_BIN)
 	@sh bench/run-bench.sh $(B)
 
@@ -125,5 +137,4 @@ uninstall:
 clean:
 	rm -rf build build-san stagetop
 
--include mk/*.mk
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

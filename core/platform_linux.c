@@ -98,6 +98,8 @@ int st_lx_read_stat(st_backend *b, int32_t pid, st_lx_stat *st, st_error *err)
         return st_error_set(err, ST_ESRCH, ESRCH, "no process %d", (int)pid);
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     n = read_path(b, path);
+    if (n < 0 && st_lx_map_errno((int)-n) == ST_ESRCH)
+        return st_error_set(err, ST_ESRCH, (int)-n, "no process with pid %d", (int)pid);
     if (n < 0)
         return st_error_set(err, st_lx_map_errno((int)-n), (int)-n, "%s: %s", path, strerror((int)-n));
     return st_lx_parse_stat(b->buf, (size_t)n, st, err);

@@ -185,14 +185,12 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
             if (rc == ST_EPERM)
                 t->eperm_count++;
         }
-        if (m.valid & ST_PM_FOOTPRINT) {
+        if (rc == ST_OK) /* readable: a zombie has no memory lines and counts 0 */
+            has_fp = has_rss = 1;
+        if (m.valid & ST_PM_FOOTPRINT)
             fp += m.footprint;
-            has_fp = 1;
-        }
-        if (m.valid & ST_PM_RSS) {
+        if (m.valid & ST_PM_RSS)
             rss += m.rss;
-            has_rss = 1;
-        }
         if ((m.valid & ST_PM_PEAK) && (!t->has_kernel_peak || m.peak > t->kernel_peak)) {
             t->kernel_peak = m.peak;
             t->has_kernel_peak = 1;
@@ -206,6 +204,8 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
         t->last_discover = -1;
     out->procs = (uint32_t)w;
     out->valid |= ST_F_PROCS;
+    if (w == 0) /* the whole tree has gone: it holds nothing */
+        has_fp = has_rss = 1;
     if (has_fp) {
         out->footprint = fp;
         out->valid |= ST_F_FOOTPRINT;

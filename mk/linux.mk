@@ -2,7 +2,7 @@
 ifeq ($(PLATFORM),linux)
 $(B)/bench/sampling_bench: bench/sampling_bench.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
 
 EXTRA_BENCH_BIN += $(B)/bench/sampling_bench
 

@@ -1,37 +1,42 @@
 #!/bin/sh
-# Install what stagetop needs to build and test, where that is possible:
-# Debian/Ubuntu as root with apt-get; otherwise print the exact command.
+# Install what stagetop needs to build and test (`deps.sh`), or to run the
+# benchmarks too (`deps.sh bench`), where that is possible: Debian/Ubuntu as
+# root with apt-get; otherwise print the exact command to run.
 set -u
-missing_pc=""
+pkgs="build-essential pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux python3 librsvg2-bin"
+brew="ncurses cjson cmocka pkg-config tmux librsvg coreutils"
+missing=""
 for pc in ncursesw libcjson cmocka; do
-    pkg-config --exists "$pc" 2>/dev/null || missing_pc="$missing_pc $pc"
+    pkg-config --exists "$pc" 2>/dev/null || missing="$missing $pc"
 done
-missing_cmd=""
-for c in pkg-config tmux python3 cc; do
-    command -v "$c" >/dev/null 2>&1 || missing_cmd="$missing_cmd $c"
+for c in pkg-config tmux python3 cc rsvg-convert; do
+    command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 done
-[ -z "$missing_pc$missing_cmd" ] && exit 0
+if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
+    pkgs="$pkgs htop btop python3-psutil"
+    brew="$brew htop btop"
+    for c in htop btop; do command -v "$c" >/dev/null 2>&1 || missing="$missing $c"; done
+    python3 -c 'import psutil' 2>/dev/null || missing="$missing python3-psutil"
+fi
+[ -z "$missing" ] && exit 0
 
-case "$(uname -s)" in
-Darwin)
-    echo "deps: missing:$missing_pc$missing_cmd"
-    echo "deps: run: brew install ncurses cjson cmocka pkg-config tmux"
-    exit 1 ;;
-esac
-
-pkgs="build-essential pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux python3"
+echo "deps: missing:$missing"
+if [ "$(uname -s)" = Darwin ]; then
+    echo "deps: run: brew install $brew"
+    exit 1
+fi
 if command -v apt-get >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
-        echo "deps: installing:$missing_pc$missing_cmd (apt-get)"
+        echo "deps: installing with apt-get: $pkgs"
         export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq && apt-get install -y -qq $pkgs >/dev/null || {
-            echo "deps: apt-get failed; run: apt-get install $pkgs"; exit 1; }
-        exit 0
+        if apt-get update -qq && apt-get install -y -qq $pkgs >/dev/null; then
+            exit 0
+        fi
+        echo "deps: apt-get failed; run: apt-get install $pkgs"
+        exit 1
     fi
-    echo "deps: missing:$missing_pc$missing_cmd"
     echo "deps: run: sudo apt-get install $pkgs"
     exit 1
 fi
-echo "deps: missing:$missing_pc$missing_cmd"
-echo "deps: install ncurses (wide), cJSON, cmocka, pkg-config, tmux and python3 with your package manager"
+echo "deps: install ncurses (wide), cJSON, cmocka, pkg-config, tmux, python3 and rsvg-convert with your package manager"
 exit 1

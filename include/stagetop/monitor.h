@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include "stagetop/error.h"
 #include "stagetop/events.h"
+#include "stagetop/follow.h"
 #include "stagetop/gpu.h"
+#include "stagetop/guard.h"
 #include "stagetop/jobctl.h"
 #include "stagetop/platform.h"
 #include "stagetop/ring.h"
@@ -24,6 +26,9 @@ typedef struct st_monitor_opts {
     const char *gpu_lib;     /* NULL: default NVML search (tests: a fake) */
     double grace_s;          /* kill grace period (default 5) */
     const char *command;     /* meta.command when launched; NULL: read it */
+    st_guard_opts guard;     /* budgets (st_guard_active() says if any) */
+    double discover_s;       /* tree discovery period; <= 0: automatic */
+    const char *events_path; /* --events: a stageload trace the job writes */
 } st_monitor_opts;
 
 void st_monitor_opts_default(st_monitor_opts *o);
@@ -50,6 +55,14 @@ typedef struct st_monitor {
     int has_last;
     double cpu_per_sample;   /* stagetop's CPU seconds per sample, smoothed */
     char record_error[256];  /* first record-stream write failure, "" if none */
+    st_guard guard;          /* budget policy (active when guard_on) */
+    int guard_on;
+    st_guard_verdict verdict;/* the last limit crossed */
+    int guard_tripped;       /* 1 once a limit was crossed and acted on */
+    double gpu_next;         /* when the GPU is read next (rate-limited) */
+    char gpu_error[160];     /* last GPU read failure, "" if none */
+    st_follow *follow;       /* --events, or NULL */
+    char follow_error[256];  /* latest --events read failure, "" if none */
 } st_monitor;
 
 /* Open the backend, start watching pid (launched: 1 if job was spawned by
@@ -57,6 +70,11 @@ typedef struct st_monitor {
  * start record.  ST_ESRCH / ST_EPERM / ST_EIO with a clear message. */
 int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opts *o,
                     int32_t pid, const st_job *launched_job, double now, st_error *err);
+
+/* (Re)start the clock: t = 0 and the first deadline are `now`.  The front
+ * end calls it right before its loop, so the time spent opening is not
+ * counted as missed deadlines. */
+void st_monitor_start(st_monitor *m, double now);
 
 /* Absolute monotonic time of the next sample (no drift: t0 + k*interval). */
 double st_monitor_deadline(const st_monitor *m);

@@ -10,6 +10,8 @@
  *                   a window holds samples with t0 <= t < t1 (the last one
  *                   also the sample at t1 == end); seconds = t1 - t0
  *   loads/releases  count, bytes, seconds of load+reload / release events
+ *   outside_stage   sorted names of load/reload events whose note is
+ *                   "outside_stage"
  * plus stagetop's kernel_peak (max per-process high-water mark) and peak_gpu.
  *
  * Feed samples and events in time order; an event at the same t_ms as a
@@ -29,6 +31,10 @@ typedef struct st_stage_stat {
     int64_t seconds_ms;      /* t1 - t0, set by st_summary_finish */
     uint64_t peak_footprint;
     int has_peak;            /* 0: no sample fell inside (stageload: null) */
+    /* (added by trace) the peak of the samples fed while this window was
+     * open, before st_summary_finish applies the end rule */
+    uint64_t open_peak;
+    int has_open_peak;
 } st_stage_stat;
 
 typedef struct st_summary {
@@ -44,6 +50,11 @@ typedef struct st_summary {
     uint64_t loads_count, loads_bytes; double loads_seconds;
     uint64_t releases_count, releases_bytes;
     int finished;
+    /* (added by trace) */
+    uint64_t end_peak; int has_end_peak; /* max footprint of samples at last_t_ms */
+    uint64_t n_stage_events;             /* stage events fed */
+    char **outside_stage;                /* sorted unique names of loads noted */
+    size_t n_outside_stage, cap_outside_stage; /* "outside_stage" (stageload) */
 } st_summary;
 
 void st_summary_init(st_summary *s);
@@ -56,5 +67,10 @@ void st_summary_add_kernel_peak(st_summary *s, uint64_t bytes);
 /* Close the last stage window at the last sample.  Idempotent.  Feeding
  * more after finish re-opens it. */
 void st_summary_finish(st_summary *s);
+/* (added by trace) Stage i as st_summary_finish leaves it, without changing
+ * s (for writers holding a const summary of a run still going):
+ * *seconds_ms = t1 - t0, *peak / *has_peak as in st_stage_stat. */
+void st_summary_stage_final(const st_summary *s, size_t i, int64_t *seconds_ms, uint64_t *peak,
+                            int *has_peak);
 
 #endif

@@ -1,0 +1,16 @@
+#!/bin/sh
+# `make bench`: runs every bench/*.sh (except this one) with the build dir as $1.
+# Each prints its own table; figures are ratios against peers measured in the
+# same run (docs/performance.md says what each one measures).
+set -u
+B=${1:-build}
+export ST_BUILD="$B" STAGETOP="$PWD/$B/stagetop" WORKLOADS="$PWD/$B/workloads" ST_ROOT="$PWD"
+[ -x "$STAGETOP" ] || STAGETOP="$PWD/stagetop"
+status=0
+for b in bench/*.sh; do
+    [ "$b" = bench/run-bench.sh ] && continue
+    case "$b" in *${ONLY:-}*) ;; *) continue ;; esac
+    echo "== $b"
+    sh "$b" "$B" || { echo "bench: $b failed"; status=1; }
+done
+exit $status

@@ -1,0 +1,180 @@
+/* follow.c: tail -F of a stageload trace, events onto stagetop's clock. */
+#include "stagetop/follow.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ST_FOLLOW_MAX_LINE (1u << 20) /* a longer line is skipped, not buffered */
+
+int st_follow_open(st_follow *f, const char *path, st_error *err)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    f->path = strdup(path);
+    if (!f->path)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
+    st_trace_init(&f->scratch);
+    return ST_OK;
+}
+
+void st_follow_close(st_follow *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->path);
+    free(f->line);
+    st_trace_free(&f->scratch);
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+}
+
+/* (Re)open when the file appeared, was replaced, or shrank. */
+static int sync_file(st_follow *f, st_error *err)
+{
+    struct stat st;
+    if (stat(f->path, &st) != 0) {
+        if (errno == ENOENT)
+            return ST_OK; /* not yet, or being rotated: keep what we have */
+        return st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno));
+    }
+    int replaced = f->fd >= 0 && (st.st_dev != f->dev || st.st_ino != f->ino);
+    int truncated = f->fd >= 0 && !replaced && st.st_size < f->off;
+    if (f->fd >= 0 && !replaced && !truncated)
+        return ST_OK;
+    if (f->fd >= 0)
+        close(f->fd);
+    f->fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (f->fd < 0)
+        return st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno));
+    if (fstat(f->fd, &st) == 0) {
+        f->dev = st.st_dev;
+        f->ino = st.st_ino;
+    }
+    f->off = 0;
+    f->len = 0;
+    f->lineno = 0;
+    f->discarding = 0;
+    return ST_OK;
+}
+
+static void note_offset(st_follow *f, double now_s, double t)
+{
+    double off = now_s - t;
+    if (!f->has_offset || off < f->offset) {
+        f->offset = off;
+        f->has_offset = 1;
+    }
+}
+
+static int shown_kind(int kind)
+{
+    return kind == ST_EV_STAGE || kind == ST_EV_LOAD || kind == ST_EV_RELOAD ||
+           kind == ST_EV_RELEASE || kind == ST_EV_MARK;
+}
+
+static int handle_line(st_follow *f, const char *line, size_t len, double now_s,
+                       void (*emit)(void *, const st_event *), void *ctx)
+{
+    st_error e;
+    st_trace *s = &f->scratch;
+    int n = 0;
+    f->lineno++;
+    if (len == 0)
+        return 0;
+    s->n_samples = 0;
+    s->events.len = 0;
+    if (st_trace_feed_line(s, line, len, f->lineno, &e) != ST_OK) {
+        f->bad_lines++;
+        memcpy(f->last_error, e.msg, sizeof f->last_error);
+        return 0;
+    }
+    for (size_t i = 0; i < s->n_samples; i++)
+        note_offset(f, now_s, s->samples[i].t_ms / 1000.0);
+    for (size_t i = 0; i < s->events.len; i++) {
+        st_event ev = s->events.v[i];
+        double t = ev.t_ms / 1000.0;
+        note_offset(f, now_s, t);
+        if (!shown_kind(ev.kind))
+            continue;
+        double at = t + f->offset;
+        if (at < 0)
+            at = 0;
+        if (at > now_s)
+            at = now_s;
+        ev.t_ms = (uint32_t)(at * 1000.0 + 0.5);
+        emit(ctx, &ev);
+        n++;
+    }
+    s->n_samples = 0;
+    s->events.len = 0;
+    return n;
+}
+
+static int append(st_follow *f, const char *p, size_t n, st_error *err)
+{
+    if (f->len + n > f->cap) {
+        size_t cap = f->cap ? f->cap : 4096;
+        while (cap < f->len + n)
+            cap *= 2;
+        char *nl = realloc(f->line, cap);
+        if (!nl)
+            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
+        f->line = nl;
+        f->cap = cap;
+    }
+    memcpy(f->line + f->len, p, n);
+    f->len += n;
+    return ST_OK;
+}
+
+int st_follow_poll(st_follow *f, double now_s, void (*emit)(void *ctx, const st_event *ev),
+                   void *ctx, st_error *err)
+{
+    char buf[65536];
+    int emitted = 0, rc = sync_file(f, err);
+    if (rc != ST_OK || f->fd < 0)
+        return rc;
+    for (;;) {
+        ssize_t got = pread(f->fd, buf, sizeof buf, f->off);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno));
+        }
+        if (got == 0)
+            break;
+        f->off += got;
+        size_t start = 0;
+        for (size_t i = 0; i < (size_t)got; i++) {
+            if (buf[i] != '\n')
+                continue;
+            if (f->discarding) {
+                f->discarding = 0;
+                f->lineno++;
+            } else if (f->len) {
+                if ((rc = append(f, buf + start, i - start, err)) != ST_OK)
+                    return rc;
+                emitted += handle_line(f, f->line, f->len, now_s, emit, ctx);
+            } else {
+                emitted += handle_line(f, buf + start, i - start, now_s, emit, ctx);
+            }
+            f->len = 0;
+            start = i + 1;
+        }
+        size_t rest = (size_t)got - start;
+        if (!f->discarding && rest) {
+            if (f->len + rest > ST_FOLLOW_MAX_LINE) {
+                f->discarding = 1; /* too long to be a trace line: skip it */
+                f->bad_lines++;
+                f->len = 0;
+            } else if ((rc = append(f, buf + start, rest, err)) != ST_OK) {
+                return rc;
+            }
+        }
+    }
+    return emitted;
+}

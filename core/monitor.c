@@ -1,0 +1,504 @@
+/* monitor.c: one watched run, the single data path of DESIGN.md §3:
+ * backend -> tree sample -> ring (+ record stream) -> summary / export. */
+#include "stagetop/monitor.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef ST_VERSION
+#define ST_VERSION "0.0.0"
+#endif
+
+double st_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void st_monitor_opts_default(st_monitor_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->interval = 0.5;
+    o->history_s = 7200;
+    o->record_fd = -1;
+    o->grace_s = 5;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static uint32_t t_ms_at(const st_monitor *m, double now)
+{
+    /* floor, so a sample taken for deadline k reads t in [k, k+1) intervals
+     * (the 1e-6 absorbs floating-point error in t0 + k * interval). */
+    double ms = (now - m->t0) * 1000.0 + 1e-6;
+    if (!(ms > 0))
+        return 0;
+    if (ms > 4294967295.0)
+        return 4294967295u;
+    return (uint32_t)ms;
+}
+
+static void fill_meta(st_monitor *m, double now_unused)
+{
+    (void)now_unused;
+    st_trace_meta *meta = &m->meta;
+    struct utsname u;
+    snprintf(meta->stagetop, sizeof meta->stagetop, "%s", ST_VERSION);
+    snprintf(meta->platform, sizeof meta->platform, "%s", m->plat->name);
+    if (uname(&u) == 0)
+        snprintf(meta->os, sizeof meta->os, "%.40s %.60s %.20s", u.sysname, u.release, u.machine);
+    if (gethostname(meta->host, sizeof meta->host) != 0)
+        meta->host[0] = '\0';
+    meta->host[sizeof meta->host - 1] = '\0';
+    meta->pid = m->tree.root.pid;
+    if (m->opts.command)
+        snprintf(meta->command, sizeof meta->command, "%s", m->opts.command);
+    else if (m->plat->command(m->b, m->tree.root, meta->command, sizeof meta->command, NULL) != ST_OK)
+        meta->command[0] = '\0';
+    time_t wall = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&wall, &tm))
+        strftime(meta->start_utc, sizeof meta->start_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    meta->interval = m->opts.interval;
+    meta->mem_total = (m->sys.valid & ST_SYS_MEMTOTAL) ? m->sys.mem_total : 0;
+    meta->swap_total = (m->sys.valid & ST_SYS_SWAPTOTAL) ? m->sys.swap_total : 0;
+    snprintf(meta->footprint_metric, sizeof meta->footprint_metric, "%s",
+             m->plat->footprint_metric);
+}
+
+static void open_gpu(st_monitor *m)
+{
+    st_error e;
+    if (m->opts.no_gpu) {
+        snprintf(m->gpu_why, sizeof m->gpu_why, "GPU lane off (--no-gpu)");
+        return;
+    }
+    if (strcmp(m->plat->name, "darwin") == 0) {
+        snprintf(m->gpu_why, sizeof m->gpu_why,
+                 "no GPU lane: Metal memory is part of the footprint on macOS");
+        return;
+    }
+    const char *lib = m->opts.gpu_lib;
+    st_error_clear(&e);
+    if (st_gpu_open(&m->gpu, lib, &e) != ST_OK) {
+        m->gpu = NULL;
+        snprintf(m->gpu_why, sizeof m->gpu_why, "%.150s", e.msg[0] ? e.msg : "no GPU lane");
+    }
+}
+
+int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opts *o,
+                    int32_t pid, const st_job *launched_job, double now, st_error *err)
+{
+    int rc;
+    memset(m, 0, sizeof *m);
+    m->opts = *o;
+    m->plat = plat;
+    if (!(o->interval >= 0.01 && o->interval <= 60))
+        return st_error_set(err, ST_EINVAL, 0, "interval %g s is out of range 0.01..60", o->interval);
+    rc = plat->open(&m->b, err);
+    if (rc != ST_OK)
+        return rc;
+    double discover = o->discover_s > 0 ? o->discover_s : (o->interval >= 0.5 ? 0 : 0.5);
+    rc = st_tree_init(&m->tree, plat, m->b, pid, discover, err);
+    if (rc != ST_OK)
+        goto fail_backend;
+    if (launched_job)
+        m->job = *launched_job;
+    else
+        st_job_attach(&m->job, pid);
+    if (m->job.grace_s <= 0)
+        m->job.grace_s = o->grace_s > 0 ? o->grace_s : 5;
+    rc = st_ring_init(&m->ring, st_ring_capacity_for(o->history_s > 0 ? o->history_s : 7200,
+                                                     o->interval), err);
+    if (rc != ST_OK)
+        goto fail_tree;
+    st_event_list_init(&m->events, 0);
+    st_summary_init(&m->summary);
+    if (plat->read_system(m->b, &m->sys, NULL) == ST_OK)
+        m->sys_start = m->sys;
+    fill_meta(m, now);
+    open_gpu(m);
+    if (st_guard_active(&o->guard)) {
+        st_guard_init(&m->guard, &o->guard);
+        if (m->sys_start.valid & ST_F_SWAP)
+            st_guard_set_base(&m->guard, m->sys_start.swap_used);
+        m->guard_on = 1;
+    }
+    if (o->record_fd >= 0 || (o->record_path && !ends_with(o->record_path, ".json"))) {
+        rc = st_recorder_open(&m->rec, o->record_path ? o->record_path : "-", o->record_fd, err);
+        if (rc != ST_OK)
+            goto fail_all;
+        rc = st_recorder_start(m->rec, &m->meta, err);
+        if (rc != ST_OK)
+            goto fail_all;
+    }
+    if (o->events_path) {
+        m->follow = malloc(sizeof *m->follow);
+        if (!m->follow) {
+            rc = st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
+            goto fail_all;
+        }
+        rc = st_follow_open(m->follow, o->events_path, err);
+        if (rc != ST_OK) {
+            free(m->follow);
+            m->follow = NULL;
+            goto fail_all;
+        }
+    }
+    m->t0 = now;
+    m->next_k = 0;
+    m->gpu_next = now;
+    return ST_OK;
+
+fail_all:
+    if (m->rec)
+        st_recorder_close(m->rec);
+    m->rec = NULL;
+    if (m->follow) {
+        st_follow_close(m->follow);
+        free(m->follow);
+    }
+    if (m->gpu)
+        st_gpu_close(m->gpu);
+    st_summary_free(&m->summary);
+    st_event_list_free(&m->events);
+    st_ring_free(&m->ring);
+    st_trace_meta_free(&m->meta);
+fail_tree:
+    st_tree_free(&m->tree);
+fail_backend:
+    plat->close(m->b);
+    m->b = NULL;
+    return rc;
+}
+
+void st_monitor_start(st_monitor *m, double now)
+{
+    m->t0 = now;
+    m->next_k = 0;
+    m->gpu_next = now;
+}
+
+double st_monitor_deadline(const st_monitor *m)
+{
+    return m->t0 + (double)m->next_k * m->opts.interval;
+}
+
+static void note_record_error(st_monitor *m, const st_error *e)
+{
+    if (!m->record_error[0])
+        snprintf(m->record_error, sizeof m->record_error, "record: %.240s", e->msg);
+}
+
+/* List, summary, record stream: the one path every event takes. */
+static int add_event(st_monitor *m, const st_event *ev, st_error *err)
+{
+    st_error e;
+    int rc = st_event_list_add(&m->events, ev, err);
+    if (rc != ST_OK)
+        return rc;
+    st_summary_add_event(&m->summary, ev, NULL);
+    if (m->rec && st_recorder_event(m->rec, ev, &e) != ST_OK)
+        note_record_error(m, &e);
+    return ST_OK;
+}
+
+static void emit_followed(void *ctx, const st_event *ev)
+{
+    add_event(ctx, ev, NULL);
+}
+
+static void poll_follow(st_monitor *m, double now)
+{
+    st_error e;
+    st_error_clear(&e);
+    if (st_follow_poll(m->follow, now - m->t0, emit_followed, m, &e) < 0)
+        snprintf(m->follow_error, sizeof m->follow_error, "events: %.240s", e.msg);
+    else if (m->follow->bad_lines)
+        snprintf(m->follow_error, sizeof m->follow_error, "events: %llu bad line(s), last: %.200s",
+                 (unsigned long long)m->follow->bad_lines, m->follow->last_error);
+    else
+        m->follow_error[0] = '\0';
+}
+
+static void read_gpu(st_monitor *m, double now, st_sample *s)
+{
+    enum { MAX_PIDS = 4096 };
+    int32_t pids[MAX_PIDS];
+    size_t n = 0;
+    uint64_t total = 0;
+    st_error e;
+    /* One NVML reading costs 30-40 us per GPU (measured on an H200): at
+     * intervals under 50 ms the GPU is read at most 20 times a second. */
+    if (now < m->gpu_next) {
+        if (m->has_last && (m->last.valid & ST_F_GPU)) {
+            s->gpu = m->last.gpu;
+            s->valid |= ST_F_GPU;
+        }
+        return;
+    }
+    m->gpu_next = now + 0.05;
+    for (size_t i = 0; i < m->tree.n_members && n < MAX_PIDS; i++)
+        pids[n++] = m->tree.members[i].id.pid;
+    st_error_clear(&e);
+    if (st_gpu_read(m->gpu, pids, n, &total, NULL, &e) == ST_OK) {
+        s->gpu = total;
+        s->valid |= ST_F_GPU;
+        m->gpu_error[0] = '\0';
+    } else {
+        snprintf(m->gpu_error, sizeof m->gpu_error, "GPU: %.150s", e.msg);
+    }
+}
+
+static void apply_guard(st_monitor *m, const st_sample *s, double now)
+{
+    st_guard_verdict v;
+    st_error e;
+    if (!m->guard_on || m->job.state == ST_JOB_EXITED || !st_guard_check(&m->guard, s, &v))
+        return;
+    m->verdict = v;
+    m->guard_tripped = 1;
+    st_event ev;
+    st_event_init(&ev, t_ms_at(m, now), ST_EV_BUDGET);
+    st_event_set_str(ev.name, sizeof ev.name, v.reason == ST_GUARD_SWAP ? "swap" : "level");
+    st_event_set_str(ev.note, sizeof ev.note, v.action == ST_GUARD_KILL ? "kill" : "pause");
+    ev.value = v.value;
+    ev.limit = v.limit;
+    ev.has |= ST_EVF_NAME | ST_EVF_NOTE | ST_EVF_VALUE | ST_EVF_LIMIT;
+    add_event(m, &ev, NULL);
+    if (v.action == ST_GUARD_KILL)
+        st_monitor_kill(m, now, &e);
+    else
+        st_monitor_pause(m, now, &e);
+}
+
+int st_monitor_step(st_monitor *m, double now, st_error *err)
+{
+    double cpu0 = cpu_now();
+    st_sample s;
+    st_error e;
+    int rc;
+
+    /* Deadlines that passed while we could not run are skipped, not
+     * sampled late in a burst: t0 + k*interval never drifts. */
+    double since = now - m->t0;
+    if (since > 0) {
+        uint64_t due = (uint64_t)(since / m->opts.interval + 1e-9);
+        if (due > m->next_k) {
+            m->dropped += due - m->next_k;
+            m->next_k = due;
+        }
+    }
+    if (m->follow)
+        poll_follow(m, now);
+    memset(&s, 0, sizeof s);
+    s.t_ms = t_ms_at(m, now);
+    rc = st_tree_sample(&m->tree, now, &s, err);
+    if (rc != ST_OK)
+        return rc;
+    if (m->plat->read_system(m->b, &m->sys, NULL) == ST_OK) {
+        s.swap_used = m->sys.swap_used;
+        s.level_c = m->sys.level_c;
+        s.pressure_c = m->sys.pressure_c;
+        s.valid |= m->sys.valid & (ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE);
+        if (!(m->sys_start.valid & ST_F_SWAP) && (m->sys.valid & ST_F_SWAP))
+            m->sys_start = m->sys;
+    }
+    if (m->gpu)
+        read_gpu(m, now, &s);
+    if (m->tree.has_kernel_peak)
+        st_summary_add_kernel_peak(&m->summary, m->tree.kernel_peak);
+
+    st_ring_push(&m->ring, &s);
+    st_summary_add_sample(&m->summary, &s, NULL);
+    if (m->rec && st_recorder_sample(m->rec, &s, &e) != ST_OK)
+        note_record_error(m, &e);
+    m->last = s;
+    m->has_last = 1;
+    m->next_k++;
+
+    /* The job: reaped (launched), vanished (attached), or past a kill's grace. */
+    if (m->job.state != ST_JOB_EXITED) {
+        int exited = st_job_poll(&m->job, &m->tree, now, &e) == 1;
+        if (!exited && !m->job.launched && !m->tree.root_alive) {
+            m->job.state = ST_JOB_EXITED;
+            m->job.exit_code = -1;
+            exited = 1;
+        }
+        if (exited) {
+            st_event ev;
+            st_event_init(&ev, t_ms_at(m, now), ST_EV_EXIT);
+            if (m->job.launched) {
+                ev.value = m->job.exit_code;
+                ev.has |= ST_EVF_VALUE;
+            }
+            add_event(m, &ev, NULL);
+        }
+    }
+    apply_guard(m, &s, now);
+
+    double spent = cpu_now() - cpu0;
+    m->cpu_per_sample = m->ring.total <= 1 ? spent : 0.9 * m->cpu_per_sample + 0.1 * spent;
+    return ST_OK;
+}
+
+int st_monitor_event(st_monitor *m, st_event *ev, double now, st_error *err)
+{
+    ev->t_ms = t_ms_at(m, now);
+    return add_event(m, ev, err);
+}
+
+int st_monitor_mark(st_monitor *m, const char *note, double now, st_error *err)
+{
+    st_event ev;
+    st_event_init(&ev, 0, ST_EV_MARK);
+    if (note && *note) {
+        st_event_set_str(ev.note, sizeof ev.note, note);
+        ev.has |= ST_EVF_NOTE;
+    }
+    return st_monitor_event(m, &ev, now, err);
+}
+
+/* Job-control action + its event, with how many processes it reached. */
+static int job_event(st_monitor *m, int kind, double now, st_error *err)
+{
+    st_event ev;
+    st_event_init(&ev, 0, kind);
+    ev.value = m->job.signalled;
+    ev.has |= ST_EVF_VALUE;
+    if (m->job.refused) {
+        snprintf(ev.note, sizeof ev.note, "%d process(es) refused the signal (EPERM)",
+                 m->job.refused);
+        ev.has |= ST_EVF_NOTE;
+    }
+    return st_monitor_event(m, &ev, now, err);
+}
+
+int st_monitor_pause(st_monitor *m, double now, st_error *err)
+{
+    if (m->job.state == ST_JOB_EXITED)
+        return st_error_set(err, ST_ESRCH, 0, "the job has exited");
+    int rc = st_job_pause(&m->job, &m->tree, err);
+    if (m->job.signalled > 0)
+        job_event(m, ST_EV_PAUSE, now, NULL);
+    return rc;
+}
+
+int st_monitor_resume(st_monitor *m, double now, st_error *err)
+{
+    if (m->job.state == ST_JOB_EXITED)
+        return st_error_set(err, ST_ESRCH, 0, "the job has exited");
+    int rc = st_job_resume(&m->job, &m->tree, err);
+    if (m->job.signalled > 0)
+        job_event(m, ST_EV_RESUME, now, NULL);
+    if (m->guard_on && m->guard_tripped) {
+        /* The user chose to go on: the budget counts again from here, or
+         * the job would be paused again at the next sample. */
+        st_guard_rearm(&m->guard);
+        if (m->has_last && (m->last.valid & ST_F_SWAP))
+            st_guard_set_base(&m->guard, m->last.swap_used);
+    }
+    return rc;
+}
+
+int st_monitor_kill(st_monitor *m, double now, st_error *err)
+{
+    if (m->job.state == ST_JOB_EXITED)
+        return st_error_set(err, ST_ESRCH, 0, "the job has exited");
+    int rc = st_job_kill(&m->job, &m->tree, now, err);
+    job_event(m, ST_EV_KILL, now, NULL);
+    return rc;
+}
+
+static st_samples_view ring_view(const st_ring *r)
+{
+    st_samples_view v = {0};
+    if (r->len == 0)
+        return v;
+    size_t first = r->cap - r->head; /* from head to the end of buf */
+    v.a = r->buf + r->head;
+    if (r->len <= first) {
+        v.a_len = r->len;
+    } else {
+        v.a_len = first;
+        v.b = r->buf;
+        v.b_len = r->len - first;
+    }
+    return v;
+}
+
+int st_monitor_export(st_monitor *m, const char *path, st_error *err)
+{
+    st_summary_finish(&m->summary);
+    uint64_t missing = m->dropped + st_ring_overwritten(&m->ring);
+    return st_trace_export(path, &m->meta, ring_view(&m->ring), &m->events, &m->summary,
+                           missing, err);
+}
+
+void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, size_t len)
+{
+    char stamp[32] = "";
+    time_t wall = time(NULL);
+    struct tm tm;
+    if (localtime_r(&wall, &tm))
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(buf, len, "%s/stagetop-%ld-%s.json", dir && *dir ? dir : ".",
+             (long)m->tree.root.pid, stamp);
+}
+
+int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
+{
+    int rc = ST_OK;
+    st_error e;
+    double now = st_now();
+    if (m->job.paused_by_us && !keep_paused && m->job.state != ST_JOB_EXITED)
+        st_monitor_resume(m, now, NULL);
+    st_summary_finish(&m->summary);
+    if (m->rec) {
+        if (st_recorder_end(m->rec, &m->summary, &e) != ST_OK)
+            note_record_error(m, &e);
+        st_recorder_close(m->rec);
+        m->rec = NULL;
+    }
+    if (m->opts.record_path && ends_with(m->opts.record_path, ".json"))
+        rc = st_monitor_export(m, m->opts.record_path, err);
+    if (rc == ST_OK && m->record_error[0])
+        rc = st_error_set(err, ST_EIO, 0, "%s", m->record_error);
+    if (m->gpu)
+        st_gpu_close(m->gpu);
+    m->gpu = NULL;
+    if (m->follow) {
+        st_follow_close(m->follow);
+        free(m->follow);
+        m->follow = NULL;
+    }
+    st_summary_free(&m->summary);
+    st_event_list_free(&m->events);
+    st_ring_free(&m->ring);
+    st_trace_meta_free(&m->meta);
+    st_tree_free(&m->tree);
+    if (m->b)
+        m->plat->close(m->b);
+    m->b = NULL;
+    return rc;
+}

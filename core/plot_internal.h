@@ -1,0 +1,104 @@
+/* plot_internal.h: the SVG plotter's parts (internal to core/).
+ *
+ * plot_svg.c lays the chart out and writes the file; plot_draw.c draws its
+ * parts into st_plot_ctx.f; plot_text.c cleans, escapes and formats text
+ * (trace text is untrusted; numbers ignore the C locale). */
+#ifndef STAGETOP_PLOT_INTERNAL_H
+#define STAGETOP_PLOT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "stagetop/error.h"
+#include "stagetop/plot.h"
+#include "stagetop/trace.h"
+
+#define ST_PLOT_GIB 1073741824.0
+
+/* The drawn series, in st_plot_ctx.has/peak order. */
+enum { S_FOOT, S_SWAP, S_GPU, S_LEVEL, S_N };
+
+/* One pixel column of a series: its minimum and maximum and where they are. */
+typedef struct st_plot_col {
+    double vmin, vmax, xmin_at, xmax_at;
+    unsigned char has, gap; /* gap: the line breaks after this column */
+} st_plot_col;
+
+/* One stage band. */
+typedef struct st_plot_band {
+    size_t ev;            /* index of its stage event */
+    double x0, x1;        /* pixels */
+    double t1;            /* seconds, its end */
+    size_t merged;        /* further stages folded into it (dense traces) */
+} st_plot_band;
+
+/* The chart being drawn. */
+typedef struct st_plot_ctx {
+    FILE *f;
+    const st_trace *t;
+    int W, H, pw;         /* canvas; pw = plot area width in pixels */
+    double L, R, T, B;    /* plot area edges */
+    double x0, x1;        /* time range, seconds */
+    double ymax, ystep;   /* left axis, bytes */
+    size_t n_drawable;    /* samples with at least one drawn field */
+    double tmin, tmax;    /* their time range, seconds */
+    int has[S_N];
+    double peak[S_N];     /* max per series; for S_LEVEL its minimum */
+    double swap_start, swap_end;
+    unsigned ev_seen;     /* 1u << kind of each event kind drawn (legend) */
+    size_t n_bands;
+} st_plot_ctx;
+
+/* ---- plot_text.c ---- */
+
+/* Clean at most n bytes of s (stops at a NUL) into out (outsz >= 8): valid
+ * UTF-8 that XML 1.0 accepts (invalid sequences, control characters,
+ * U+FFFE/U+FFFF become U+FFFD; tab/newline a space), at most max_cps code
+ * points (0 = no limit) counting the "…" added when it is shortened.
+ * Returns the number of code points written. */
+size_t st_plot_text_clean(const char *s, size_t n, char *out, size_t outsz, size_t max_cps);
+/* Write clean text to f with & < > " ' escaped (for content and attributes). */
+void st_plot_xml_puts(FILE *f, const char *clean);
+/* v with `decimals` digits after '.', whatever the locale; trim drops
+ * trailing zeros (and the '.').  Non-finite values print as 0. */
+char *st_plot_fmt_num(char *buf, size_t len, double v, int decimals, int trim);
+/* "19.0 GiB", "512 MiB", "3.25 GiB", "12 B". */
+char *st_plot_fmt_bytes(char *buf, size_t len, double bytes);
+/* "12.3 s", "2m04s", "1h02m". */
+char *st_plot_fmt_secs(char *buf, size_t len, double seconds);
+
+/* ---- plot_draw.c ---- */
+
+/* A coordinate (one decimal, no trailing zeros). */
+void st_plot_num(st_plot_ctx *p, double v);
+/* Untrusted text, cleaned, shortened to max_cps and escaped. */
+void st_plot_put_raw(st_plot_ctx *p, const char *s, size_t n, size_t max_cps);
+/* <text x y font-size attrs>s</text>, shortened to fit max_w pixels. */
+void st_plot_text(st_plot_ctx *p, double x, double y, const char *attrs, double font_px,
+                  const char *s, size_t n, double max_w);
+/* Fill n_drawable, tmin/tmax, has, peak and the swap start/end. */
+void st_plot_scan(st_plot_ctx *p);
+/* Stage windows (NULL when none; caller frees); sets n_bands. */
+int st_plot_collect_bands(st_plot_ctx *p, st_plot_band **out, st_error *err);
+void st_plot_draw_bands(st_plot_ctx *p, const st_plot_band *b);
+void st_plot_draw_band_labels(st_plot_ctx *p, const st_plot_band *b);
+/* Grid, left/right/time axes and the plot frame. */
+void st_plot_draw_axes(st_plot_ctx *p);
+void st_plot_draw_ram(st_plot_ctx *p);
+/* Series s with cols[pw] and pts[4 * pw] as scratch. */
+int st_plot_draw_series(st_plot_ctx *p, int s, st_plot_col *cols, double *pts);
+/* x of time t (seconds), clamped to the plot area. */
+double st_plot_x(const st_plot_ctx *p, double t);
+/* <line attrs x1 y1 x2 y2/> */
+void st_plot_line(st_plot_ctx *p, const char *attrs, double x1, double y1, double x2, double y2);
+
+/* ---- plot_events.c ---- */
+
+/* Markers (and labels where there is room) of the non-stage events. */
+void st_plot_draw_events(st_plot_ctx *p);
+/* The marker of an event kind centred at (x, y), as in the legend. */
+void st_plot_marker(st_plot_ctx *p, int kind, double x, double y);
+/* "load", "release", ...; "other" for unknown kinds. */
+const char *st_plot_event_label(int kind);
+void st_plot_draw_legend(st_plot_ctx *p);
+
+#endif

@@ -1,0 +1,363 @@
+/* plot_svg.c: a trace as one self-contained SVG chart (plot.h, docs/plot.md):
+ * layout, axes ranges, title lines, and the atomic file write.  Drawing
+ * order: background, stage bands, grid and axes, series, event markers,
+ * stage labels (white halo), title lines, legend. */
+#include "stagetop/plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plot_internal.h"
+#include "stagetop/json.h"
+
+#ifndef ST_VERSION
+#define ST_VERSION "0.0.0"
+#endif
+
+#define FIELD(f) (f), strnlen((f), sizeof(f))
+
+/* 1, 2, 2.5, 5 x 10^k: the step for about `target` intervals over range. */
+static double nice_step(double range, double target)
+{
+    double raw = range / target, mag = pow(10, floor(log10(raw))), f = raw / mag;
+    return mag * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10);
+}
+
+/* Time range: from 0 (or the first sample when the start is far), to the
+ * last sample, stretched a little for events just after it (an exit). */
+static void time_range(st_plot_ctx *p)
+{
+    double span = p->tmax - p->tmin, last_ev = 0;
+    const st_event_list *ev = &p->t->events;
+    p->x0 = p->tmin <= 0.1 * span ? 0 : p->tmin;
+    if (ev->v && ev->len)
+        last_ev = ev->v[ev->len - 1].t_ms / 1000.0;
+    p->x1 = p->tmax;
+    if (last_ev > p->x1)
+        p->x1 = fmin(last_ev, p->tmax + 0.1 * (p->tmax - p->x0) + 1.0);
+    if (p->x1 - p->x0 < 1.0)
+        p->x1 = p->x0 + 1.0;
+}
+
+static void byte_axis(st_plot_ctx *p)
+{
+    double m = 0;
+    for (int s = 0; s < S_LEVEL; s++)
+        if (p->has[s] && p->peak[s] > m)
+            m = p->peak[s];
+    uint64_t ram = p->t->meta.mem_total;
+    if (ram > 0 && (double)ram <= 1.25 * m)
+        m = (double)ram;   /* the RAM line fits: show it */
+    if (m < 1024)
+        m = 1024;
+    m *= 1.12;             /* headroom for the stage labels */
+    double unit = m >= ST_PLOT_GIB ? ST_PLOT_GIB : m >= 1048576.0 ? 1048576.0 : 1024.0;
+    p->ystep = nice_step(m / unit, 5) * unit;
+    p->ymax = ceil(m / p->ystep - 1e-9) * p->ystep;
+}
+
+/* ---- title, meta line, summary line ---- */
+
+/* Append "sep" + s to buf (which holds raw, not yet cleaned text). */
+static void join(char *buf, size_t size, const char *s, size_t n)
+{
+    size_t len = strlen(buf);
+    if (!n || len + 4 >= size)
+        return;
+    snprintf(buf + len, size - len, "%s%.*s", len ? " \xC2\xB7 " : "", (int)n, s);
+}
+
+/* The start record's other keys (meta.extra, a JSON object): pipeline and
+ * mode for the title, short scalars as "key=value" on the meta line. */
+static void extra_items(const char *extra, char *pipeline, char *mode, size_t vsize, char *meta,
+                        size_t size)
+{
+    st_jr r;
+    char key[48], val[64], item[128];
+    int n = 0, trunc;
+    if (!extra)
+        return;
+    st_jr_init(&r, extra, strlen(extra), 1, NULL);
+    if (st_jr_peek(&r) != ST_J_OBJ || st_jr_obj_begin(&r) != ST_OK)
+        return;
+    while (st_jr_obj_next(&r, &n, key, sizeof key, NULL) == 1) {
+        int ty = st_jr_peek(&r), v;
+        const char *tok;
+        size_t tn;
+        trunc = 0;
+        if (ty == ST_J_STR) {
+            if (st_jr_str(&r, val, sizeof val, &trunc) != ST_OK)
+                return;
+        } else if (ty == ST_J_NUM) {
+            if (st_jr_num(&r, &tok, &tn) != ST_OK)
+                return;
+            snprintf(val, sizeof val, "%.*s", (int)(tn < 24 ? tn : 24), tok);
+        } else if (ty == ST_J_BOOL) {
+            if (st_jr_bool(&r, &v) != ST_OK)
+                return;
+            snprintf(val, sizeof val, "%s", v ? "true" : "false");
+        } else {
+            if (st_jr_skip(&r) != ST_OK)
+                return;
+            continue;
+        }
+        if (!strcmp(key, "pipeline") && ty == ST_J_STR)
+            snprintf(pipeline, vsize, "%s", val);
+        else if (!strcmp(key, "mode") && ty == ST_J_STR)
+            snprintf(mode, vsize, "%s", val);
+        else if (strcmp(key, "utc") && strcmp(key, "interval")) {
+            snprintf(item, sizeof item, "%s=%.28s%s", key, val,
+                     trunc || strlen(val) > 28 ? "\xE2\x80\xA6" : "");
+            join(meta, size, item, strlen(item));
+        }
+    }
+}
+
+static void build_titles(st_plot_ctx *p, const st_plot_opts *o, char *title, char *meta, char *sum,
+                         size_t size)
+{
+    const st_trace_meta *m = &p->t->meta;
+    char b[64], c[64], d[64], e[64], item[256], pipeline[64] = "", mode[64] = "";
+    title[0] = meta[0] = sum[0] = '\0';
+    join(meta, size, FIELD(m->os[0] ? m->os : m->platform));
+    join(meta, size, FIELD(m->host));
+    join(meta, size, FIELD(m->start_utc));
+    if (m->pid > 0) {
+        snprintf(item, sizeof item, "pid %d", (int)m->pid);
+        join(meta, size, item, strlen(item));
+    }
+    if (m->stagetop[0]) {
+        snprintf(item, sizeof item, "stagetop %.*s", (int)strnlen(m->stagetop, 16), m->stagetop);
+        join(meta, size, item, strlen(item));
+    }
+    extra_items(m->extra, pipeline, mode, sizeof pipeline, meta, size);
+    if (o && o->title && o->title[0]) {
+        join(title, size, o->title, strlen(o->title));
+    } else if (m->command[0]) {
+        join(title, size, FIELD(m->command));
+    } else {
+        join(title, size, pipeline, strlen(pipeline));
+        join(title, size, mode, strlen(mode));
+        if (!title[0] && p->t->format == ST_FMT_STAGELOAD)
+            join(title, size, "stageload trace", 15);
+        else if (!title[0])
+            join(title, size, "stagetop trace", 14);
+    }
+
+    if (p->has[S_FOOT]) {
+        snprintf(item, sizeof item, "peak footprint %s",
+                 st_plot_fmt_bytes(b, sizeof b, p->peak[S_FOOT]));
+        join(sum, size, item, strlen(item));
+    }
+    if (p->t->summary.has_kernel_peak) {
+        snprintf(item, sizeof item, "kernel peak %s",
+                 st_plot_fmt_bytes(b, sizeof b, (double)p->t->summary.kernel_peak));
+        join(sum, size, item, strlen(item));
+    }
+    if (p->has[S_GPU]) {
+        snprintf(item, sizeof item, "GPU peak %s", st_plot_fmt_bytes(b, sizeof b, p->peak[S_GPU]));
+        join(sum, size, item, strlen(item));
+    }
+    if (p->has[S_SWAP]) {
+        double rise = p->peak[S_SWAP] - p->swap_start;
+        snprintf(item, sizeof item, "swap %s \xE2\x86\x92 %s \xE2\x86\x92 %s (rise %s)",
+                 st_plot_fmt_bytes(b, sizeof b, p->swap_start),
+                 st_plot_fmt_bytes(c, sizeof c, p->peak[S_SWAP]),
+                 st_plot_fmt_bytes(d, sizeof d, p->swap_end),
+                 st_plot_fmt_bytes(e, sizeof e, rise));
+        join(sum, size, item, strlen(item));
+    }
+    if (p->has[S_LEVEL]) {
+        snprintf(item, sizeof item, "min available %s %%",
+                 st_plot_fmt_num(b, sizeof b, p->peak[S_LEVEL], 1, 1));
+        join(sum, size, item, strlen(item));
+    }
+    snprintf(item, sizeof item, "%s, %zu samples",
+             st_plot_fmt_secs(b, sizeof b, p->tmax - p->tmin), p->n_drawable);
+    join(sum, size, item, strlen(item));
+}
+
+/* ---- entry points ---- */
+
+void st_plot_opts_init(st_plot_opts *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+static int check_args(const st_trace *t, const st_plot_opts *o, st_plot_ctx *p, st_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->W = o && o->width ? o->width : ST_PLOT_WIDTH;
+    p->H = o && o->height ? o->height : ST_PLOT_HEIGHT;
+    if (p->W < ST_PLOT_MIN_WIDTH || p->W > ST_PLOT_MAX_SIDE || p->H < ST_PLOT_MIN_HEIGHT ||
+        p->H > ST_PLOT_MAX_SIDE)
+        return st_error_set(err, ST_EINVAL, 0, "plot size %dx%d is out of range (%dx%d to %dx%d)",
+                            p->W, p->H, ST_PLOT_MIN_WIDTH, ST_PLOT_MIN_HEIGHT, ST_PLOT_MAX_SIDE,
+                            ST_PLOT_MAX_SIDE);
+    if (!t)
+        return st_error_set(err, ST_EINVAL, 0, "no trace to plot");
+    p->t = t;
+    if (t->samples)
+        st_plot_scan(p);
+    if (!p->n_drawable)
+        return st_error_set(err, ST_EINVAL, 0,
+                            "the trace has no samples (footprint, swap, GPU or level) to plot");
+    return ST_OK;
+}
+
+static int render(st_plot_ctx *p, const st_plot_opts *o, st_error *err)
+{
+    FILE *f = p->f;
+    st_plot_band *bands = NULL;
+    size_t size = 2048;
+    char *title = NULL, *meta = NULL, *sum = NULL;
+    st_plot_col *cols = NULL;
+    double *pts = NULL;
+    int rc;
+
+    p->L = 74;
+    p->R = p->W - 54;
+    p->T = 80;
+    p->B = p->H - 72;
+    p->pw = (int)(p->R - p->L);
+    time_range(p);
+    byte_axis(p);
+    title = malloc(3 * size);
+    cols = malloc(sizeof *cols * (size_t)p->pw);
+    pts = malloc(sizeof *pts * 4 * (size_t)p->pw);
+    if (!title || !cols || !pts) {
+        rc = st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for the plot");
+        goto out;
+    }
+    meta = title + size;
+    sum = meta + size;
+    if ((rc = st_plot_collect_bands(p, &bands, err)) != ST_OK)
+        goto out;
+    build_titles(p, o, title, meta, sum, size);
+
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" font-family=\"-apple-system, 'Segoe UI', Helvetica, "
+               "Arial, sans-serif\">\n<title>", p->W, p->H, p->W, p->H);
+    st_plot_put_raw(p, title, size, 300);
+    fputs("</title>\n<desc>stagetop " ST_VERSION " plot. ", f);
+    st_plot_put_raw(p, sum, size, 600);
+    fputs("</desc>\n", f);
+    fprintf(f, "<rect id=\"background\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
+            p->W, p->H);
+    if (bands)
+        st_plot_draw_bands(p, bands);
+    st_plot_draw_axes(p);
+    st_plot_draw_ram(p);
+    for (int s = S_N - 1; s >= 0; s--) /* the footprint on top */
+        if (p->has[s])
+            st_plot_draw_series(p, s, cols, pts);
+    st_plot_draw_events(p);
+    if (bands)
+        st_plot_draw_band_labels(p, bands);
+    /* A stream without its end record: the run was killed or is still going. */
+    int cut = (p->t->format == ST_FMT_JSONL || p->t->format == ST_FMT_STAGELOAD) &&
+              !p->t->has_end;
+    double room = p->W - 28.0 - (cut ? 250 : 0);
+    fputs("<text x=\"14\" y=\"28\" font-size=\"17\" font-weight=\"bold\" fill=\"#24292f\">", f);
+    st_plot_put_raw(p, title, size, room < 170 ? 10 : (size_t)(room / (17 * 0.62)));
+    if (cut)
+        fputs("<tspan dx=\"12\" font-size=\"13\" font-weight=\"normal\" fill=\"#cf222e\">"
+              "no end record: the run was cut short</tspan>", f);
+    fputs("</text>\n", f);
+    if (meta[0])
+        st_plot_text(p, p->L - 60, 47, "fill=\"#57606a\"", 12, meta, size, p->W - 28.0);
+    st_plot_text(p, p->L - 60, meta[0] ? 65 : 47, "fill=\"#24292f\"", 12.5, sum, size,
+                 p->W - 28.0);
+    st_plot_draw_legend(p);
+    fputs("</svg>\n", f);
+    rc = ST_OK;
+out:
+    free(bands);
+    free(title);
+    free(cols);
+    free(pts);
+    return rc;
+}
+
+int st_plot_svg(const st_trace *t, const st_plot_opts *o, FILE *out, st_error *err)
+{
+    st_plot_ctx p;
+    int rc = check_args(t, o, &p, err);
+    if (rc != ST_OK)
+        return rc;
+    if (!out)
+        return st_error_set(err, ST_EINVAL, 0, "no output stream for the plot");
+    p.f = out;
+    errno = 0;
+    if ((rc = render(&p, o, err)) != ST_OK)
+        return rc;
+    if (fflush(out) != 0 || ferror(out)) {
+        int e = errno ? errno : EIO;
+        return st_error_set(err, ST_EIO, e, "writing the SVG failed: %s", strerror(e));
+    }
+    return ST_OK;
+}
+
+int st_plot_svg_file(const st_trace *t, const st_plot_opts *o, const char *path, st_error *err)
+{
+    st_plot_ctx probe;
+    char tmp[4096];
+    int rc, e;
+    if (!path || !*path)
+        return st_error_set(err, ST_EINVAL, 0, "no output file for the plot");
+    if ((rc = check_args(t, o, &probe, err)) != ST_OK)
+        return rc; /* nothing created */
+    const char *slash = strrchr(path, '/');
+    int dlen = slash ? (int)(slash - path) + 1 : 0;
+    if (snprintf(tmp, sizeof tmp, "%.*s.stagetop-plot-XXXXXX", dlen, path) >= (int)sizeof tmp)
+        return st_error_set(err, ST_EINVAL, ENAMETOOLONG, "output path is too long: %s", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        e = errno;
+        return st_error_set(err, ST_EIO, e, "cannot create a file beside %s: %s", path,
+                            strerror(e));
+    }
+    mode_t mask = umask(022);
+    umask(mask);
+    FILE *f = fdopen(fd, "w");
+    if (!f || fchmod(fd, 0666 & ~mask) != 0) {
+        e = errno;
+        if (f)
+            fclose(f);
+        else
+            close(fd);
+        unlink(tmp);
+        return st_error_set(err, ST_EIO, e, "cannot write %s: %s", tmp, strerror(e));
+    }
+    rc = st_plot_svg(t, o, f, err);
+    if (rc == ST_OK && fsync(fd) != 0) {
+        e = errno;
+        rc = st_error_set(err, ST_EIO, e, "cannot sync %s: %s", tmp, strerror(e));
+    }
+    if (fclose(f) != 0 && rc == ST_OK) {
+        e = errno;
+        rc = st_error_set(err, ST_EIO, e, "writing %s failed: %s", tmp, strerror(e));
+    }
+    if (rc == ST_OK && rename(tmp, path) != 0) {
+        e = errno;
+        rc = st_error_set(err, ST_EIO, e, "cannot rename the plot to %s: %s", path, strerror(e));
+    }
+    if (rc != ST_OK) {
+        unlink(tmp);
+        return rc;
+    }
+    /* Make the rename durable too; a failure here loses nothing. */
+    snprintf(tmp, sizeof tmp, "%.*s", dlen ? dlen : 1, dlen ? path : ".");
+    int dfd = open(tmp, O_RDONLY);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return ST_OK;
+}

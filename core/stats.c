@@ -1,0 +1,227 @@
+/* stats.c: the incremental summary with stageload's summarize() semantics
+ * (see stats.h for the rules).
+ *
+ * Stage windows: each stage event opens a window that the next one closes.
+ * While a window is open, the footprint of every sample fed goes into its
+ * open_peak.  stageload also counts the last sample(s) (t == end) in every
+ * window whose t1 equals end; since "end" is only known when the run is
+ * over, st_summary_finish applies that rule (st_summary_stage_final) and
+ * feeding more restores the open peaks first. */
+#include "stagetop/stats.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void st_summary_init(st_summary *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void st_summary_free(st_summary *s)
+{
+    for (size_t i = 0; i < s->n_outside_stage; i++)
+        free(s->outside_stage[i]);
+    free(s->outside_stage);
+    free(s->stages);
+    st_summary_init(s);
+}
+
+/* Undo st_summary_finish before feeding more. */
+static void reopen(st_summary *s)
+{
+    for (size_t i = 0; i < s->n_stages; i++) {
+        s->stages[i].peak_footprint = s->stages[i].open_peak;
+        s->stages[i].has_peak = s->stages[i].has_open_peak;
+    }
+    s->finished = 0;
+}
+
+static int push_stage(st_summary *s, const char *name, uint32_t t0_ms, st_error *err)
+{
+    if (s->n_stages == s->cap_stages) {
+        size_t cap = s->cap_stages ? s->cap_stages * 2 : 16;
+        st_stage_stat *v = realloc(s->stages, cap * sizeof *v);
+        if (!v)
+            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu stages", cap);
+        s->stages = v;
+        s->cap_stages = cap;
+    }
+    st_stage_stat *st = &s->stages[s->n_stages++];
+    memset(st, 0, sizeof *st);
+    st_event_set_str(st->stage, sizeof st->stage, name);
+    st->t0_ms = t0_ms;
+    return ST_OK;
+}
+
+int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err)
+{
+    int rc = ST_OK;
+    if (s->finished)
+        reopen(s);
+    if (s->n_stages == 0)
+        rc = push_stage(s, "setup", 0, err);
+
+    uint32_t t = smp->t_ms;
+    int has_fp = st_sample_has(smp, ST_F_FOOTPRINT);
+    if (s->n_samples == 0 || t > s->last_t_ms) {
+        s->last_t_ms = t;
+        s->has_end_peak = 0;
+        s->end_peak = 0;
+    }
+    if (s->n_samples == 0)
+        s->first_t_ms = t;
+    s->n_samples++;
+    if (has_fp && t == s->last_t_ms) {
+        if (!s->has_end_peak || smp->footprint > s->end_peak)
+            s->end_peak = smp->footprint;
+        s->has_end_peak = 1;
+    }
+    if (has_fp && smp->footprint > s->peak_footprint)
+        s->peak_footprint = smp->footprint;
+    if (st_sample_has(smp, ST_F_RSS) && smp->rss > s->peak_rss)
+        s->peak_rss = smp->rss;
+    if (st_sample_has(smp, ST_F_GPU)) {
+        if (!s->has_gpu || smp->gpu > s->peak_gpu)
+            s->peak_gpu = smp->gpu;
+        s->has_gpu = 1;
+    }
+    if (st_sample_has(smp, ST_F_SWAP)) {
+        if (!s->has_swap) {
+            s->swap_start = s->swap_peak = smp->swap_used;
+            s->has_swap = 1;
+        }
+        if (smp->swap_used > s->swap_peak)
+            s->swap_peak = smp->swap_used;
+        s->swap_end = smp->swap_used;
+    }
+    if (st_sample_has(smp, ST_F_LEVEL)) {
+        if (!s->has_level || smp->level_c < s->min_level_c)
+            s->min_level_c = smp->level_c;
+        s->has_level = 1;
+    }
+    if (s->n_stages > 0) {
+        st_stage_stat *st = &s->stages[s->n_stages - 1];
+        if (has_fp && (!st->has_open_peak || smp->footprint > st->open_peak)) {
+            st->open_peak = smp->footprint;
+            st->has_open_peak = 1;
+            st->peak_footprint = st->open_peak;
+            st->has_peak = 1;
+        }
+        st->seconds_ms = (int64_t)s->last_t_ms - (int64_t)st->t0_ms;
+    }
+    return rc;
+}
+
+/* Keep outside_stage sorted and unique. */
+static int add_outside(st_summary *s, const char *name, st_error *err)
+{
+    size_t lo = 0, hi = s->n_outside_stage;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(s->outside_stage[mid], name);
+        if (c == 0)
+            return ST_OK;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (s->n_outside_stage == s->cap_outside_stage) {
+        size_t cap = s->cap_outside_stage ? s->cap_outside_stage * 2 : 8;
+        char **v = realloc(s->outside_stage, cap * sizeof *v);
+        if (!v)
+            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
+        s->outside_stage = v;
+        s->cap_outside_stage = cap;
+    }
+    char *dup = strdup(name);
+    if (!dup)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
+    memmove(s->outside_stage + lo + 1, s->outside_stage + lo, (s->n_outside_stage - lo) * sizeof(char *));
+    s->outside_stage[lo] = dup;
+    s->n_outside_stage++;
+    return ST_OK;
+}
+
+int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err)
+{
+    if (s->finished)
+        reopen(s);
+    switch (ev->kind) {
+    case ST_EV_STAGE: {
+        const char *name = (ev->has & ST_EVF_STAGE) ? ev->stage : "";
+        uint64_t first = s->n_stage_events == 0;
+        s->n_stage_events++;
+        if (first && s->n_stages == 1 && ev->t_ms == 0) {
+            /* stageload drops "setup" when the first stage starts at t <= 0:
+             * the samples fed so far (all at t = 0) belong to this stage. */
+            st_event_set_str(s->stages[0].stage, sizeof s->stages[0].stage, name);
+            return ST_OK;
+        }
+        if (s->n_stages == 0 && ev->t_ms > 0) {
+            int rc = push_stage(s, "setup", 0, err);
+            if (rc)
+                return rc;
+        }
+        if (s->n_stages > 0) {
+            st_stage_stat *prev = &s->stages[s->n_stages - 1];
+            prev->seconds_ms = (int64_t)ev->t_ms - (int64_t)prev->t0_ms;
+        }
+        return push_stage(s, name, ev->t_ms, err);
+    }
+    case ST_EV_LOAD:
+    case ST_EV_RELOAD:
+        s->loads_count++;
+        if (ev->has & ST_EVF_NBYTES)
+            s->loads_bytes += ev->nbytes;
+        if (ev->has & ST_EVF_SECONDS)
+            s->loads_seconds += ev->seconds;
+        if ((ev->has & ST_EVF_NOTE) && (ev->has & ST_EVF_NAME) && strcmp(ev->note, "outside_stage") == 0)
+            return add_outside(s, ev->name, err);
+        return ST_OK;
+    case ST_EV_RELEASE:
+        s->releases_count++;
+        if (ev->has & ST_EVF_NBYTES)
+            s->releases_bytes += ev->nbytes;
+        return ST_OK;
+    default:
+        return ST_OK;
+    }
+}
+
+void st_summary_add_kernel_peak(st_summary *s, uint64_t bytes)
+{
+    if (!s->has_kernel_peak || bytes > s->kernel_peak)
+        s->kernel_peak = bytes;
+    s->has_kernel_peak = 1;
+}
+
+void st_summary_stage_final(const st_summary *s, size_t i, int64_t *seconds_ms, uint64_t *peak,
+                            int *has_peak)
+{
+    const st_stage_stat *st = &s->stages[i];
+    uint32_t end = s->n_samples ? s->last_t_ms : 0;
+    uint32_t t1 = i + 1 < s->n_stages ? s->stages[i + 1].t0_ms : end;
+    uint64_t p = st->open_peak;
+    int has = st->has_open_peak;
+    /* stageload: a sample with t == t1 == end is inside the window too. */
+    if (s->n_samples && s->has_end_peak && t1 == end && (!has || s->end_peak > p)) {
+        p = s->end_peak;
+        has = 1;
+    }
+    *seconds_ms = (int64_t)t1 - (int64_t)st->t0_ms;
+    *peak = p;
+    *has_peak = has;
+}
+
+void st_summary_finish(st_summary *s)
+{
+    if (s->finished)
+        return;
+    for (size_t i = 0; i < s->n_stages; i++) {
+        st_stage_stat *st = &s->stages[i];
+        st_summary_stage_final(s, i, &st->seconds_ms, &st->peak_footprint, &st->has_peak);
+    }
+    s->finished = 1;
+}

@@ -1,0 +1,442 @@
+/* trace_export.c: the JSON document of DESIGN.md section 5, streamed in
+ * chunks to a temporary file beside the target, fsync'd and renamed into
+ * place; plus the JSON pieces the recorder shares (samples, events, meta,
+ * summary).  Format: docs/trace-format.md. */
+#include "stagetop/trace.h"
+#include "stagetop/json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- pieces ---- */
+
+/* Decimal digits of v ending at end; returns the first. */
+static char *put_u64(char *end, uint64_t v)
+{
+    do {
+        *--end = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
+
+/* Append `"key":` + digits of v to d; returns the new end. */
+static char *put_key_u64(char *d, const char *key, size_t klen, uint64_t v)
+{
+    char tmp[24], *e = tmp + sizeof tmp, *p = put_u64(e, v);
+    memcpy(d, key, klen);
+    d += klen;
+    memcpy(d, p, (size_t)(e - p));
+    return d + (e - p);
+}
+
+/* Hundredths as "92", "45.5", "45.25". */
+static char *put_centi(char *d, uint32_t c)
+{
+    char tmp[24], *e = tmp + sizeof tmp, *p = e;
+    unsigned frac = c % 100;
+    if (frac) {
+        if (frac % 10)
+            *--p = (char)('0' + frac % 10);
+        *--p = (char)('0' + frac / 10);
+        *--p = '.';
+    }
+    p = put_u64(p, c / 100);
+    memcpy(d, p, (size_t)(e - p));
+    return d + (e - p);
+}
+
+#define KEY(s) s, sizeof(s) - 1
+
+void st_jw_sample_members(st_jw *w, const st_sample *s)
+{
+    /* Formatted on the stack, appended once: this is the hot loop. */
+    char buf[320], *d = buf;
+    char tmp[24], *e = tmp + sizeof tmp, *p = e;
+    uint32_t ms = s->t_ms;
+    *--p = (char)('0' + ms % 10);
+    *--p = (char)('0' + ms / 10 % 10);
+    *--p = (char)('0' + ms / 100 % 10);
+    *--p = '.';
+    p = put_u64(p, ms / 1000);
+    memcpy(d, "\"t\":", 4);
+    d += 4;
+    memcpy(d, p, (size_t)(e - p));
+    d += e - p;
+    if (st_sample_has(s, ST_F_FOOTPRINT))
+        d = put_key_u64(d, KEY(",\"footprint\":"), s->footprint);
+    if (st_sample_has(s, ST_F_RSS))
+        d = put_key_u64(d, KEY(",\"rss\":"), s->rss);
+    if (st_sample_has(s, ST_F_SWAP))
+        d = put_key_u64(d, KEY(",\"swap_used\":"), s->swap_used);
+    if (st_sample_has(s, ST_F_LEVEL)) {
+        memcpy(d, ",\"level\":", 9);
+        d = put_centi(d + 9, s->level_c);
+    }
+    if (st_sample_has(s, ST_F_PROCS))
+        d = put_key_u64(d, KEY(",\"procs\":"), s->procs);
+    if (st_sample_has(s, ST_F_GPU))
+        d = put_key_u64(d, KEY(",\"gpu\":"), s->gpu);
+    if (st_sample_has(s, ST_F_PRESSURE)) {
+        memcpy(d, ",\"pressure\":", 12);
+        d = put_centi(d + 12, s->pressure_c);
+    }
+    st_jw_raw(w, buf, (size_t)(d - buf));
+}
+
+void st_jw_event_members(st_jw *w, const st_event *ev)
+{
+    const char *kind = st_event_kind_name(ev->kind);
+    if (!kind)
+        kind = ev->kind_name[0] ? ev->kind_name : "other";
+    st_jw_lit(w, "\"kind\":");
+    st_jw_str(w, kind);
+    st_jw_lit(w, ",\"t\":");
+    st_jw_ms(w, ev->t_ms);
+    if (ev->has & ST_EVF_STAGE) {
+        st_jw_lit(w, ",\"stage\":");
+        st_jw_strn(w, ev->stage, strnlen(ev->stage, sizeof ev->stage));
+    }
+    if (ev->has & ST_EVF_NAME) {
+        st_jw_lit(w, ",\"name\":");
+        st_jw_strn(w, ev->name, strnlen(ev->name, sizeof ev->name));
+    }
+    if (ev->has & ST_EVF_NOTE) {
+        st_jw_lit(w, ",\"note\":");
+        st_jw_strn(w, ev->note, strnlen(ev->note, sizeof ev->note));
+    }
+    if (ev->has & ST_EVF_NBYTES) {
+        st_jw_lit(w, ",\"nbytes\":");
+        st_jw_u64(w, ev->nbytes);
+    }
+    if (ev->has & ST_EVF_SECONDS) {
+        st_jw_lit(w, ",\"seconds\":");
+        st_jw_double(w, ev->seconds);
+    }
+    if (ev->has & ST_EVF_VALUE) {
+        st_jw_lit(w, ",\"value\":");
+        st_jw_i64(w, ev->value);
+    }
+    if (ev->has & ST_EVF_LIMIT) {
+        st_jw_lit(w, ",\"limit\":");
+        st_jw_i64(w, ev->limit);
+    }
+}
+
+/* Known meta keys, in the order they are written. */
+static const char *const meta_keys[] = { "stagetop", "platform", "os", "host", "pid", "command",
+                                         "start_utc", "interval", "mem_total", "swap_total",
+                                         "footprint_metric" };
+#define N_META_KEYS (sizeof meta_keys / sizeof meta_keys[0])
+
+/* Does extra hold "utc" equal to start_utc (a stageload start record that
+ * the importer mirrored into start_utc)? */
+static int extra_utc_is(const char *extra, const char *utc)
+{
+    st_jr r;
+    char key[16], val[sizeof ((st_trace_meta *)0)->start_utc];
+    int n = 0, k;
+    st_jr_init(&r, extra, strlen(extra), 1, NULL);
+    if (st_jr_obj_begin(&r))
+        return 0;
+    while ((k = st_jr_obj_next(&r, &n, key, sizeof key, NULL)) == 1) {
+        if (strcmp(key, "utc") == 0 && st_jr_peek(&r) == ST_J_STR) {
+            int trunc;
+            if (st_jr_str(&r, val, sizeof val, &trunc))
+                return 0;
+            if (!trunc && strcmp(val, utc) == 0)
+                return 1;
+        } else if (st_jr_skip(&r))
+            return 0;
+    }
+    return 0;
+}
+
+static void meta_sep(st_jw *w, int *n, const char *key)
+{
+    if ((*n)++)
+        st_jw_char(w, ',');
+    st_jw_str(w, key);
+    st_jw_char(w, ':');
+}
+
+void st_jw_meta_members(st_jw *w, const st_trace_meta *m, int *n)
+{
+    int written[N_META_KEYS] = { 0 };
+    int ours = m->stagetop[0] != '\0';
+    const char *strs[N_META_KEYS] = { m->stagetop, m->platform, m->os, m->host, NULL, m->command,
+                                      m->start_utc, NULL, NULL, NULL, m->footprint_metric };
+    const size_t lens[N_META_KEYS] = { sizeof m->stagetop, sizeof m->platform, sizeof m->os,
+                                       sizeof m->host, 0, sizeof m->command, sizeof m->start_utc,
+                                       0, 0, 0, sizeof m->footprint_metric };
+    int skip_start_utc = m->extra && m->start_utc[0] && extra_utc_is(m->extra, m->start_utc);
+    for (size_t i = 0; i < N_META_KEYS; i++) {
+        if (strs[i]) {
+            size_t len = strnlen(strs[i], lens[i]);
+            if (len == 0 || (i == 6 && skip_start_utc))
+                continue;
+            meta_sep(w, n, meta_keys[i]);
+            st_jw_strn(w, strs[i], len);
+        } else if (i == 4) {
+            if (m->pid == 0)
+                continue;
+            meta_sep(w, n, meta_keys[i]);
+            st_jw_i64(w, m->pid);
+        } else if (i == 7) {
+            if (!(m->interval > 0) || !isfinite(m->interval))
+                continue;
+            meta_sep(w, n, meta_keys[i]);
+            st_jw_double(w, m->interval);
+        } else {
+            uint64_t v = i == 8 ? m->mem_total : m->swap_total;
+            if (v == 0 && !ours)
+                continue;
+            meta_sep(w, n, meta_keys[i]);
+            st_jw_u64(w, v);
+        }
+        written[i] = 1;
+    }
+    if (!m->extra)
+        return;
+    /* Extra keys: re-validated and re-escaped; all or nothing. */
+    st_jw x;
+    st_jr r;
+    char key[32];
+    const char *kraw;
+    int xn = *n, k, rc = ST_OK, members = 0;
+    st_jw_init(&x, -1);
+    st_jr_init(&r, m->extra, strlen(m->extra), 1, NULL);
+    if ((rc = st_jr_obj_begin(&r)) == ST_OK) {
+        while ((k = st_jr_obj_next(&r, &members, key, sizeof key, &kraw)) == 1) {
+            int dup = strcmp(key, "type") == 0;
+            for (size_t i = 0; i < N_META_KEYS && !dup; i++)
+                dup = written[i] && strcmp(key, meta_keys[i]) == 0;
+            if (dup) {
+                if ((rc = st_jr_skip(&r)))
+                    break;
+                continue;
+            }
+            st_jr kr = r;
+            kr.p = kraw;
+            if (xn++)
+                st_jw_char(&x, ',');
+            (void)st_jr_str_to(&kr, &x);
+            st_jw_char(&x, ':');
+            if ((rc = st_jr_copy(&r, &x)))
+                break;
+        }
+        if (k < 0)
+            rc = k;
+        if (rc == ST_OK && st_jr_ws(&r) != -1)
+            rc = ST_EPARSE;
+    }
+    if (rc == ST_OK && !x.err && x.len) {
+        st_jw_raw(w, x.buf, x.len);
+        *n = xn;
+    }
+    st_jw_free(&x);
+}
+
+void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
+{
+    st_jw_char(w, '{');
+    if (meta) {
+        int n = 0;
+        st_jw_lit(w, "\"meta\":{");
+        st_jw_meta_members(w, meta, &n);
+        st_jw_lit(w, "},");
+    }
+    st_jw_lit(w, "\"duration\":");
+    st_jw_ms(w, s->n_samples ? (int64_t)s->last_t_ms - (int64_t)s->first_t_ms : 0);
+    st_jw_lit(w, ",\"peak_footprint\":");
+    st_jw_u64(w, s->peak_footprint);
+    st_jw_lit(w, ",\"kernel_peak\":");
+    if (s->has_kernel_peak)
+        st_jw_u64(w, s->kernel_peak);
+    else
+        st_jw_lit(w, "null");
+    if (s->has_gpu) {
+        st_jw_lit(w, ",\"peak_gpu\":");
+        st_jw_u64(w, s->peak_gpu);
+    }
+    st_jw_lit(w, ",\"swap\":{");
+    if (s->has_swap) {
+        st_jw_lit(w, "\"start\":");
+        st_jw_u64(w, s->swap_start);
+        st_jw_lit(w, ",\"peak\":");
+        st_jw_u64(w, s->swap_peak);
+        st_jw_lit(w, ",\"end\":");
+        st_jw_u64(w, s->swap_end);
+    }
+    st_jw_lit(w, "},\"min_level\":");
+    if (s->has_level)
+        st_jw_centi(w, s->min_level_c);
+    else
+        st_jw_lit(w, "null");
+    st_jw_lit(w, ",\"stages\":[");
+    for (size_t i = 0; s->n_samples && i < s->n_stages; i++) {
+        int64_t secs;
+        uint64_t peak;
+        int has;
+        st_summary_stage_final(s, i, &secs, &peak, &has);
+        if (i)
+            st_jw_char(w, ',');
+        st_jw_lit(w, "{\"stage\":");
+        st_jw_strn(w, s->stages[i].stage, strnlen(s->stages[i].stage, sizeof s->stages[i].stage));
+        st_jw_lit(w, ",\"seconds\":");
+        st_jw_ms(w, secs);
+        st_jw_lit(w, ",\"peak_footprint\":");
+        if (has)
+            st_jw_u64(w, peak);
+        else
+            st_jw_lit(w, "null");
+        st_jw_char(w, '}');
+    }
+    st_jw_lit(w, "],\"loads\":{\"count\":");
+    st_jw_u64(w, s->loads_count);
+    st_jw_lit(w, ",\"bytes\":");
+    st_jw_u64(w, s->loads_bytes);
+    st_jw_lit(w, ",\"seconds\":");
+    st_jw_fixed3(w, s->loads_seconds); /* stageload: round(sum, 3) */
+    st_jw_lit(w, "},\"releases\":{\"count\":");
+    st_jw_u64(w, s->releases_count);
+    st_jw_lit(w, ",\"bytes\":");
+    st_jw_u64(w, s->releases_bytes);
+    st_jw_lit(w, "},\"outside_stage\":[");
+    for (size_t i = 0; i < s->n_outside_stage; i++) {
+        if (i)
+            st_jw_char(w, ',');
+        st_jw_str(w, s->outside_stage[i]);
+    }
+    st_jw_lit(w, "]}");
+}
+
+char *st_summary_to_json(const st_summary *s, const st_trace_meta *meta)
+{
+    st_jw w;
+    st_jw_init(&w, -1);
+    st_jw_summary(&w, s, meta);
+    char *out = st_jw_take(&w);
+    st_jw_free(&w);
+    return out;
+}
+
+void st_jw_trace_doc(st_jw *w, const st_trace_meta *meta, const st_sample *a, size_t a_len,
+                     const st_sample *b, size_t b_len, const st_event_list *events,
+                     const st_summary *summary, uint64_t dropped_samples)
+{
+    int n = 0;
+    st_jw_lit(w, "{\"format\":\"stagetop-trace\",\"version\":1,\n\"meta\":{");
+    if (meta)
+        st_jw_meta_members(w, meta, &n);
+    st_jw_lit(w, "},\n\"samples\":[");
+    size_t k = 0;
+    for (int span = 0; span < 2; span++) {
+        const st_sample *v = span ? b : a;
+        size_t len = span ? b_len : a_len;
+        for (size_t i = 0; v && i < len && !w->err; i++) {
+            if (k++)
+                st_jw_char(w, ',');
+            st_jw_lit(w, "\n{");
+            st_jw_sample_members(w, &v[i]);
+            st_jw_char(w, '}');
+        }
+    }
+    if (k)
+        st_jw_char(w, '\n');
+    st_jw_lit(w, "],\n\"events\":[");
+    for (size_t i = 0; events && i < events->len && !w->err; i++) {
+        if (i)
+            st_jw_char(w, ',');
+        st_jw_lit(w, "\n{");
+        st_jw_event_members(w, &events->v[i]);
+        st_jw_char(w, '}');
+    }
+    if (events && events->len)
+        st_jw_char(w, '\n');
+    st_jw_lit(w, "],\n\"summary\":");
+    if (summary) {
+        st_jw_summary(w, summary, NULL);
+    } else {
+        st_summary empty;
+        st_summary_init(&empty);
+        st_jw_summary(w, &empty, NULL);
+    }
+    st_jw_lit(w, ",\n\"dropped_samples\":");
+    st_jw_u64(w, dropped_samples);
+    st_jw_lit(w, "}\n");
+}
+
+/* ---- atomic export ---- */
+
+/* Directory part of path ("." when none), in buf. */
+static void dir_of(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, size, ".");
+    else if (slash == path)
+        snprintf(buf, size, "/");
+    else
+        snprintf(buf, size, "%.*s", (int)(slash - path), path);
+}
+
+int st_trace_export(const char *path, const st_trace_meta *meta, st_samples_view samples,
+                    const st_event_list *events, const st_summary *summary,
+                    uint64_t dropped_samples, st_error *err)
+{
+    if (!path || !*path || path[strlen(path) - 1] == '/')
+        return st_error_set(err, ST_EINVAL, EINVAL, "export: bad file name '%s'", path ? path : "");
+    char dir[4096], tmp[4096 + 64];
+    dir_of(path, dir, sizeof dir);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    int nt = snprintf(tmp, sizeof tmp, "%s/.%.64s.XXXXXX", dir, base);
+    if (nt < 0 || (size_t)nt >= sizeof tmp)
+        return st_error_set(err, ST_EINVAL, ENAMETOOLONG, "export: path too long: %s", path);
+
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        return st_error_set(err, ST_EIO, e, "cannot create a file in %s: %s", dir, strerror(e));
+    }
+    (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    (void)fchmod(fd, 0644);
+
+    st_jw w;
+    st_jw_init(&w, fd);
+    st_jw_trace_doc(&w, meta, samples.a, samples.a_len, samples.b, samples.b_len, events, summary,
+                    dropped_samples);
+    int e = st_jw_flush(&w);
+    const char *what = "writing";
+    st_jw_free(&w);
+    if (!e && fsync(fd) != 0) {
+        e = errno;
+        what = "syncing";
+    }
+    if (close(fd) != 0 && !e) { /* NFS and quotas may report here */
+        e = errno;
+        what = "closing";
+    }
+    if (!e && rename(tmp, path) != 0) {
+        e = errno;
+        what = "renaming into";
+    }
+    if (e) {
+        unlink(tmp);
+        return st_error_set(err, e == ENOMEM ? ST_ENOMEM : ST_EIO, e, "%s %s: %s", what, path, strerror(e));
+    }
+    /* Make the rename itself durable (best effort). */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
+    }
+    return ST_OK;
+}

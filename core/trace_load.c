@@ -1,0 +1,158 @@
+/* trace_load.c: reading a trace file or stdin into memory, and
+ * st_trace_finish: the stable time sort and the recomputed summary. */
+#include "stagetop/trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ST_TRACE_MAX_INPUT (4ULL << 30) /* bytes in one file */
+
+static uint32_t t_of(const char *base, size_t size, size_t off, size_t i)
+{
+    uint32_t t;
+    memcpy(&t, base + i * size + off, sizeof t);
+    return t;
+}
+
+/* Stable in-place insertion sort of a[lo..hi) (small runs, or no memory). */
+static void insertion(char *a, size_t lo, size_t hi, size_t size, size_t off, char *one)
+{
+    for (size_t i = lo + 1; i < hi; i++) {
+        uint32_t t = t_of(a, size, off, i);
+        size_t j = i;
+        if (t_of(a, size, off, j - 1) <= t)
+            continue;
+        memcpy(one, a + i * size, size);
+        while (j > lo && t_of(a, size, off, j - 1) > t)
+            j--;
+        memmove(a + (j + 1) * size, a + j * size, (i - j) * size);
+        memcpy(a + j * size, one, size);
+    }
+}
+
+/* Stable sort by the uint32 t at byte offset off; does nothing when sorted. */
+static void sort_by_t(void *base, size_t n, size_t size, size_t off)
+{
+    char *a = base, one[512];
+    size_t i;
+    if (size > sizeof one)
+        return;
+    for (i = 1; i < n && t_of(a, size, off, i - 1) <= t_of(a, size, off, i); i++)
+        ;
+    if (i >= n)
+        return;
+    char *tmp = malloc(n * size);
+    if (!tmp) {
+        insertion(a, 0, n, size, off, one);
+        return;
+    }
+    const size_t run = 32;
+    for (size_t lo = 0; lo < n; lo += run)
+        insertion(a, lo, lo + run < n ? lo + run : n, size, off, one);
+    char *src = a, *dst = tmp;
+    for (size_t w = run; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t l = lo, r = mid, d = lo;
+            while (l < mid && r < hi) {
+                size_t pick = t_of(src, size, off, r) < t_of(src, size, off, l) ? r++ : l++;
+                memcpy(dst + d++ * size, src + pick * size, size);
+            }
+            memcpy(dst + d * size, src + l * size, (mid - l) * size);
+            d += mid - l;
+            memcpy(dst + d * size, src + r * size, (hi - r) * size);
+        }
+        char *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != a)
+        memcpy(a, src, n * size);
+    free(tmp);
+}
+
+void st_trace_finish(st_trace *t)
+{
+    sort_by_t(t->samples, t->n_samples, sizeof(st_sample), offsetof(st_sample, t_ms));
+    sort_by_t(t->events.v, t->events.len, sizeof(st_event), offsetof(st_event, t_ms));
+    /* A kernel high-water mark read from the file cannot be recomputed. */
+    int has_kp = t->summary.has_kernel_peak;
+    uint64_t kp = t->summary.kernel_peak;
+    st_summary_free(&t->summary);
+    size_t i = 0, j = 0;
+    while (i < t->n_samples || j < t->events.len) {
+        /* An event at the same t as a sample goes first (stats.h). */
+        if (j < t->events.len && (i >= t->n_samples || t->events.v[j].t_ms <= t->samples[i].t_ms))
+            (void)st_summary_add_event(&t->summary, &t->events.v[j++], NULL);
+        else
+            (void)st_summary_add_sample(&t->summary, &t->samples[i++], NULL);
+    }
+    if (has_kp)
+        st_summary_add_kernel_peak(&t->summary, kp);
+    st_summary_finish(&t->summary);
+}
+
+int st_trace_load_file(const char *path, st_trace *out, st_error *err)
+{
+    st_trace_init(out);
+    if (!path)
+        return st_error_set(err, ST_EINVAL, EINVAL, "no file name");
+    int is_stdin = strcmp(path, "-") == 0;
+    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        return st_error_set(err, ST_EIO, e, "%s", strerror(e));
+    }
+    struct stat st;
+    size_t cap = 65536;
+    if (fstat(fd, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            if (!is_stdin)
+                close(fd);
+            return st_error_set(err, ST_EIO, EISDIR, "is a directory");
+        }
+        if (S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size < ST_TRACE_MAX_INPUT)
+            cap = (size_t)st.st_size + 1;
+    }
+    char *buf = malloc(cap);
+    size_t len = 0;
+    int rc = ST_OK;
+    if (!buf)
+        rc = st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu bytes", cap);
+    while (rc == ST_OK) {
+        if (len == cap) {
+            if (cap >= ST_TRACE_MAX_INPUT) {
+                rc = st_error_set(err, ST_EINVAL, EFBIG, "larger than %llu GiB", ST_TRACE_MAX_INPUT >> 30);
+                break;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                rc = st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu bytes", cap * 2);
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t k = read(fd, buf + len, cap - len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            int e = errno;
+            rc = st_error_set(err, ST_EIO, e, "read error: %s", strerror(e));
+        } else if (k == 0) {
+            break;
+        } else {
+            len += (size_t)k;
+        }
+    }
+    if (!is_stdin)
+        close(fd);
+    if (rc == ST_OK)
+        rc = st_trace_load_mem(buf, len, out, err);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,162 @@
+/* trace_record.c: the JSONL record stream in stageload's record types.
+ *
+ * Each line is built in memory and written with one write(2), so a run
+ * killed between two calls leaves whole lines.  One write(2) is not enough
+ * on its own: Linux copies a buffered write page by page and stops between
+ * two pages when a fatal signal (SIGKILL) is pending, so a line crossing a
+ * page boundary of the file can be torn (tests/unit/test_trace_record.c
+ * saw it within 20 kills).  So, on a regular file, a line that would cross
+ * a 4 KiB boundary is preceded by spaces up to the boundary, written on
+ * their own: the line then starts with whitespace, which JSON allows, and
+ * every write stays inside one page, which the kernel copies whole or not
+ * at all.  A kill between the two writes leaves a whitespace-only tail,
+ * which readers skip (stageload's and ours).  Only a line longer than a page (a huge start or end record)
+ * can still be torn.  Short writes (disk full, signals) are retried. */
+#include "stagetop/trace.h"
+#include "stagetop/json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ST_REC_PAGE 4096 /* the smallest page size of the systems we run on */
+
+struct st_recorder {
+    int fd;
+    int own;       /* we opened fd */
+    int regular;   /* fd is a regular file: keep lines inside pages */
+    char label[256];
+    st_jw line;    /* reused for every line */
+};
+
+int st_recorder_open(st_recorder **out, const char *path, int fd, st_error *err)
+{
+    *out = NULL;
+    if (fd < 0 && (!path || !*path))
+        return st_error_set(err, ST_EINVAL, EINVAL, "record: no file name");
+    st_recorder *r = calloc(1, sizeof *r);
+    if (!r)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
+    snprintf(r->label, sizeof r->label, "%s", path ? path : (fd == 1 ? "stdout" : "record stream"));
+    if (fd >= 0) {
+        r->fd = fd;
+    } else {
+        r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+        if (r->fd < 0) {
+            int e = errno;
+            free(r);
+            return st_error_set(err, ST_EIO, e, "cannot open %s: %s", path, strerror(e));
+        }
+        r->own = 1;
+    }
+    struct stat st;
+    r->regular = fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode);
+    st_jw_init(&r->line, -1);
+    *out = r;
+    return ST_OK;
+}
+
+/* Write all of buf; 0 or an errno. */
+static int write_all(int fd, const char *p, size_t left)
+{
+    while (left > 0) {
+        ssize_t k = write(fd, p, left);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                usleep(1000);
+                continue;
+            }
+            return errno;
+        }
+        if (k == 0)
+            return EIO;
+        p += k;
+        left -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Write the line buffered in r->line plus a newline, whole. */
+static int emit(st_recorder *r, st_error *err)
+{
+    int e = 0;
+    st_jw_char(&r->line, '\n');
+    if (r->line.err) {
+        e = r->line.err;
+        st_jw_reset(&r->line);
+        return st_error_set(err, ST_ENOMEM, e, "record %s: out of memory", r->label);
+    }
+    if (r->regular) {
+        off_t end = lseek(r->fd, 0, SEEK_END);
+        size_t in = end > 0 ? (size_t)(end % ST_REC_PAGE) : 0;
+        if (in > 0 && in + r->line.len > ST_REC_PAGE) {
+            char pad[ST_REC_PAGE];
+            size_t n = ST_REC_PAGE - in;
+            memset(pad, ' ', n);
+            e = write_all(r->fd, pad, n);
+        }
+    }
+    if (!e)
+        e = write_all(r->fd, r->line.buf, r->line.len);
+    st_jw_reset(&r->line);
+    if (e)
+        return st_error_set(err, ST_EIO, e, "writing %s: %s", r->label, strerror(e));
+    return ST_OK;
+}
+
+int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err)
+{
+    int n = 1;
+    st_jw_reset(&r->line);
+    st_jw_lit(&r->line, "{\"type\":\"start\"");
+    if (meta)
+        st_jw_meta_members(&r->line, meta, &n);
+    st_jw_char(&r->line, '}');
+    return emit(r, err);
+}
+
+int st_recorder_sample(st_recorder *r, const st_sample *s, st_error *err)
+{
+    st_jw_reset(&r->line);
+    st_jw_lit(&r->line, "{\"type\":\"sample\",");
+    st_jw_sample_members(&r->line, s);
+    st_jw_char(&r->line, '}');
+    return emit(r, err);
+}
+
+int st_recorder_event(st_recorder *r, const st_event *ev, st_error *err)
+{
+    st_jw_reset(&r->line);
+    st_jw_lit(&r->line, "{\"type\":\"event\",");
+    st_jw_event_members(&r->line, ev);
+    st_jw_char(&r->line, '}');
+    return emit(r, err);
+}
+
+int st_recorder_end(st_recorder *r, const st_summary *s, st_error *err)
+{
+    st_jw_reset(&r->line);
+    st_jw_lit(&r->line, "{\"type\":\"end\"");
+    if (s) {
+        st_jw_lit(&r->line, ",\"summary\":");
+        st_jw_summary(&r->line, s, NULL);
+    }
+    st_jw_char(&r->line, '}');
+    return emit(r, err);
+}
+
+void st_recorder_close(st_recorder *r)
+{
+    if (!r)
+        return;
+    if (r->own && r->fd >= 0)
+        close(r->fd);
+    st_jw_free(&r->line);
+    free(r);
+}

@@ -1,0 +1,47 @@
+/* follow.h: follow a stageload JSONL trace that the job itself writes
+ * (--events FILE), with `tail -F` semantics: the file may not exist yet, may
+ * grow, may be truncated or replaced.  Its stage, load, reload, release and
+ * mark events come out with times on stagetop's clock.
+ *
+ * Clock alignment: a line cannot be read before it was written, so for
+ * every line (samples too) arrival - t >= offset, where offset is the job
+ * clock's start on stagetop's clock; the smallest arrival - t seen so far is
+ * the estimate (it converges within one poll period).  Events from before
+ * stagetop's start are placed at t = 0. */
+#ifndef STAGETOP_FOLLOW_H
+#define STAGETOP_FOLLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "stagetop/error.h"
+#include "stagetop/events.h"
+#include "stagetop/trace.h"
+
+typedef struct st_follow {
+    char *path;
+    int fd;                /* -1 while the file does not exist */
+    dev_t dev;
+    ino_t ino;
+    off_t off;             /* bytes consumed */
+    char *line; size_t len, cap; /* the partial last line */
+    size_t lineno;
+    double offset; int has_offset;
+    st_trace scratch;      /* parser state for one line at a time */
+    uint64_t bad_lines;    /* lines that did not parse (skipped) */
+    char last_error[256];  /* the latest bad line's message */
+    int discarding;        /* inside an over-long line: skip to its end */
+} st_follow;
+
+int st_follow_open(st_follow *f, const char *path, st_error *err);
+void st_follow_close(st_follow *f);
+
+/* Read what was appended since the last call.  Each complete line that is
+ * a stageload event of a kind stagetop shows is converted (t on stagetop's
+ * clock, now_s = seconds since stagetop's start at this call) and passed to
+ * emit(ctx, ev).  Bad lines are counted and skipped, never fatal.  Returns
+ * the number of events emitted, or an error when the file cannot be read. */
+int st_follow_poll(st_follow *f, double now_s, void (*emit)(void *ctx, const st_event *ev),
+                   void *ctx, st_error *err);
+
+#endif

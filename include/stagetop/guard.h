@@ -1,0 +1,68 @@
+/* guard.h: the budget policy (pure: samples in, decisions out).
+ *
+ *  --swap-budget SIZE   act when system swap used grows more than SIZE above
+ *                       its value when the job started (the base);
+ *  --kill-free PCT      act when the level stays under PCT for two samples
+ *                       in a row;
+ *  --on-budget          pause (default with a screen) or kill (headless).
+ * A guard trips once; st_guard_rearm() lets it trip again (after the user
+ * resumed a paused job, for example). */
+#ifndef STAGETOP_GUARD_H
+#define STAGETOP_GUARD_H
+
+#include <stdint.h>
+#include "stagetop/sample.h"
+
+enum st_guard_action { ST_GUARD_PAUSE, ST_GUARD_KILL };
+
+/* Time constant (seconds) of the smoothed swap growth rate: a change in the
+ * growth rate shows up as 1 - exp(-t / ST_GUARD_RATE_TAU_S) of its size
+ * after t seconds, at any sampling interval. */
+#define ST_GUARD_RATE_TAU_S 2.0
+enum st_guard_reason { ST_GUARD_NONE, ST_GUARD_SWAP, ST_GUARD_LEVEL };
+
+typedef struct st_guard_opts {
+    uint64_t swap_budget;   /* bytes of swap growth allowed */
+    int has_swap_budget;
+    uint16_t kill_free_c;   /* level threshold, hundredths of a percent */
+    int has_kill_free;
+    int action;             /* enum st_guard_action */
+} st_guard_opts;
+
+typedef struct st_guard {
+    st_guard_opts o;
+    uint64_t swap_base; int has_base;  /* swap used when the job started */
+    int low_count;                     /* consecutive samples under kill_free */
+    int tripped;
+    /* growth rate estimate (bytes/s), exponentially smoothed over samples */
+    double rate; uint32_t last_t_ms; uint64_t last_swap; int has_last;
+} st_guard;
+
+typedef struct st_guard_verdict {
+    int reason;        /* enum st_guard_reason */
+    int action;        /* enum st_guard_action */
+    int64_t value;     /* swap growth (bytes) or level (hundredths) that crossed */
+    int64_t limit;     /* the budget (bytes) or threshold (hundredths) */
+} st_guard_verdict;
+
+/* Is any limit set? */
+int st_guard_active(const st_guard_opts *o);
+void st_guard_init(st_guard *g, const st_guard_opts *o);
+/* Set the swap base explicitly (else the first sample's swap_used is it).
+ * A shrinking swap never lowers the base by itself. */
+void st_guard_set_base(st_guard *g, uint64_t swap_used);
+/* Feed one sample; returns 1 and fills *v when a limit is crossed now (only
+ * once until rearmed), else 0.  Samples without the needed field are
+ * ignored for that limit. */
+int st_guard_check(st_guard *g, const st_sample *s, st_guard_verdict *v);
+/* Allow tripping again; the level count restarts.  The base does not move
+ * (a swap still over budget trips again at the next sample): call
+ * st_guard_set_base with the current swap to grant a fresh budget. */
+void st_guard_rearm(st_guard *g);
+/* Swap growth rate (bytes/s, smoothed; 0 when not growing) and the seconds
+ * until the swap budget is reached at that rate (< 0 when not growing or no
+ * budget). */
+double st_guard_rate(const st_guard *g);
+double st_guard_eta(const st_guard *g, uint64_t swap_used_now);
+
+#endif

@@ -1,0 +1,46 @@
+/* plot.h: a trace drawn as one self-contained SVG chart (`stagetop plot`).
+ *
+ * The chart (docs/plot.md): footprint, swap used and GPU memory in bytes on
+ * the left axis, the memory-available level (%) on the right axis, time on
+ * the bottom axis; stage bands between stage events, event markers, a title
+ * from the trace's meta and a line of summary numbers.  Long traces are
+ * reduced to at most two points (the minimum and the maximum) per pixel
+ * column, so spikes stay visible and the file stays small.  All text that
+ * comes from the trace is XML-escaped and made valid UTF-8.
+ *
+ * A trace without samples is an error (ST_EINVAL, "no samples to plot"):
+ * nothing is written. */
+#ifndef STAGETOP_PLOT_H
+#define STAGETOP_PLOT_H
+
+#include <stdio.h>
+#include "stagetop/error.h"
+#include "stagetop/trace.h"
+
+#define ST_PLOT_WIDTH 1000   /* default size, pixels */
+#define ST_PLOT_HEIGHT 560
+#define ST_PLOT_MIN_WIDTH 400
+#define ST_PLOT_MIN_HEIGHT 240
+#define ST_PLOT_MAX_SIDE 20000
+
+typedef struct st_plot_opts {
+    int width, height;  /* pixels; 0 = the default; else within
+                           ST_PLOT_MIN_* .. ST_PLOT_MAX_SIDE (ST_EINVAL) */
+    const char *title;  /* NULL or "" = built from the trace's meta */
+} st_plot_opts;
+
+/* Defaults: 0 x 0 (= ST_PLOT_WIDTH x ST_PLOT_HEIGHT), no title override. */
+void st_plot_opts_init(st_plot_opts *o);
+
+/* Write the SVG document for t to out (o may be NULL for the defaults).
+ * ST_EINVAL for a trace without samples or a bad size, ST_EIO when a write
+ * to out fails (out is flushed before returning), ST_ENOMEM. */
+int st_plot_svg(const st_trace *t, const st_plot_opts *o, FILE *out, st_error *err);
+
+/* The same, written atomically to path: a temporary file in path's
+ * directory, fsync'd, then renamed over path (a symlink at path is
+ * replaced, never written through).  On any failure nothing is left: no
+ * partial file under path and no stray temporary file. */
+int st_plot_svg_file(const st_trace *t, const st_plot_opts *o, const char *path, st_error *err);
+
+#endif

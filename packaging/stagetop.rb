@@ -1,0 +1,31 @@
+# Homebrew formula for stagetop.  Not yet published and never run.  OWNER,
+# the url and the sha256 are placeholders for the project's repository and
+# its first release tarball; fill them in before publishing.  To try it from
+# a local clone, point `head` at it (head "file:///path/to/stagetop",
+# using: :git) and install with --HEAD (docs/macos.md).
+class Stagetop < Formula
+  desc "Terminal monitor for memory-hungry jobs: tree footprint, swap, memory level"
+  homepage "https://github.com/OWNER/stagetop"
+  url "https://github.com/OWNER/stagetop/archive/refs/tags/v0.1.0.tar.gz"
+  sha256 "0000000000000000000000000000000000000000000000000000000000000000"
+  head "https://github.com/OWNER/stagetop.git", branch: "main"
+
+  depends_on "pkg-config" => :build
+  depends_on "cjson"
+  depends_on "ncurses"
+
+  def install
+    # The Makefile finds Homebrew's keg-only ncurses and cjson through
+    # pkg-config; make it look in this formula's dependencies.
+    ENV.prepend_path "PKG_CONFIG_PATH", Formula["ncurses"].opt_lib/"pkgconfig"
+    ENV.prepend_path "PKG_CONFIG_PATH", Formula["cjson"].opt_lib/"pkgconfig"
+    system "make", "stagetop", "CC=#{ENV.cc}"
+    system "make", "install", "PREFIX=#{prefix}"
+  end
+
+  test do
+    assert_match version.to_s, shell_output("#{bin}/stagetop --version")
+    # A job that exits at once: watching it must work and end with its code.
+    system bin/"stagetop", "--headless", "--interval", "0.05", "--", "/usr/bin/true"
+  end
+end

@@ -1,0 +1,47 @@
+# Shared helpers for the shell tests (sourced).  Each check prints one
+# PASS:/FAIL: line; tests/run-tests.sh counts them.
+: "${STAGETOP:?run through tests/run-tests.sh (or set STAGETOP, WORKLOADS, ST_ROOT)}"
+ST_JOBS=""
+
+check() { # description, command...
+    _d=$1; shift
+    if "$@" >/tmp/st-check.$$ 2>&1; then
+        echo "PASS: $_d"
+    else
+        echo "FAIL: $_d"; sed 's/^/    /' /tmp/st-check.$$ | tail -20
+    fi
+    rm -f /tmp/st-check.$$
+}
+
+skip() { echo "SKIP: $1: $2"; }
+
+# wait_for description seconds command...: poll until the command succeeds.
+wait_for() {
+    _d=$1; _s=$2; shift 2
+    _end=$(( $(date +%s) + _s ))
+    while ! "$@" >/dev/null 2>&1; do
+        if [ "$(date +%s)" -ge "$_end" ]; then echo "    (timed out waiting: $_d)"; return 1; fi
+        sleep 0.05
+    done
+    return 0
+}
+
+remember_job() { ST_JOBS="$ST_JOBS $1"; }
+
+# Kill whatever a test started and left behind (and their process groups).
+cleanup_jobs() {
+    for _p in $ST_JOBS; do
+        kill -KILL -- "-$_p" 2>/dev/null; kill -KILL "$_p" 2>/dev/null
+    done
+    return 0
+}
+
+# A pid that no process has now.
+free_pid() {
+    _p=$(( $(cat /proc/sys/kernel/pid_max) - 7 ))
+    while [ -d "/proc/$_p" ]; do _p=$((_p - 1)); done
+    echo "$_p"
+}
+
+# State letter of a process (R, S, T, Z...), empty when gone.
+proc_state() { sed -n 's/^.*) \(.\) .*/\1/p' "/proc/$1/stat" 2>/dev/null; }

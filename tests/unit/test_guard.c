@@ -1,0 +1,429 @@
+/* test_guard.c: the budget policy, fed with sample sequences (no processes). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stagetop/guard.h"
+
+#define MIB (1024ull * 1024ull)
+#define GIB (1024ull * MIB)
+
+static st_sample swap_at(uint32_t t_ms, uint64_t swap)
+{
+    st_sample s;
+    memset(&s, 0, sizeof s);
+    s.t_ms = t_ms;
+    s.swap_used = swap;
+    s.valid = ST_F_SWAP;
+    return s;
+}
+
+static st_sample level_at(uint32_t t_ms, uint16_t level_c)
+{
+    st_sample s;
+    memset(&s, 0, sizeof s);
+    s.t_ms = t_ms;
+    s.level_c = level_c;
+    s.valid = ST_F_LEVEL;
+    return s;
+}
+
+static void init_swap(st_guard *g, uint64_t budget, int action)
+{
+    st_guard_opts o;
+    memset(&o, 0, sizeof o);
+    o.swap_budget = budget;
+    o.has_swap_budget = 1;
+    o.action = action;
+    st_guard_init(g, &o);
+}
+
+static void init_level(st_guard *g, uint16_t kill_free_c)
+{
+    st_guard_opts o;
+    memset(&o, 0, sizeof o);
+    o.kill_free_c = kill_free_c;
+    o.has_kill_free = 1;
+    o.action = ST_GUARD_PAUSE;
+    st_guard_init(g, &o);
+}
+
+/* Feed swaps[i] at i * step_ms; return the index of the sample that trips
+ * (or -1) and its verdict. */
+static int feed_swap(st_guard *g, const uint64_t *swaps, int n, uint32_t step_ms,
+                     st_guard_verdict *v)
+{
+    int at = -1;
+    for (int i = 0; i < n; i++) {
+        st_sample s = swap_at((uint32_t)i * step_ms, swaps[i]);
+        st_guard_verdict tmp;
+        if (st_guard_check(g, &s, &tmp)) {
+            assert_int_equal(at, -1); /* trips once */
+            at = i;
+            *v = tmp;
+        }
+    }
+    return at;
+}
+
+static void test_active(void **state)
+{
+    (void)state;
+    st_guard_opts o;
+    memset(&o, 0, sizeof o);
+    assert_false(st_guard_active(&o));
+    assert_false(st_guard_active(NULL));
+    o.has_kill_free = 1;
+    assert_true(st_guard_active(&o));
+    o.has_kill_free = 0;
+    o.has_swap_budget = 1;
+    assert_true(st_guard_active(&o));
+}
+
+/* Growth equal to the budget is allowed; one byte more trips, at that sample. */
+static void test_swap_exact_budget(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_swap(&g, 128 * MIB, ST_GUARD_KILL);
+    const uint64_t base = 3 * GIB;
+    const uint64_t seq[] = { base, base + 64 * MIB, base + 128 * MIB, base + 128 * MIB + 1 };
+    assert_int_equal(feed_swap(&g, seq, 4, 500, &v), 3);
+    assert_int_equal(v.reason, ST_GUARD_SWAP);
+    assert_int_equal(v.action, ST_GUARD_KILL);
+    assert_int_equal(v.value, (int64_t)(128 * MIB + 1));
+    assert_int_equal(v.limit, (int64_t)(128 * MIB));
+}
+
+/* A jump far past the budget between two samples trips at the first sample
+ * above, reporting the growth seen there (no interpolation). */
+static void test_swap_crossed_between_samples(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_swap(&g, 1 * GIB, ST_GUARD_PAUSE);
+    const uint64_t seq[] = { 0, 100 * MIB, 200 * MIB, 5 * GIB, 6 * GIB };
+    assert_int_equal(feed_swap(&g, seq, 5, 500, &v), 3);
+    assert_int_equal(v.value, (int64_t)(5 * GIB));
+    assert_int_equal(v.action, ST_GUARD_PAUSE);
+}
+
+/* The base is the swap at the job's start, not zero: a machine already deep
+ * in swap does not trip at once. */
+static void test_swap_base_is_start_value(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_swap(&g, 8 * GIB, ST_GUARD_KILL);
+    /* stageload fixture 2026-10-05 staged-1 starts with 12.3 GB of swap,
+     * which then falls by 8 MiB: the base stays the first value, so 8 GiB
+     * above the lower value is still within the budget */
+    const uint64_t seq[] = { 12320636928ull, 12312248320ull, 12312248320ull + 8 * GIB,
+                             12320636928ull + 8 * GIB, 12320636928ull + 8 * GIB + 1 };
+    assert_int_equal(feed_swap(&g, seq, 5, 500, &v), 4);
+    assert_int_equal(v.value, (int64_t)(8 * GIB + 1));
+}
+
+/* An explicit base wins over the first sample. */
+static void test_swap_explicit_base(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_swap(&g, 100 * MIB, ST_GUARD_KILL);
+    st_guard_set_base(&g, 1 * GIB);
+    const uint64_t seq[] = { 1 * GIB + 101 * MIB };
+    assert_int_equal(feed_swap(&g, seq, 1, 500, &v), 0);
+    assert_int_equal(v.value, (int64_t)(101 * MIB));
+}
+
+/* Swap shrinking below the base: growth is negative, nothing trips, and the
+ * base stays the start value (a later rise is measured from the start, not
+ * from the low point). */
+static void test_swap_shrinking_keeps_base(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_swap(&g, 512 * MIB, ST_GUARD_KILL);
+    const uint64_t start = 4 * GIB;
+    /* falls by 2 GiB, then rises 2.4 GiB from the low point: still under
+     * start + budget, so no trip; then one step past start + budget */
+    const uint64_t seq[] = { start, start - 1 * GIB, start - 2 * GIB, start - 2 * GIB,
+                             start + 400 * MIB, start + 512 * MIB, start + 513 * MIB };
+    assert_int_equal(feed_swap(&g, seq, 7, 500, &v), 6);
+    assert_int_equal(v.value, (int64_t)(513 * MIB));
+    assert_int_equal(g.swap_base, start);
+    /* the rate says "not growing" while it shrinks */
+    st_guard g2;
+    init_swap(&g2, 512 * MIB, ST_GUARD_KILL);
+    for (int i = 0; i < 4; i++) {
+        st_sample s = swap_at((uint32_t)i * 500, start - (uint64_t)i * 100 * MIB);
+        assert_int_equal(st_guard_check(&g2, &s, &v), 0);
+    }
+    assert_true(st_guard_rate(&g2) == 0.0);
+    assert_true(st_guard_eta(&g2, start - 300 * MIB) < 0.0);
+}
+
+/* Once tripped, it stays quiet until rearmed; rearm keeps the base, so a
+ * swap still over budget trips again; set_base grants a fresh budget. */
+static void test_swap_trips_once_until_rearm(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_swap(&g, 100 * MIB, ST_GUARD_PAUSE);
+    st_sample s = swap_at(0, 0);
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(500, 200 * MIB);
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    for (uint32_t t = 1000; t < 5000; t += 500) {
+        s = swap_at(t, 200 * MIB + t * MIB);
+        assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    }
+    st_guard_rearm(&g);
+    s = swap_at(5000, 300 * MIB);
+    memset(&v, 0, sizeof v);
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    assert_int_equal(v.value, (int64_t)(300 * MIB));
+    /* the user accepts the current swap: a fresh budget from here */
+    st_guard_rearm(&g);
+    st_guard_set_base(&g, 300 * MIB);
+    s = swap_at(5500, 400 * MIB);
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(6000, 400 * MIB + 1);
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    assert_int_equal(v.value, (int64_t)(100 * MIB + 1));
+}
+
+/* Samples without swap are ignored by the swap limit (and do not set the
+ * base). */
+static void test_swap_missing_field(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_swap(&g, 10 * MIB, ST_GUARD_KILL);
+    st_sample s = swap_at(0, 5 * GIB);
+    s.valid = ST_F_FOOTPRINT; /* swap not available */
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    assert_false(g.has_base);
+    s = swap_at(500, 1 * GIB);
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    assert_int_equal(g.swap_base, 1 * GIB);
+}
+
+/* Level: two samples under the threshold in a row trip; equal is not under. */
+static void test_level_two_in_a_row(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_level(&g, 1000); /* 10.00 % */
+    uint16_t seq[] = { 5000, 1000, 999, 500 };
+    int at = -1;
+    for (int i = 0; i < 4; i++) {
+        st_sample s = level_at((uint32_t)i * 500, seq[i]);
+        if (st_guard_check(&g, &s, &v))
+            at = i;
+    }
+    assert_int_equal(at, 3);
+    assert_int_equal(v.reason, ST_GUARD_LEVEL);
+    assert_int_equal(v.value, 500);
+    assert_int_equal(v.limit, 1000);
+}
+
+/* Flapping around the threshold never trips: a sample above resets the count. */
+static void test_level_flapping(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_level(&g, 1000);
+    for (int i = 0; i < 200; i++) {
+        st_sample s = level_at((uint32_t)i * 100, (i % 2) ? 1001 : 999);
+        assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    }
+    /* a sample without a level between two low ones neither counts nor resets */
+    st_sample s = level_at(30000, 900);
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(30100, 0);
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = level_at(30200, 900);
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+}
+
+/* After a level trip, rearm restarts the count: two more low samples. */
+static void test_level_rearm(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_level(&g, 2000);
+    int trips = 0;
+    for (int i = 0; i < 6; i++) {
+        st_sample s = level_at((uint32_t)i * 500, 100);
+        trips += st_guard_check(&g, &s, &v);
+    }
+    assert_int_equal(trips, 1);
+    st_guard_rearm(&g);
+    st_sample s = level_at(4000, 100);
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = level_at(4500, 100);
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+}
+
+/* No limit set: nothing ever trips, whatever the numbers. */
+static void test_inactive_never_trips(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    st_guard_init(&g, NULL);
+    for (int i = 0; i < 10; i++) {
+        st_sample s = swap_at((uint32_t)i * 500, (uint64_t)i * 10 * GIB);
+        s.valid |= ST_F_LEVEL;
+        s.level_c = 0;
+        assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    }
+}
+
+/* Constant growth: the smoothed rate equals it exactly, and the ETA is the
+ * room left over that rate. */
+static void test_rate_constant_and_eta(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    init_swap(&g, 1 * GIB, ST_GUARD_KILL);
+    assert_true(st_guard_rate(&g) == 0.0);
+    assert_true(st_guard_eta(&g, 0) < 0.0);
+    const uint64_t base = 2 * GIB, per_s = 64 * MIB;
+    uint64_t now = base;
+    for (int i = 0; i <= 8; i++) { /* 0.25 s steps: 16 MiB each */
+        now = base + (uint64_t)i * (per_s / 4);
+        st_sample s = swap_at((uint32_t)i * 250, now);
+        assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    }
+    assert_true(fabs(st_guard_rate(&g) - (double)per_s) < 1.0);
+    /* 2 s in: 128 MiB grown, 896 MiB left at 64 MiB/s = 14 s */
+    assert_true(fabs(st_guard_eta(&g, now) - 14.0) < 1e-6);
+    /* past the budget: 0 */
+    assert_true(st_guard_eta(&g, base + 2 * GIB) == 0.0);
+    /* no budget: no ETA even when growing */
+    st_guard g2;
+    st_guard_opts o;
+    memset(&o, 0, sizeof o);
+    o.has_kill_free = 1;
+    o.kill_free_c = 500;
+    st_guard_init(&g2, &o);
+    for (int i = 0; i < 4; i++) {
+        st_sample s = swap_at((uint32_t)i * 500, (uint64_t)i * GIB);
+        st_guard_check(&g2, &s, &v);
+    }
+    assert_true(st_guard_rate(&g2) > 0.0);
+    assert_true(st_guard_eta(&g2, 4 * GIB) < 0.0);
+}
+
+/* A step in the growth rate shows up as 1 - exp(-t/tau) of the step after
+ * t seconds, whatever the sampling interval (time-weighted smoothing). */
+static double rate_after_step(uint32_t step_ms)
+{
+    st_guard g;
+    st_guard_verdict v;
+    init_swap(&g, 100 * GIB, ST_GUARD_KILL);
+    /* 10 MiB/s until t = 4 s, then 90 MiB/s; read at t = 6 s */
+    for (uint32_t t = 0; t <= 6000; t += step_ms) {
+        double sec = t / 1000.0;
+        double bytes = sec <= 4.0 ? sec * 10.0 * MIB : 40.0 * MIB + (sec - 4.0) * 90.0 * MIB;
+        st_sample s = swap_at(t, (uint64_t)llround(bytes));
+        st_guard_check(&g, &s, &v);
+    }
+    return st_guard_rate(&g);
+}
+
+static void test_rate_interval_independent(void **state)
+{
+    (void)state;
+    double expect = 90.0 * MIB + (10.0 * MIB - 90.0 * MIB) * exp(-2.0 / ST_GUARD_RATE_TAU_S);
+    double r100 = rate_after_step(100), r500 = rate_after_step(500), r1000 = rate_after_step(1000);
+    /* rounding of the byte counts to integers costs < 1 byte per sample */
+    assert_true(fabs(r100 - expect) < 64.0);
+    assert_true(fabs(r500 - expect) < 64.0);
+    assert_true(fabs(r1000 - expect) < 64.0);
+    /* and a flat swap decays it toward 0, never below (reported) */
+    st_guard g;
+    st_guard_verdict v;
+    init_swap(&g, 1 * GIB, ST_GUARD_KILL);
+    st_sample s = swap_at(0, 0);
+    st_guard_check(&g, &s, &v);
+    s = swap_at(1000, 100 * MIB);
+    st_guard_check(&g, &s, &v);
+    s = swap_at(2000, 100 * MIB);
+    st_guard_check(&g, &s, &v);
+    double expect_decay = 100.0 * MIB * exp(-1.0 / ST_GUARD_RATE_TAU_S);
+    assert_true(fabs(st_guard_rate(&g) - expect_decay) < 1.0);
+    s = swap_at(3000, 0); /* a big drop: smoothed rate goes negative, reads 0 */
+    st_guard_check(&g, &s, &v);
+    assert_true(st_guard_rate(&g) == 0.0);
+    /* a repeated timestamp does not divide by zero */
+    s = swap_at(3000, 50 * MIB);
+    st_guard_check(&g, &s, &v);
+    assert_true(isfinite(st_guard_rate(&g)));
+}
+
+/* Swap and level both crossed at one sample: one verdict (swap). */
+static void test_both_limits_one_verdict(void **state)
+{
+    (void)state;
+    st_guard g;
+    st_guard_verdict v;
+    st_guard_opts o;
+    memset(&o, 0, sizeof o);
+    o.has_swap_budget = 1;
+    o.swap_budget = 1 * MIB;
+    o.has_kill_free = 1;
+    o.kill_free_c = 5000;
+    o.action = ST_GUARD_KILL;
+    st_guard_init(&g, &o);
+    st_sample s = swap_at(0, 0);
+    s.valid |= ST_F_LEVEL;
+    s.level_c = 100;
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s.t_ms = 500;
+    s.swap_used = 2 * MIB;
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    assert_int_equal(v.reason, ST_GUARD_SWAP);
+    s.t_ms = 1000;
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_active),
+        cmocka_unit_test(test_swap_exact_budget),
+        cmocka_unit_test(test_swap_crossed_between_samples),
+        cmocka_unit_test(test_swap_base_is_start_value),
+        cmocka_unit_test(test_swap_explicit_base),
+        cmocka_unit_test(test_swap_shrinking_keeps_base),
+        cmocka_unit_test(test_swap_trips_once_until_rearm),
+        cmocka_unit_test(test_swap_missing_field),
+        cmocka_unit_test(test_level_two_in_a_row),
+        cmocka_unit_test(test_level_flapping),
+        cmocka_unit_test(test_level_rearm),
+        cmocka_unit_test(test_inactive_never_trips),
+        cmocka_unit_test(test_rate_constant_and_eta),
+        cmocka_unit_test(test_rate_interval_independent),
+        cmocka_unit_test(test_both_limits_one_verdict),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,350 @@
+/* The monitor's data path with a scripted backend plugged into the same
+ * platform table: deadlines without drift, dropped deadlines, the guard's
+ * events and actions, the exit event, the record stream, --events. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stagetop/monitor.h"
+
+/* ---- a scripted backend ---------------------------------------------------- */
+
+#define NPROC 4
+struct st_backend {
+    st_proc_mem procs[NPROC];
+    int alive[NPROC];
+    st_sys_mem sys;
+    int signals[64];
+    int32_t signalled_pid[64];
+    int n_signals;
+};
+
+static struct st_backend *the_backend; /* the test's handle on what open() made */
+
+static int f_open(st_backend **out, st_error *err)
+{
+    (void)err;
+    free(the_backend);
+    struct st_backend *b = calloc(1, sizeof *b);
+    for (int i = 0; i < NPROC; i++) {
+        b->procs[i].id.pid = 1000 + i;
+        b->procs[i].id.start = 500 + (uint64_t)i;
+        b->procs[i].ppid = i == 0 ? 1 : 1000;
+        b->procs[i].footprint = (uint64_t)(i + 1) << 20;
+        b->procs[i].rss = (uint64_t)(i + 2) << 20;
+        b->procs[i].peak = (uint64_t)(i + 3) << 20;
+        b->procs[i].valid = ST_PM_FOOTPRINT | ST_PM_RSS | ST_PM_PEAK;
+        b->alive[i] = i < 3; /* root + two children */
+    }
+    b->sys.mem_total = 16ull << 30;
+    b->sys.swap_total = 4ull << 30;
+    b->sys.swap_used = 1ull << 30;
+    b->sys.level_c = 8000;
+    b->sys.valid = ST_F_SWAP | ST_F_LEVEL | ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL;
+    the_backend = b;
+    *out = b;
+    return ST_OK;
+}
+
+/* Kept after close so a test can see what happened at close; freed by the
+ * next open. */
+static void f_close(st_backend *b) { (void)b; }
+
+static int find(st_backend *b, int32_t pid)
+{
+    for (int i = 0; i < NPROC; i++)
+        if (b->alive[i] && b->procs[i].id.pid == pid)
+            return i;
+    return -1;
+}
+
+static int f_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
+{
+    int i = find(b, pid);
+    if (i < 0)
+        return st_error_set(err, ST_ESRCH, 0, "no process with pid %d", (int)pid);
+    *out = b->procs[i].id;
+    return ST_OK;
+}
+
+static int f_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, st_error *err)
+{
+    int r = find(b, root.pid);
+    st_proc_vec_clear(out);
+    if (r < 0 || b->procs[r].id.start != root.start)
+        return st_error_set(err, ST_ESRCH, 0, "gone");
+    for (int i = 0; i < NPROC; i++) {
+        if (!b->alive[i] || (i != r && b->procs[i].ppid != root.pid))
+            continue;
+        st_proc_ref ref = {b->procs[i].id, b->procs[i].ppid};
+        st_proc_vec_push(out, &ref, err);
+    }
+    return ST_OK;
+}
+
+static int f_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err)
+{
+    int i = find(b, id.pid);
+    if (i < 0 || b->procs[i].id.start != id.start)
+        return st_error_set(err, ST_ESRCH, 0, "gone");
+    *out = b->procs[i];
+    return ST_OK;
+}
+
+static int f_read_system(st_backend *b, st_sys_mem *out, st_error *err)
+{
+    (void)err;
+    *out = b->sys;
+    return ST_OK;
+}
+
+static int f_command(st_backend *b, st_proc_id id, char *buf, size_t len, st_error *err)
+{
+    (void)b;
+    (void)err;
+    snprintf(buf, len, "fake-%d", (int)id.pid);
+    return ST_OK;
+}
+
+static int f_list_all(st_backend *b, st_proc_vec *out, st_error *err)
+{
+    return f_descendants(b, b->procs[0].id, out, err);
+}
+
+static int f_send_signal(st_backend *b, st_proc_id id, int sig, st_error *err)
+{
+    int i = find(b, id.pid);
+    if (i < 0 || b->procs[i].id.start != id.start)
+        return st_error_set(err, ST_ESRCH, 0, "gone");
+    if (b->n_signals < 64) {
+        b->signals[b->n_signals] = sig;
+        b->signalled_pid[b->n_signals++] = id.pid;
+    }
+    if (sig == SIGKILL || sig == SIGTERM)
+        b->alive[i] = 0;
+    return ST_OK;
+}
+
+static const st_platform fake = {
+    .name = "fake", .footprint_metric = "fake_footprint", .peak_metric = "fake_peak",
+    .open = f_open, .close = f_close, .identify = f_identify, .descendants = f_descendants,
+    .read_proc = f_read_proc, .release = NULL, .read_system = f_read_system,
+    .command = f_command, .list_all = f_list_all, .send_signal = f_send_signal,
+};
+
+/* ---- tests ----------------------------------------------------------------- */
+
+static void open_mon(st_monitor *m, st_monitor_opts *o, double t0)
+{
+    st_error e;
+    int rc = st_monitor_open(m, &fake, o, 1000, NULL, t0, &e);
+    if (rc != ST_OK)
+        fail_msg("open: %s", e.msg);
+}
+
+static void sums_and_system_fields(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    open_mon(&m, &o, 100.0);
+    assert_int_equal(st_monitor_step(&m, 100.0, NULL), ST_OK);
+    const st_sample *s = st_ring_last(&m.ring);
+    assert_non_null(s);
+    assert_int_equal(s->procs, 3);
+    assert_int_equal(s->footprint, (1ull + 2 + 3) << 20);
+    assert_int_equal(s->rss, (2ull + 3 + 4) << 20);
+    assert_int_equal(s->swap_used, 1ull << 30);
+    assert_int_equal(s->level_c, 8000);
+    assert_true(st_sample_has(s, ST_F_FOOTPRINT | ST_F_RSS | ST_F_SWAP | ST_F_LEVEL | ST_F_PROCS));
+    assert_false(st_sample_has(s, ST_F_GPU));
+    assert_int_equal(m.summary.kernel_peak, 5ull << 20); /* max per-process peak */
+    assert_string_equal(m.meta.command, "fake-1000");
+    assert_string_equal(m.meta.footprint_metric, "fake_footprint");
+    st_monitor_close(&m, 0, NULL);
+}
+
+static void deadlines_do_not_drift(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    o.interval = 0.01;
+    open_mon(&m, &o, 50.0);
+    /* Wake up a little late every time: the deadlines stay on the grid. */
+    for (int k = 0; k < 1000; k++) {
+        double dl = st_monitor_deadline(&m);
+        assert_true(dl > 50.0 + k * 0.01 - 1e-9 && dl < 50.0 + k * 0.01 + 1e-9);
+        assert_int_equal(st_monitor_step(&m, dl + 0.004, NULL), ST_OK);
+    }
+    assert_int_equal(m.dropped, 0);
+    assert_int_equal(m.ring.total, 1000);
+    assert_int_equal(st_ring_last(&m.ring)->t_ms, 9994);
+    /* A stall of 0.1 s skips ten deadlines instead of sampling in a burst. */
+    double dl = st_monitor_deadline(&m);
+    assert_int_equal(st_monitor_step(&m, dl + 0.1, NULL), ST_OK);
+    assert_int_equal(m.dropped, 10);
+    assert_true(st_monitor_deadline(&m) > dl + 0.1);
+    st_monitor_close(&m, 0, NULL);
+}
+
+static int count_kind(const st_monitor *m, int kind)
+{
+    int n = 0;
+    for (size_t i = 0; i < m->events.len; i++)
+        n += m->events.v[i].kind == kind;
+    return n;
+}
+
+static void guard_pauses_then_rearms_on_resume(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    o.guard.has_swap_budget = 1;
+    o.guard.swap_budget = 256ull << 20;
+    o.guard.action = ST_GUARD_PAUSE;
+    open_mon(&m, &o, 0);
+    st_monitor_step(&m, 0, NULL);
+    the_backend->sys.swap_used += 200ull << 20; /* under budget */
+    st_monitor_step(&m, 0.5, NULL);
+    assert_int_equal(count_kind(&m, ST_EV_BUDGET), 0);
+    the_backend->sys.swap_used += 100ull << 20; /* 300 MiB over the start */
+    st_monitor_step(&m, 1.0, NULL);
+    assert_int_equal(count_kind(&m, ST_EV_BUDGET), 1);
+    assert_int_equal(count_kind(&m, ST_EV_PAUSE), 1);
+    assert_int_equal(m.job.state, ST_JOB_PAUSED);
+    /* the root was stopped first, then its children */
+    assert_true(the_backend->n_signals >= 3);
+    assert_int_equal(the_backend->signals[0], SIGSTOP);
+    assert_int_equal(the_backend->signalled_pid[0], 1000);
+    const st_event *b = &m.events.v[0];
+    assert_int_equal(b->value, 300ll << 20);
+    assert_int_equal(b->limit, 256ll << 20);
+    st_monitor_step(&m, 1.5, NULL); /* still over: trips only once */
+    assert_int_equal(count_kind(&m, ST_EV_BUDGET), 1);
+    assert_int_equal(st_monitor_resume(&m, 2.0, NULL), ST_OK);
+    assert_int_equal(count_kind(&m, ST_EV_RESUME), 1);
+    /* closing does not resume again: the job is not paused */
+    int before = the_backend->n_signals;
+    st_monitor_close(&m, 0, NULL);
+    assert_int_equal(the_backend->n_signals, before);
+}
+
+static void close_resumes_a_paused_job(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    open_mon(&m, &o, 0);
+    st_monitor_step(&m, 0, NULL);
+    assert_int_equal(st_monitor_pause(&m, 0.1, NULL), ST_OK);
+    struct st_backend *b = the_backend;
+    int n = b->n_signals;
+    assert_int_equal(n, 3);
+    st_monitor_close(&m, 0, NULL);
+    assert_int_equal(b->n_signals, 6);
+    for (int i = 3; i < 6; i++)
+        assert_int_equal(b->signals[i], SIGCONT);
+}
+
+static void close_can_leave_it_paused_when_asked(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    open_mon(&m, &o, 0);
+    st_monitor_step(&m, 0, NULL);
+    assert_int_equal(st_monitor_pause(&m, 0.1, NULL), ST_OK);
+    st_monitor_close(&m, 1, NULL);
+    assert_int_equal(the_backend->n_signals, 3);
+}
+
+static void root_exit_gives_an_exit_event(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    open_mon(&m, &o, 0);
+    st_monitor_step(&m, 0, NULL);
+    for (int i = 0; i < NPROC; i++)
+        the_backend->alive[i] = 0;
+    st_monitor_step(&m, 0.5, NULL);
+    assert_int_equal(m.job.state, ST_JOB_EXITED);
+    assert_int_equal(count_kind(&m, ST_EV_EXIT), 1);
+    assert_int_equal(st_ring_last(&m.ring)->procs, 0);
+    st_monitor_close(&m, 0, NULL);
+}
+
+static void followed_events_land_on_our_clock(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/st-follow-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path); /* the file does not exist yet when stagetop starts */
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    o.events_path = path;
+    open_mon(&m, &o, 10.0);
+    st_monitor_step(&m, 10.0, NULL);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"type\":\"start\",\"utc\":\"2026-12-02T10:00:00+00:00\",\"interval\":0.5}\n");
+    fprintf(f, "{\"type\":\"sample\",\"t\":1.0,\"footprint\":1,\"swap_used\":0,\"level\":90}\n");
+    fprintf(f, "{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"encode\",\"t\":1.2}\n");
+    fprintf(f, "{\"type\":\"event\",\"kind\":\"load\",\"name\":\"te\",\"stage\":\"encode\",");
+    fflush(f);
+    /* Read at 3.2 s on our clock, just after the job wrote t = 1.2: the
+     * offset bound is min(3.2 - 1.0, 3.2 - 1.2) = 2.0. */
+    st_monitor_step(&m, 13.2, NULL);
+    assert_int_equal(count_kind(&m, ST_EV_STAGE), 1);
+    assert_int_equal(m.events.v[0].t_ms, 3200);
+    fprintf(f, "\"nbytes\":1024,\"t\":1.4}\nnot json at all\n");
+    fclose(f);
+    st_monitor_step(&m, 13.5, NULL);
+    assert_int_equal(count_kind(&m, ST_EV_LOAD), 1);
+    assert_int_equal(m.events.v[1].nbytes, 1024);
+    assert_int_equal(m.events.v[1].t_ms, 3400); /* 1.4 + 2.0: late reads don't move it */
+    assert_true(m.follow->bad_lines == 1);
+    assert_non_null(strstr(m.follow_error, "line 5"));
+    st_monitor_close(&m, 0, NULL);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sums_and_system_fields),
+        cmocka_unit_test(deadlines_do_not_drift),
+        cmocka_unit_test(guard_pauses_then_rearms_on_resume),
+        cmocka_unit_test(close_resumes_a_paused_job),
+        cmocka_unit_test(close_can_leave_it_paused_when_asked),
+        cmocka_unit_test(root_exit_gives_an_exit_event),
+        cmocka_unit_test(followed_events_land_on_our_clock),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,377 @@
+/* test_stats.c: the incremental summary against hand-computed cases and
+ * against a naive oracle written straight from stageload's definition
+ * (windows recomputed from scratch over the whole prefix each time). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stagetop/stats.h"
+
+static st_sample smp(uint32_t t_ms, uint64_t fp, uint64_t swap, uint16_t level_c)
+{
+    st_sample s;
+    memset(&s, 0, sizeof s);
+    s.t_ms = t_ms;
+    s.footprint = fp;
+    s.swap_used = swap;
+    s.level_c = level_c;
+    s.valid = ST_F_FOOTPRINT | ST_F_SWAP | ST_F_LEVEL;
+    return s;
+}
+
+static void feed_sample(st_summary *s, uint32_t t, uint64_t fp, uint64_t swap, uint16_t level_c)
+{
+    st_sample x = smp(t, fp, swap, level_c);
+    assert_int_equal(st_summary_add_sample(s, &x, NULL), ST_OK);
+}
+
+static void feed_stage(st_summary *s, uint32_t t, const char *name)
+{
+    st_event ev;
+    st_event_init(&ev, t, ST_EV_STAGE);
+    st_event_set_str(ev.stage, sizeof ev.stage, name);
+    ev.has = ST_EVF_STAGE;
+    assert_int_equal(st_summary_add_event(s, &ev, NULL), ST_OK);
+}
+
+static void test_empty(void **state)
+{
+    (void)state;
+    st_summary s;
+    st_summary_init(&s);
+    st_summary_finish(&s);
+    assert_int_equal(s.n_samples, 0);
+    assert_int_equal(s.peak_footprint, 0);
+    assert_false(s.has_swap);
+    assert_false(s.has_level);
+    assert_false(s.has_kernel_peak);
+    assert_int_equal(s.n_stages, 0);
+    st_summary_free(&s);
+}
+
+static void test_basic_fields(void **state)
+{
+    (void)state;
+    st_summary s;
+    st_summary_init(&s);
+    feed_sample(&s, 100, 50, 1000, 9000);
+    feed_sample(&s, 600, 80, 3000, 7550);
+    feed_sample(&s, 1100, 70, 2000, 8000);
+    st_sample g = smp(1600, 10, 500, 9900);
+    g.valid |= ST_F_GPU | ST_F_RSS;
+    g.gpu = 4096;
+    g.rss = 77;
+    assert_int_equal(st_summary_add_sample(&s, &g, NULL), ST_OK);
+    st_summary_add_kernel_peak(&s, 300);
+    st_summary_add_kernel_peak(&s, 200);
+    st_summary_finish(&s);
+    assert_int_equal(s.n_samples, 4);
+    assert_int_equal(s.first_t_ms, 100);
+    assert_int_equal(s.last_t_ms, 1600);
+    assert_int_equal(s.peak_footprint, 80);
+    assert_int_equal(s.peak_rss, 77);
+    assert_true(s.has_gpu);
+    assert_int_equal(s.peak_gpu, 4096);
+    assert_true(s.has_swap);
+    assert_int_equal(s.swap_start, 1000);
+    assert_int_equal(s.swap_peak, 3000);
+    assert_int_equal(s.swap_end, 500);
+    assert_int_equal(s.min_level_c, 7550);
+    assert_int_equal(s.kernel_peak, 300);
+    /* no stage events: one "setup" window from 0 to the last sample */
+    assert_int_equal(s.n_stages, 1);
+    assert_string_equal(s.stages[0].stage, "setup");
+    assert_int_equal(s.stages[0].seconds_ms, 1600);
+    assert_int_equal(s.stages[0].peak_footprint, 80);
+    st_summary_free(&s);
+}
+
+static void test_missing_fields(void **state)
+{
+    (void)state;
+    st_summary s;
+    st_sample x;
+    st_summary_init(&s);
+    memset(&x, 0, sizeof x);
+    x.t_ms = 5;
+    x.valid = ST_F_LEVEL;
+    x.level_c = 4000;
+    x.footprint = 999; /* not valid: ignored */
+    assert_int_equal(st_summary_add_sample(&s, &x, NULL), ST_OK);
+    st_summary_finish(&s);
+    assert_int_equal(s.peak_footprint, 0);
+    assert_false(s.has_swap);
+    assert_true(s.has_level);
+    assert_int_equal(s.n_stages, 1);
+    assert_false(s.stages[0].has_peak);
+    st_summary_free(&s);
+}
+
+static void test_stage_at_zero_drops_setup(void **state)
+{
+    (void)state;
+    st_summary s;
+    /* event before the sample at t = 0 */
+    st_summary_init(&s);
+    feed_stage(&s, 0, "load");
+    feed_sample(&s, 0, 10, 0, 100);
+    feed_sample(&s, 500, 30, 0, 100);
+    st_summary_finish(&s);
+    assert_int_equal(s.n_stages, 1);
+    assert_string_equal(s.stages[0].stage, "load");
+    assert_int_equal(s.stages[0].seconds_ms, 500);
+    assert_int_equal(s.stages[0].peak_footprint, 30);
+    st_summary_free(&s);
+    /* the sample at t = 0 came first: the implicit setup becomes "load" */
+    st_summary_init(&s);
+    feed_sample(&s, 0, 10, 0, 100);
+    feed_stage(&s, 0, "load");
+    feed_stage(&s, 0, "run");
+    feed_sample(&s, 500, 30, 0, 100);
+    st_summary_finish(&s);
+    assert_int_equal(s.n_stages, 2);
+    assert_string_equal(s.stages[0].stage, "load");
+    assert_int_equal(s.stages[0].seconds_ms, 0);
+    assert_true(s.stages[0].has_peak); /* the sample it already held */
+    assert_string_equal(s.stages[1].stage, "run");
+    assert_int_equal(s.stages[1].seconds_ms, 500);
+    assert_int_equal(s.stages[1].peak_footprint, 30);
+    st_summary_free(&s);
+}
+
+static void test_stage_after_end(void **state)
+{
+    (void)state;
+    /* samples 100@10, 600@40, 1100@30; stages a@800, late@2500, later@3000.
+     * stageload: setup [0,800) -> peak 40; a [800,2500) -> 30;
+     * late [2500,3000) -> none; later [3000, end=1100]: -1.9 s, and the
+     * sample at t == t1 == end -> 30. */
+    st_summary s;
+    st_summary_init(&s);
+    feed_sample(&s, 100, 10, 0, 5000);
+    feed_sample(&s, 600, 40, 100, 4500);
+    feed_stage(&s, 800, "a");
+    feed_sample(&s, 1100, 30, 50, 4700);
+    feed_stage(&s, 2500, "late");
+    feed_stage(&s, 3000, "later");
+    st_summary_finish(&s);
+    assert_int_equal(s.n_stages, 4);
+    assert_int_equal(s.stages[0].seconds_ms, 800);
+    assert_int_equal(s.stages[0].peak_footprint, 40);
+    assert_int_equal(s.stages[1].seconds_ms, 1700);
+    assert_int_equal(s.stages[1].peak_footprint, 30);
+    assert_int_equal(s.stages[2].seconds_ms, 500);
+    assert_false(s.stages[2].has_peak);
+    assert_string_equal(s.stages[3].stage, "later");
+    assert_int_equal(s.stages[3].seconds_ms, -1900);
+    assert_true(s.stages[3].has_peak);
+    assert_int_equal(s.stages[3].peak_footprint, 30);
+    st_summary_free(&s);
+}
+
+static void test_stage_at_end(void **state)
+{
+    (void)state;
+    /* stages b and c at 1200 == the last sample time; two samples there. */
+    st_summary s;
+    st_summary_init(&s);
+    feed_sample(&s, 200, 10, 1, 5000);
+    feed_stage(&s, 500, "a");
+    feed_sample(&s, 700, 70, 2, 4000);
+    feed_stage(&s, 1200, "b");
+    feed_stage(&s, 1200, "c");
+    feed_sample(&s, 1200, 20, 3, 4100);
+    feed_sample(&s, 1200, 90, 2, 4200);
+    st_summary_finish(&s);
+    assert_int_equal(s.n_stages, 4);
+    assert_int_equal(s.stages[1].peak_footprint, 90); /* a: [500,1200) + end samples */
+    assert_int_equal(s.stages[2].seconds_ms, 0);
+    assert_int_equal(s.stages[2].peak_footprint, 90); /* b: empty, end rule */
+    assert_int_equal(s.stages[3].peak_footprint, 90);
+    /* finish again: idempotent */
+    st_summary_finish(&s);
+    assert_int_equal(s.stages[1].peak_footprint, 90);
+    /* feeding more reopens: a later sample ends the end rule for a and b */
+    feed_sample(&s, 1500, 5, 2, 4200);
+    st_summary_finish(&s);
+    assert_int_equal(s.stages[1].peak_footprint, 70);
+    assert_false(s.stages[2].has_peak);
+    assert_int_equal(s.stages[3].peak_footprint, 90);
+    assert_int_equal(s.stages[3].seconds_ms, 300);
+    st_summary_free(&s);
+}
+
+static void test_loads_releases(void **state)
+{
+    (void)state;
+    st_summary s;
+    st_event ev;
+    st_summary_init(&s);
+    const struct { int kind; const char *name; const char *note; uint64_t nb; double sec; } evs[] = {
+        { ST_EV_LOAD, "vae", "outside_stage", 300, 0.25 },
+        { ST_EV_LOAD, "clip", "outside_stage", 200, 0.125 },
+        { ST_EV_RELOAD, "vae", "outside_stage", 300, 0.5 },
+        { ST_EV_LOAD, "unet", NULL, 5000, -1 },
+        { ST_EV_RELEASE, "unet", NULL, 5000, -1 },
+        { ST_EV_RELEASE, "vae", NULL, 0, -1 },
+        { ST_EV_MARK, NULL, "outside_stage", 0, -1 },
+    };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+        st_event_init(&ev, (uint32_t)i, evs[i].kind);
+        if (evs[i].name) { st_event_set_str(ev.name, sizeof ev.name, evs[i].name); ev.has |= ST_EVF_NAME; }
+        if (evs[i].note) { st_event_set_str(ev.note, sizeof ev.note, evs[i].note); ev.has |= ST_EVF_NOTE; }
+        if (evs[i].nb) { ev.nbytes = evs[i].nb; ev.has |= ST_EVF_NBYTES; }
+        if (evs[i].sec >= 0) { ev.seconds = evs[i].sec; ev.has |= ST_EVF_SECONDS; }
+        assert_int_equal(st_summary_add_event(&s, &ev, NULL), ST_OK);
+    }
+    st_summary_finish(&s);
+    assert_int_equal(s.loads_count, 4);
+    assert_int_equal(s.loads_bytes, 5800);
+    assert_true(s.loads_seconds == 0.875);
+    assert_int_equal(s.releases_count, 2);
+    assert_int_equal(s.releases_bytes, 5000);
+    assert_int_equal(s.n_outside_stage, 2);
+    assert_string_equal(s.outside_stage[0], "clip");
+    assert_string_equal(s.outside_stage[1], "vae");
+    st_summary_free(&s);
+}
+
+/* ---- the oracle ---- */
+
+typedef struct { uint32_t t; uint64_t fp; int is_stage; char name[8]; } item;
+typedef struct { char name[8]; int64_t secs; int has; uint64_t peak; } owin;
+
+/* stageload's windows over items[0..n) (time ordered), from scratch. */
+static size_t oracle(const item *it, size_t n, owin *out)
+{
+    uint32_t end = 0;
+    int any = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!it[i].is_stage) { end = it[i].t; any = 1; }
+    if (!any)
+        return 0;
+    struct { uint32_t t0; const char *name; } b[512];
+    size_t nb = 0, first = (size_t)-1;
+    for (size_t i = 0; i < n; i++)
+        if (it[i].is_stage) { first = i; break; }
+    if (first == (size_t)-1 || it[first].t > 0)
+        b[nb].t0 = 0, b[nb++].name = "setup";
+    for (size_t i = 0; i < n; i++)
+        if (it[i].is_stage)
+            b[nb].t0 = it[i].t, b[nb++].name = it[i].name;
+    for (size_t w = 0; w < nb; w++) {
+        uint32_t t0 = b[w].t0, t1 = w + 1 < nb ? b[w + 1].t0 : end;
+        snprintf(out[w].name, sizeof out[w].name, "%s", b[w].name);
+        out[w].secs = (int64_t)t1 - (int64_t)t0;
+        out[w].has = 0;
+        out[w].peak = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (it[i].is_stage)
+                continue;
+            uint32_t t = it[i].t;
+            if ((t0 <= t && t < t1) || (t == t1 && t1 == end)) {
+                if (!out[w].has || it[i].fp > out[w].peak)
+                    out[w].peak = it[i].fp;
+                out[w].has = 1;
+            }
+        }
+    }
+    return nb;
+}
+
+static uint64_t rng = 88172645463325252ULL;
+static uint64_t rnd(uint64_t n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng % n;
+}
+
+static void compare(const st_summary *s, const item *it, size_t n)
+{
+    owin w[512];
+    size_t nw = oracle(it, n, w);
+    size_t ns = 0;
+    uint64_t peak = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!it[i].is_stage) {
+            ns++;
+            if (it[i].fp > peak)
+                peak = it[i].fp;
+        }
+    assert_int_equal(s->n_samples, ns);
+    assert_int_equal(s->peak_footprint, peak);
+    if (ns == 0)
+        return;
+    assert_int_equal(s->n_stages, nw);
+    for (size_t k = 0; k < nw; k++) {
+        assert_string_equal(s->stages[k].stage, w[k].name);
+        assert_int_equal(s->stages[k].seconds_ms, w[k].secs);
+        assert_int_equal(s->stages[k].has_peak, w[k].has);
+        if (w[k].has)
+            assert_int_equal(s->stages[k].peak_footprint, w[k].peak);
+    }
+}
+
+static void test_random_vs_oracle(void **state)
+{
+    (void)state;
+    item it[400];
+    for (int round = 0; round < 1500; round++) {
+        size_t n = 1 + rnd(60);
+        uint32_t t = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t step = rnd(4);
+            t += step == 0 ? 0 : step == 1 ? (uint32_t)rnd(3) : (uint32_t)rnd(800);
+            it[i].t = t;
+            it[i].is_stage = rnd(4) == 0;
+            it[i].fp = rnd(1000);
+            snprintf(it[i].name, sizeof it[i].name, "s%zu", i);
+        }
+        /* an event at the same t as a sample goes first (stats.h): order
+         * each run of equal t as stages, then samples (stable) */
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = i; j > 0 && it[j].t == it[j - 1].t && it[j].is_stage && !it[j - 1].is_stage; j--) {
+                item x = it[j];
+                it[j] = it[j - 1];
+                it[j - 1] = x;
+            }
+        st_summary s;
+        st_summary_init(&s);
+        for (size_t i = 0; i < n; i++) {
+            if (it[i].is_stage)
+                feed_stage(&s, it[i].t, it[i].name);
+            else
+                feed_sample(&s, it[i].t, it[i].fp, 0, 0);
+            if (rnd(5) == 0) { /* finish in the middle, then keep feeding */
+                st_summary_finish(&s);
+                compare(&s, it, i + 1);
+            }
+        }
+        st_summary_finish(&s);
+        compare(&s, it, n);
+        st_summary_free(&s);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_basic_fields),
+        cmocka_unit_test(test_missing_fields),
+        cmocka_unit_test(test_stage_at_zero_drops_setup),
+        cmocka_unit_test(test_stage_after_end),
+        cmocka_unit_test(test_stage_at_end),
+        cmocka_unit_test(test_loads_releases),
+        cmocka_unit_test(test_random_vs_oracle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,231 @@
+/* cli_run.c: signals, waiting for room, headless mode, `summary`. */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stagetop/plot.h"
+#include "stagetop/trace.h"
+#include "stagetop/units.h"
+
+/* The one global of the front end: a signal handler can reach nothing else. */
+volatile sig_atomic_t cli_signal;
+static int wake_pipe[2] = {-1, -1};
+
+static void on_signal(int sig)
+{
+    int saved = errno;
+    cli_signal = sig;
+    if (wake_pipe[1] >= 0) {
+        char c = 1;
+        ssize_t n = write(wake_pipe[1], &c, 1);
+        (void)n;
+    }
+    errno = saved;
+}
+
+int cli_signals_install(void)
+{
+    if (wake_pipe[0] < 0) {
+        if (pipe(wake_pipe) != 0)
+            return -1;
+        for (int i = 0; i < 2; i++) {
+            fcntl(wake_pipe[i], F_SETFL, fcntl(wake_pipe[i], F_GETFL) | O_NONBLOCK);
+            fcntl(wake_pipe[i], F_SETFD, FD_CLOEXEC);
+        }
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+    return 0;
+}
+
+int cli_wake_fd(void) { return wake_pipe[0]; }
+
+void cli_wake_drain(void)
+{
+    char buf[64];
+    if (wake_pipe[0] >= 0)
+        while (read(wake_pipe[0], buf, sizeof buf) > 0) {
+        }
+}
+
+/* Sleep until `until` (monotonic) or a signal. */
+static void nap_until(double until)
+{
+    double left = until - st_now();
+    if (left <= 0)
+        return;
+    struct pollfd p = {.fd = cli_wake_fd(), .events = POLLIN};
+    int ms = (int)ceil(left * 1000.0);
+    poll(&p, p.fd >= 0 ? 1 : 0, ms);
+}
+
+int cli_wait_free(const st_platform *plat, double pct, double timeout_s, double interval)
+{
+    st_backend *b;
+    st_error e;
+    st_sys_mem sys;
+    int said = 0;
+    if (plat->open(&b, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s\n", e.msg);
+        return CLI_EXIT_WATCH;
+    }
+    double start = st_now(), step = interval < 0.5 ? 0.5 : interval;
+    int rc = CLI_EXIT_NOROOM;
+    for (;;) {
+        if (cli_signal) {
+            rc = 128 + cli_signal;
+            break;
+        }
+        if (plat->read_system(b, &sys, &e) != ST_OK || !(sys.valid & ST_F_LEVEL)) {
+            fprintf(stderr, "stagetop: --wait-free: the memory level is not readable here\n");
+            rc = CLI_EXIT_WATCH;
+            break;
+        }
+        double level = sys.level_c / 100.0;
+        if (level >= pct) {
+            if (said)
+                fprintf(stderr, "stagetop: memory level %.1f%% >= %.1f%%: starting\n", level, pct);
+            rc = 0;
+            break;
+        }
+        double waited = st_now() - start;
+        if (waited >= timeout_s) {
+            char d[16];
+            fprintf(stderr, "stagetop: no room to start: memory level %.1f%% stayed under %.1f%% for %s\n",
+                    level, pct, st_format_duration(waited, d, sizeof d));
+            break;
+        }
+        if (!said || (int)waited % 30 == 0)
+            fprintf(stderr, "stagetop: waiting to start: memory level %.1f%% < %.1f%% (--wait-free)\n",
+                    level, pct);
+        said = 1;
+        nap_until(st_now() + step);
+    }
+    plat->close(b);
+    return rc;
+}
+
+int cli_exit_code(const st_monitor *m, int signo)
+{
+    if (signo)
+        return 128 + signo;
+    if (m->guard_tripped && m->verdict.action == ST_GUARD_KILL)
+        return CLI_EXIT_GUARD;
+    if (m->job.launched && m->job.state == ST_JOB_EXITED)
+        return m->job.exit_code;
+    return CLI_EXIT_OK;
+}
+
+static void say_guard(const st_monitor *m)
+{
+    char v[32], l[32];
+    const st_guard_verdict *g = &m->verdict;
+    if (g->reason == ST_GUARD_SWAP)
+        fprintf(stderr, "stagetop: swap grew %s since the start, over the budget of %s: %s\n",
+                st_format_bytes((uint64_t)g->value, v, sizeof v),
+                st_format_bytes((uint64_t)g->limit, l, sizeof l),
+                g->action == ST_GUARD_KILL ? "stopping the job" : "job paused");
+    else
+        fprintf(stderr, "stagetop: memory level %.2f%% under %.2f%% twice: %s\n", g->value / 100.0,
+                g->limit / 100.0, g->action == ST_GUARD_KILL ? "stopping the job" : "job paused");
+    if (g->action == ST_GUARD_PAUSE)
+        fprintf(stderr, "stagetop: resume with: kill -CONT %ld (or stop stagetop)\n",
+                (long)m->job.pid);
+}
+
+int cli_headless(st_monitor *m, const cli_args *a)
+{
+    (void)a;
+    st_error e;
+    int signo = 0, said_guard = 0, said_record = 0, said_gpu = 0;
+    for (;;) {
+        if (cli_signal && !signo) {
+            signo = cli_signal;
+            if (!m->job.launched || m->job.state == ST_JOB_EXITED)
+                break;
+            /* stagetop started it: stop it before leaving (DESIGN.md §6). */
+            if (m->job.state != ST_JOB_KILLING)
+                st_monitor_kill(m, st_now(), &e);
+        }
+        double now = st_now();
+        if (now < st_monitor_deadline(m)) {
+            nap_until(st_monitor_deadline(m));
+            cli_wake_drain();
+            continue;
+        }
+        if (st_monitor_step(m, now, &e) != ST_OK) {
+            fprintf(stderr, "stagetop: %s\n", e.msg);
+            return CLI_EXIT_WATCH;
+        }
+        if (m->guard_tripped && !said_guard) {
+            say_guard(m);
+            said_guard = 1;
+        }
+        if (m->gpu_error[0] && !said_gpu) {
+            fprintf(stderr, "stagetop: %s (the GPU lane has gaps)\n", m->gpu_error);
+            said_gpu = 1;
+        }
+        if (m->record_error[0] && !said_record) {
+            fprintf(stderr, "stagetop: %s (sampling goes on)\n", m->record_error);
+            said_record = 1;
+        }
+        if (m->job.state == ST_JOB_EXITED)
+            break;
+    }
+    return cli_exit_code(m, signo);
+}
+
+int cli_summary(const char *path)
+{
+    st_trace t;
+    st_error e;
+    st_trace_init(&t);
+    if (st_trace_load_file(path, &t, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", path, e.msg);
+        st_trace_free(&t);
+        return CLI_EXIT_WATCH;
+    }
+    char *json = st_summary_to_json(&t.summary, &t.meta);
+    int rc = CLI_EXIT_OK;
+    if (!json || printf("%s\n", json) < 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "stagetop: cannot write the summary\n");
+        rc = CLI_EXIT_WATCH;
+    }
+    free(json);
+    st_trace_free(&t);
+    return rc;
+}
+
+int cli_plot(const char *path, const char *out)
+{
+    st_trace t;
+    st_error e;
+    st_plot_opts o;
+    int rc = CLI_EXIT_OK;
+    st_plot_opts_init(&o);
+    st_trace_init(&t);
+    if (st_trace_load_file(path, &t, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", path, e.msg);
+        rc = CLI_EXIT_WATCH;
+    } else if (strcmp(out, "-") == 0 ? st_plot_svg(&t, &o, stdout, &e) != ST_OK
+                                      : st_plot_svg_file(&t, &o, out, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", out, e.msg);
+        rc = CLI_EXIT_WATCH;
+    }
+    st_trace_free(&t);
+    return rc;
+}

@@ -1,0 +1,404 @@
+/* lanes.c: the lanes (footprint, swap, memory level, GPU): label, sparkline
+ * or graph, and the shared time axis and event row under them. */
+#include "sanitize.h"
+#include "spark.h"
+#include "viewdraw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stagetop/guard.h"
+#include "stagetop/units.h"
+
+/* One piece of a lane's label in three lengths: on its own row of a tall
+ * label ("peak 2.00 GiB"), inline ("peak 2.00 GiB"), short ("pk 2.00G"). */
+typedef struct item {
+    char row[64], inl[64], sh[64];
+    attr_t a;
+} item;
+
+typedef struct lane {
+    unsigned field;
+    int agg;
+    int pair;
+    int fixed;       /* 1: scale 0..100 (percent) */
+    item it[7];
+    int n;
+} lane;
+
+static item *add(lane *l, attr_t a, const char *row, const char *inl, const char *sh)
+{
+    item *it = &l->it[l->n++];
+    snprintf(it->row, sizeof it->row, "%s", row);
+    snprintf(it->inl, sizeof it->inl, "%s", inl);
+    snprintf(it->sh, sizeof it->sh, "%s", sh);
+    it->a = a;
+    return it;
+}
+
+static st_samples_view ring_view(const st_ring *r)
+{
+    st_samples_view v = {NULL, 0, NULL, 0};
+    if (r->len == 0)
+        return v;
+    size_t first = r->cap - r->head;
+    v.a = r->buf + r->head;
+    if (r->len <= first) {
+        v.a_len = r->len;
+    } else {
+        v.a_len = first;
+        v.b = r->buf;
+        v.b_len = r->len - first;
+    }
+    return v;
+}
+
+static uint32_t interval_ms(const st_monitor *m)
+{
+    long iv = lround(m->opts.interval * 1000.0);
+    return iv < 1 ? 1 : (uint32_t)iv;
+}
+
+/* Columns c0 .. c0+n-1 of a lane, reusing the finished ones of the last
+ * frame. */
+static const double *lane_columns(tui_view *v, int li, const st_monitor *m, const lane *l,
+                                  int64_t c0, int n, int64_t newest)
+{
+    tui_lane_cache *c = &v->lanes[li];
+    if (c->cap < n) {
+        double *p = realloc(c->v, (size_t)n * sizeof *p);
+        if (!p)
+            return NULL;
+        c->v = p;
+        c->cap = n;
+        c->n = 0;
+    }
+    int reuse = 0;
+    if (c->n > 0 && c->per_col == v->per_col && c->col0 <= c0 && c0 < c->final_end &&
+        c->ring_total <= m->ring.total) {
+        int64_t end = c0 + n < c->final_end ? c0 + n : c->final_end;
+        if (end > c->col0 + c->n)
+            end = c->col0 + c->n;
+        if (end > c0) {
+            reuse = (int)(end - c0);
+            memmove(c->v, c->v + (c0 - c->col0), (size_t)reuse * sizeof *c->v);
+        }
+    }
+    int j = reuse;
+    int64_t from = c0 + reuse;
+    for (; j < n && from < 0; j++, from++)
+        c->v[j] = NAN;
+    if (j < n)
+        tui_bucket(ring_view(&m->ring), l->field, l->agg, interval_ms(m), v->per_col,
+                   (uint64_t)from, n - j, c->v + j);
+    c->col0 = c0;
+    c->n = n;
+    c->per_col = v->per_col;
+    c->final_end = newest;
+    c->ring_total = m->ring.total;
+    return c->v;
+}
+
+/* Swap growth rate (bytes/s) over the last ~10 s of the ring. */
+static double swap_rate(const st_monitor *m)
+{
+    const st_sample *last = st_ring_last(&m->ring);
+    size_t n = st_ring_len(&m->ring), lo = 0, hi = n;
+    if (!last || !st_sample_has(last, ST_F_SWAP) || last->t_ms < 2000)
+        return 0;
+    uint32_t want = last->t_ms > 10000 ? last->t_ms - 10000 : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st_ring_get(&m->ring, mid)->t_ms < want)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const st_sample *old = st_ring_get(&m->ring, lo);
+    if (!old || old == last || !st_sample_has(old, ST_F_SWAP) || last->t_ms - old->t_ms < 1000)
+        return 0;
+    return ((double)last->swap_used - (double)old->swap_used) * 1000.0 / (last->t_ms - old->t_ms);
+}
+
+static void bytes_item(lane *l, attr_t a, const char *rowname, const char *inname,
+                       const char *shname, uint64_t b)
+{
+    char big[32], small[32], row[64], inl[64], sh[64];
+    st_format_bytes(b, big, sizeof big);
+    tui_short_bytes(b, small, sizeof small);
+    snprintf(row, sizeof row, "%s%s", rowname, big);
+    snprintf(inl, sizeof inl, "%s%s", inname, big);
+    snprintf(sh, sizeof sh, "%s%s", shname, small);
+    add(l, a, row, inl, sh);
+}
+
+static void footprint_lane(const tui_view *v, const st_monitor *m, lane *l)
+{
+    l->field = ST_F_FOOTPRINT;
+    l->pair = TUI_PAIR_FOOTPRINT;
+    add(l, tui_attr(v, l->pair) | A_BOLD, "footprint (tree)", "footprint", "fp");
+    if (!m->has_last || !st_sample_has(&m->last, ST_F_FOOTPRINT)) {
+        add(l, A_NORMAL, "no reading", "-", "-");
+        return;
+    }
+    bytes_item(l, A_BOLD, "now  ", "", "", m->last.footprint);
+    bytes_item(l, A_NORMAL, "peak ", "peak ", "pk ", m->summary.peak_footprint);
+    if (m->tree.has_kernel_peak && m->tree.kernel_peak > m->summary.peak_footprint) {
+        char name[48];
+        snprintf(name, sizeof name, "%s ", m->plat->peak_metric ? m->plat->peak_metric : "kernel");
+        bytes_item(l, tui_attr(v, TUI_PAIR_DIM), name, name, "hwm ", m->tree.kernel_peak);
+    }
+}
+
+static void swap_lane(const tui_view *v, const st_monitor *m, lane *l)
+{
+    l->field = ST_F_SWAP;
+    l->pair = TUI_PAIR_SWAP;
+    add(l, tui_attr(v, l->pair) | A_BOLD, "swap used", "swap", "swap");
+    if (!m->has_last || !st_sample_has(&m->last, ST_F_SWAP)) {
+        add(l, A_NORMAL, "not available", "n/a", "n/a");
+        return;
+    }
+    if ((m->sys.valid & ST_SYS_SWAPTOTAL) && m->sys.swap_total == 0 && m->last.swap_used == 0) {
+        add(l, A_NORMAL, "none (no swap)", "none (no swap)", "none");
+        return;
+    }
+    uint64_t now_b = m->last.swap_used, base = m->sys_start.swap_used;
+    double rate = m->guard_on ? st_guard_rate(&m->guard) : swap_rate(m);
+    int growing = rate > 1024.0 * 1024.0;
+    int64_t growth = (int64_t)(now_b - base);
+    attr_t ga = growing ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD
+              : growth > 64 * 1024 * 1024 ? tui_attr(v, TUI_PAIR_WARN) : A_NORMAL;
+    bytes_item(l, A_BOLD, "now  ", "", "", now_b);
+    char big[32], small[32], row[64], inl[64], sh[64];
+    st_format_bytes((uint64_t)(growth < 0 ? -growth : growth), big, sizeof big);
+    tui_short_bytes((uint64_t)(growth < 0 ? -growth : growth), small, sizeof small);
+    char sign = growth < 0 ? '-' : '+';
+    snprintf(row, sizeof row, "%c%s since start", sign, big);
+    snprintf(inl, sizeof inl, "%c%s", sign, big);
+    snprintf(sh, sizeof sh, "%c%s", sign, small);
+    add(l, ga, row, inl, sh);
+    if (fabs(rate) >= 1024) {
+        st_format_bytes((uint64_t)fabs(rate), big, sizeof big);
+        tui_short_bytes((uint64_t)fabs(rate), small, sizeof small);
+        sign = rate < 0 ? '-' : '+';
+        snprintf(row, sizeof row, "%c%s/s", sign, big);
+        snprintf(sh, sizeof sh, "%c%s/s", sign, small);
+        add(l, ga, row, row, sh);
+    }
+    if (m->guard_on && m->guard.o.has_swap_budget) {
+        double eta = st_guard_eta(&m->guard, now_b);
+        if (eta >= 0) {
+            st_format_duration(eta, big, sizeof big);
+            snprintf(row, sizeof row, "budget in %s", big);
+            snprintf(sh, sizeof sh, "eta %s", big);
+            add(l, tui_attr(v, eta < 60 ? TUI_PAIR_BAD : TUI_PAIR_WARN) | A_BOLD, row, row, sh);
+        } else {
+            st_format_bytes(m->guard.o.swap_budget, big, sizeof big);
+            tui_short_bytes(m->guard.o.swap_budget, small, sizeof small);
+            snprintf(row, sizeof row, "budget +%s", big);
+            snprintf(sh, sizeof sh, "bud +%s", small);
+            add(l, A_NORMAL, row, row, sh);
+        }
+    }
+}
+
+static void level_lane(const tui_view *v, const st_monitor *m, lane *l)
+{
+    l->field = ST_F_LEVEL;
+    l->agg = TUI_AGG_MIN;
+    l->fixed = 1;
+    l->pair = TUI_PAIR_LEVEL;
+    add(l, tui_attr(v, l->pair) | A_BOLD, "memory available", "available", "avail");
+    if (!m->has_last || !st_sample_has(&m->last, ST_F_LEVEL)) {
+        add(l, A_NORMAL, "not available", "n/a", "n/a");
+        return;
+    }
+    double pct = m->last.level_c / 100.0;
+    attr_t a = pct < 10 ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD
+             : pct < 20 ? tui_attr(v, TUI_PAIR_WARN) | A_BOLD : A_BOLD;
+    if (pct < 20)
+        l->pair = pct < 10 ? TUI_PAIR_BAD : TUI_PAIR_WARN;
+    char row[64], inl[64], sh[64];
+    snprintf(row, sizeof row, "now  %.1f%%", pct);
+    snprintf(inl, sizeof inl, "%.1f%%", pct);
+    snprintf(sh, sizeof sh, "%.0f%%", pct);
+    add(l, a, row, inl, sh);
+    if (m->summary.has_level) {
+        double mn = m->summary.min_level_c / 100.0;
+        snprintf(row, sizeof row, "min  %.1f%%", mn);
+        snprintf(inl, sizeof inl, "min %.1f%%", mn);
+        snprintf(sh, sizeof sh, "min %.0f%%", mn);
+        add(l, mn < 10 ? tui_attr(v, TUI_PAIR_BAD) : A_NORMAL, row, inl, sh);
+    }
+    if (st_sample_has(&m->last, ST_F_PRESSURE)) {
+        snprintf(row, sizeof row, "pressure %.2f", m->last.pressure_c / 100.0);
+        snprintf(sh, sizeof sh, "pr %.1f", m->last.pressure_c / 100.0);
+        add(l, tui_attr(v, TUI_PAIR_DIM), row, row, sh);
+    }
+}
+
+static void gpu_lane(const tui_view *v, const st_monitor *m, lane *l)
+{
+    l->field = ST_F_GPU;
+    l->pair = TUI_PAIR_GPU;
+    add(l, tui_attr(v, l->pair) | A_BOLD, "GPU memory (tree)", "gpu", "gpu");
+    if (!m->has_last || !st_sample_has(&m->last, ST_F_GPU)) {
+        add(l, A_NORMAL, "no reading", "-", "-");
+        return;
+    }
+    bytes_item(l, A_BOLD, "now  ", "", "", m->last.gpu);
+    if (m->summary.has_gpu)
+        bytes_item(l, A_NORMAL, "peak ", "peak ", "pk ", m->summary.peak_gpu);
+}
+
+/* Draw a row of sparkline levels or graph cells straight into curses'
+ * cells (no per-character UTF-8 decoding: a frame stays well under 1 ms). */
+static void draw_cells(const tui_view *v, int y, int x, const unsigned char *lv, int n, int graph,
+                       int pair, cchar_t *cells)
+{
+    static const char asc_spark[] = " .:-=+*#%@", asc_graph[] = " ..--==##";
+    cchar_t g[10];
+    short cp = (short)(v->color ? pair : 0);
+    for (int i = 0; i < 10; i++) {
+        wchar_t wc[2] = {L' ', 0};
+        if (v->ascii)
+            wc[0] = (wchar_t)(graph ? asc_graph[i > 8 ? 8 : i] : asc_spark[i]);
+        else if (i > 0)
+            wc[0] = (wchar_t)(0x2580 + (i > 8 ? 8 : i)); /* U+2581 .. U+2588 */
+        setcchar(&g[i], wc, A_NORMAL, cp, NULL);
+    }
+    for (int j = 0; j < n; j++)
+        cells[j] = g[lv[j] > 9 ? 9 : lv[j]];
+    mvadd_wchnstr(y, x, cells, n);
+}
+
+/* Draw items side by side in one row of w columns: the longest form that
+ * fits, dropping trailing items before shortening. */
+static void draw_inline(const lane *l, int y, int x, int w)
+{
+    for (int form = 0; form < 2; form++)
+        for (int k = l->n; k >= 2 || (form == 1 && k >= 1); k--) {
+            int total = -1;
+            for (int i = 0; i < k; i++)
+                total += 1 + tui_text_width(form ? l->it[i].sh : l->it[i].inl);
+            if (total > w && !(form == 1 && k == 1))
+                continue;
+            int cx = x;
+            for (int i = 0; i < k && cx < x + w; i++) {
+                cx += tui_put(y, cx, x + w - cx, form ? l->it[i].sh : l->it[i].inl, l->it[i].a);
+                cx++;
+            }
+            return;
+        }
+}
+
+static void draw_rows(const lane *l, const tui_box *b)
+{
+    for (int i = 0; i < l->n && i < b->h; i++) {
+        const char *s = tui_text_width(l->it[i].row) <= b->w ? l->it[i].row : l->it[i].sh;
+        tui_put(b->y + i, b->x, b->w, s, l->it[i].a);
+    }
+}
+
+void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
+{
+    (void)now;
+    const tui_layout *L = &v->L;
+    lane lanes[TUI_MAX_LANES];
+    int n = L->n_lanes;
+    memset(lanes, 0, sizeof lanes);
+    footprint_lane(v, m, &lanes[0]);
+    swap_lane(v, m, &lanes[1]);
+    level_lane(v, m, &lanes[2]);
+    if (n > 3)
+        gpu_lane(v, m, &lanes[3]);
+    int w = L->plot[0].w;
+    int64_t newest = tui_newest_col(v, m);
+    int64_t end = v->frozen ? v->frozen_end : newest;
+    int64_t c0 = end - (w - 1);
+    size_t blen = (size_t)w * 3 * 8 + 64; /* text rows: 3 bytes a cell */
+    char *buf = malloc(blen);
+    unsigned char *lv = malloc((size_t)w);
+    cchar_t *cells = malloc((size_t)w * sizeof *cells);
+    if (!buf || !lv || !cells) {
+        free(buf);
+        free(lv);
+        free(cells);
+        return;
+    }
+    for (int i = 0; i < n && i < 4; i++) {
+        lane *l = &lanes[i];
+        const double *col = m->has_last ? lane_columns(v, i, m, l, c0, w, newest) : NULL;
+        double hi = 100, lo = 0;
+        int has_data = 0;
+        if (!l->fixed) {
+            hi = 0;
+            for (int j = 0; col && j < w; j++)
+                if (!isnan(col[j]) && col[j] > hi)
+                    hi = col[j];
+            has_data = hi > 0;
+            if (hi <= 0)
+                hi = 1;
+        }
+        if (L->graph) {
+            if (has_data && l->n < 6) {
+                char big[32], row[64];
+                st_format_bytes((uint64_t)hi, big, sizeof big);
+                snprintf(row, sizeof row, "top  %s", big);
+                add(l, tui_attr(v, TUI_PAIR_DIM), row, row, row);
+            }
+            draw_rows(l, &L->label[i]);
+        } else {
+            draw_inline(l, L->label[i].y, L->label[i].x, L->label[i].w);
+        }
+        if (!col)
+            continue;
+        for (int r = 0; r < L->plot[i].h; r++) {
+            if (L->graph)
+                tui_graph_levels(col, w, lo, hi, L->plot[i].h, r, lv);
+            else
+                tui_spark_levels(col, w, lo, hi, v->ascii, lv);
+            draw_cells(v, L->plot[i].y + r, L->plot[i].x, lv, w, L->graph, l->pair, cells);
+        }
+    }
+    double col_s = v->per_col * m->opts.interval;
+    if (L->axis.h) {
+        char span[32], text[96], ago[32];
+        st_format_duration(col_s * w, span, sizeof span);
+        if (v->frozen) {
+            st_format_duration((double)(newest - end) * col_s, ago, sizeof ago);
+            snprintf(text, sizeof text, "FROZEN %s, -%s", span, ago);
+        } else {
+            snprintf(text, sizeof text, "last %s", span);
+        }
+        if (v->per_col > 1)
+            snprintf(text + strlen(text), sizeof text - strlen(text), " (%u/col)", v->per_col);
+        tui_put(L->window.y, L->window.x, L->window.w, text,
+                v->frozen ? tui_attr(v, TUI_PAIR_WARN) | A_BOLD : tui_attr(v, TUI_PAIR_DIM));
+        tui_axis(w, col_s, v->ascii, buf, blen);
+        tui_put(L->axis.y, L->axis.x, L->axis.w, buf, tui_attr(v, TUI_PAIR_DIM));
+    }
+    if (L->events.h) {
+        int off = c0 < 0 ? (int)-c0 : 0;
+        if (off < w) {
+            tui_events_row(m->events.v, m->events.len, interval_ms(m), v->per_col,
+                           (uint64_t)(c0 + off), w - off, v->ascii, buf, blen);
+            tui_put(L->events.y, L->events.x + off, L->events.w - off, buf, A_BOLD);
+        }
+        const char *stage = tui_current_stage(m);
+        char safe[200], text[220];
+        if (stage) {
+            tui_sanitize(stage, strnlen(stage, 64), v->ascii, -1, safe, sizeof safe);
+            snprintf(text, sizeof text, "stage %s", safe);
+        } else {
+            snprintf(text, sizeof text, "events");
+        }
+        tui_put(L->events_label.y, L->events_label.x, L->events_label.w, text, A_NORMAL);
+    }
+    free(buf);
+    free(lv);
+    free(cells);
+}

@@ -1,0 +1,253 @@
+/* live.c: the live screen's loop: one poll() on the keyboard and the signal
+ * pipe whose timeout is the sooner of the next sample's deadline and the
+ * next frame.  Sampling follows st_monitor_deadline(); frames come at most
+ * every redraw_s seconds (and once a second for the clock), so sampling at
+ * 10 ms does not draw 100 frames a second. */
+#include "tui.h"
+#include "view.h"
+#include "viewdraw.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err)
+{
+    (void)o;
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return st_error_set(err, ST_EINVAL, 0,
+                            "the live screen needs a terminal (use --headless without one)");
+    *scr = newterm(NULL, stdout, stdin);
+    if (!*scr)
+        return st_error_set(err, ST_EINVAL, 0, "cannot start the screen (is TERM set right?)");
+    set_term(*scr);
+    cbreak();
+    noecho();
+    nonl();
+    intrflush(stdscr, FALSE);
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    leaveok(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    return ST_OK;
+}
+
+void tui_term_end(SCREEN *scr)
+{
+    if (!scr)
+        return;
+    curs_set(1);
+    endwin();
+    delscreen(scr);
+}
+
+typedef struct live {
+    st_monitor *m;
+    const tui_opts *o;
+    tui_view v;
+    int quit, keep_paused, dirty;
+    int quit_after_kill; /* q while killing: quit once the job is gone */
+} live;
+
+static void do_pause(live *s, double now)
+{
+    st_monitor *m = s->m;
+    st_error e;
+    st_error_clear(&e);
+    if (m->job.state == ST_JOB_EXITED) {
+        tui_view_message(&s->v, now, 1, "the job has exited");
+        return;
+    }
+    if (m->job.state == ST_JOB_KILLING) {
+        tui_view_message(&s->v, now, 1, "the job is being killed");
+        return;
+    }
+    int resume = m->job.state == ST_JOB_PAUSED;
+    int rc = resume ? st_monitor_resume(m, now, &e) : st_monitor_pause(m, now, &e);
+    if (rc != ST_OK)
+        tui_view_message(&s->v, now, 1, "%s failed: %s", resume ? "resume" : "pause", e.msg);
+    else if (m->job.refused)
+        tui_view_message(&s->v, now, 1, "%s %d process(es); %d refused (EPERM: another user's)",
+                         resume ? "resumed" : "paused", m->job.signalled, m->job.refused);
+    else
+        tui_view_message(&s->v, now, 0, "%s %d process(es)%s", resume ? "resumed" : "paused",
+                         m->job.signalled, resume ? "" : " (SIGSTOP); p resumes");
+}
+
+static void do_kill(live *s, double now)
+{
+    st_error e;
+    st_error_clear(&e);
+    if (st_monitor_kill(s->m, now, &e) != ST_OK)
+        tui_view_message(&s->v, now, 1, "kill failed: %s", e.msg);
+    else if (s->m->job.refused)
+        tui_view_message(&s->v, now, 1, "SIGTERM sent to %d process(es); %d refused (EPERM)",
+                         s->m->job.signalled, s->m->job.refused);
+    else
+        tui_view_message(&s->v, now, 0, "SIGTERM sent to %d process(es); SIGKILL after %gs",
+                         s->m->job.signalled, s->m->job.grace_s);
+}
+
+static void do_export(live *s, double now)
+{
+    char path[1024];
+    st_error e;
+    st_error_clear(&e);
+    st_monitor_export_path(s->m, s->o->export_dir, path, sizeof path);
+    if (st_monitor_export(s->m, path, &e) != ST_OK)
+        tui_view_message(&s->v, now, 1, "export failed: %s", e.msg);
+    else
+        tui_view_message(&s->v, now, 0, "exported %s", path);
+}
+
+static void on_key(live *s, int ch, double now)
+{
+    tui_view *v = &s->v;
+    st_monitor *m = s->m;
+    s->dirty = 1;
+    if (ch == KEY_RESIZE) {
+        tui_view_resize(v, m);
+        return;
+    }
+    if (ch == 12) { /* Ctrl-L */
+        clearok(curscr, TRUE);
+        return;
+    }
+    if (v->prompt == TUI_PROMPT_KILL) {
+        v->prompt = TUI_PROMPT_NONE;
+        if (ch == 'y' || ch == 'Y')
+            do_kill(s, now);
+        else
+            tui_view_message(v, now, 0, "not killed");
+        return;
+    }
+    if (v->prompt == TUI_PROMPT_QUIT) {
+        if (ch == 'y' || ch == 'Y' || ch == 'n' || ch == 'N') {
+            s->keep_paused = ch == 'n' || ch == 'N';
+            s->quit = 1;
+        } else if (ch == 'c' || ch == 'C' || ch == 27 || ch == 'q') {
+            v->prompt = TUI_PROMPT_NONE;
+        }
+        return;
+    }
+    if (v->help) {
+        v->help = 0;
+        return;
+    }
+    switch (ch) {
+    case 'p': case 'P': do_pause(s, now); break;
+    case 'k': case 'K':
+        if (m->job.state == ST_JOB_EXITED)
+            tui_view_message(v, now, 1, "the job has exited");
+        else
+            v->prompt = TUI_PROMPT_KILL;
+        break;
+    case 'e': case 'E': do_export(s, now); break;
+    case 'm': case 'M': {
+        st_error e;
+        st_error_clear(&e);
+        if (st_monitor_mark(m, NULL, now, &e) != ST_OK)
+            tui_view_message(v, now, 1, "mark failed: %s", e.msg);
+        else
+            tui_view_message(v, now, 0, "mark added");
+        break;
+    }
+    case ' ': tui_view_freeze(v, m); break;
+    case '+': case '=': tui_view_zoom(v, 1); break;
+    case '-': case '_': tui_view_zoom(v, -1); break;
+    case KEY_LEFT: tui_view_pan(v, m, -1); break;
+    case KEY_RIGHT: tui_view_pan(v, m, 1); break;
+    case '?': case 'h': case 'H': case KEY_F(1): v->help = 1; break;
+    case 'q': case 'Q':
+        if (m->job.paused_by_us && m->job.state == ST_JOB_PAUSED) {
+            v->prompt = TUI_PROMPT_QUIT;
+        } else if (m->job.state == ST_JOB_KILLING && !s->quit_after_kill) {
+            /* leaving now would skip the SIGKILL that follows the grace */
+            s->quit_after_kill = 1;
+            tui_view_message(v, now, 0, "quitting once the job is gone (q again: quit now)");
+        } else {
+            s->quit = 1;
+        }
+        break;
+    default: s->dirty = 0; break;
+    }
+}
+
+int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
+{
+    SCREEN *scr = NULL;
+    live s;
+    *keep_paused = 0;
+    int rc = tui_term_start(o, &scr, err);
+    if (rc != ST_OK)
+        return rc;
+    memset(&s, 0, sizeof s);
+    s.m = m;
+    s.o = o;
+    tui_view_init(&s.v, o);
+    tui_view_colors(&s.v);
+    tui_view_resize(&s.v, m);
+    if (m->ring.total == 0) /* starting the screen is not a missed deadline */
+        st_monitor_start(m, st_now());
+    double redraw = o->redraw_s > 0 ? o->redraw_s : 0.1;
+    double last_frame = -1e9;
+    size_t drawn_events = 0, drawn_members = (size_t)-1;
+    s.dirty = 1;
+    while (!s.quit && !(o->got_signal && *o->got_signal)) {
+        double now = st_now();
+        if (now >= st_monitor_deadline(m)) {
+            st_error e;
+            st_error_clear(&e);
+            if (st_monitor_step(m, now, &e) != ST_OK)
+                tui_view_message(&s.v, now, 1, "sampling: %s", e.msg);
+            s.dirty = 1;
+            if (m->tree.n_members != drawn_members) { /* the list may need rows */
+                drawn_members = m->tree.n_members;
+                tui_view_resize(&s.v, m);
+            }
+        }
+        if (s.quit_after_kill && m->job.state != ST_JOB_KILLING)
+            break;
+        if (m->events.len != drawn_events) {
+            drawn_events = m->events.len;
+            s.dirty = 1;
+        }
+        double next_frame = last_frame + (s.dirty ? redraw : 1.0);
+        now = st_now();
+        if (now >= next_frame) {
+            tui_view_draw(&s.v, m, now);
+            doupdate();
+            last_frame = now;
+            s.dirty = 0;
+            next_frame = now + 1.0;
+        }
+        double wake = st_monitor_deadline(m);
+        if (next_frame < wake)
+            wake = next_frame;
+        double left = wake - st_now();
+        int ms = left <= 0 ? 0 : left > 1.0 ? 1000 : (int)ceil(left * 1000.0);
+        struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+                              {.fd = o->wake_fd, .events = POLLIN}};
+        int np = o->wake_fd >= 0 ? 2 : 1;
+        int r = poll(p, (nfds_t)np, ms);
+        if (r < 0 && errno != EINTR)
+            break;
+        if (r < 0 || (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            int ch, keys = 0;
+            while ((ch = getch()) != ERR && keys++ < 64)
+                on_key(&s, ch, st_now());
+            if (s.dirty)
+                last_frame = -1e9; /* answer a key at once */
+            if (p[0].revents & (POLLHUP | POLLERR))
+                break; /* the terminal went away */
+        }
+    }
+    tui_term_end(scr);
+    tui_view_free(&s.v);
+    *keep_paused = s.keep_paused;
+    return ST_OK;
+}

@@ -1,0 +1,380 @@
+/* main.c: arguments -> mode (live, launch, pick, headless, replay, summary,
+ * plot).  The only place that exits; it restores the terminal and the job
+ * first (the screen and headless loops return here). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tui.h"
+#include "stagetop/units.h"
+
+#ifndef ST_VERSION
+#define ST_VERSION "0.0.0"
+#endif
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: stagetop -p PID [options]            watch PID and every descendant, live\n"
+"       stagetop [options] -- CMD [ARG...]   start CMD in its own process group and watch it\n"
+"       stagetop [options]                   pick a process tree from the largest ones\n"
+"       stagetop summary FILE|-              print a trace's summary as JSON\n"
+"       stagetop plot FILE -o OUT.svg        draw a trace as an SVG chart for a bug report\n"
+"\n"
+"Watches a process tree's memory footprint, the system's swap used and its\n"
+"memory-available level; p pauses the job, k kills it, e exports the trace.\n"
+"\n"
+"options:\n"
+"  -p, --pid PID           the root of the tree to watch\n"
+"  -i, --interval SEC      seconds between samples, 0.01..60 (default 0.5)\n"
+"  -r, --record FILE       stream every record to FILE as JSONL (flushed per line);\n"
+"                          a FILE ending in .json gets the JSON trace at the end\n"
+"      --headless          no screen; with --jsonl the records go to stdout\n"
+"      --jsonl             (headless) write JSONL records to stdout\n"
+"      --history DURATION  how much the screen and export keep (default 2h)\n"
+"      --export-dir DIR    where `e` writes traces (default .)\n"
+"      --swap-budget SIZE  act when swap grows more than SIZE (8G, 512M) above its start\n"
+"      --kill-free PCT     act when the memory level stays under PCT for two samples\n"
+"      --on-budget ACTION  pause or kill (default: pause with a screen, kill headless)\n"
+"      --wait-free PCT     (with CMD) wait until the level is at least PCT to start\n"
+"      --start-timeout DURATION  give up waiting after this long (default 30m; exit 4)\n"
+"      --grace SEC         seconds between SIGTERM and SIGKILL on kill (default 5)\n"
+"      --job-log FILE      (with CMD and a screen) the job's output (default\n"
+"                          stagetop-job-TIME.log in the export dir)\n"
+"      --events FILE       follow a stageload trace the job writes (its stages and\n"
+"                          loads become markers and trace events)\n"
+"      --ascii             ASCII drawing (also with a non-UTF-8 locale)\n"
+"      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
+"  -h, --help              this help\n"
+"  -V, --version           the version\n"
+"\n"
+"keys: p pause/resume  k kill  e export  m mark  space freeze  +/- zoom  ? help  q quit\n"
+"exit: the command's own code; 3 the guard stopped it; 4 no room to start;\n"
+"      2 bad usage; 1 could not watch; 128+N a signal N ended it\n"
+"NO_COLOR turns colour off.  See stagetop(1) and docs/ for what each number means.\n");
+}
+
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int bad_usage(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "stagetop: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\ntry 'stagetop --help'\n");
+    return CLI_EXIT_USAGE;
+}
+
+/* One line on the GPU lane: there, or why not. */
+static void gpu_status(FILE *f)
+{
+    st_gpu *g;
+    st_error e;
+    const char *lib = getenv("ST_NVML_LIB");
+    st_error_clear(&e);
+    if (st_gpu_open(&g, lib && *lib ? lib : NULL, &e) == ST_OK) {
+        const st_gpu_device *d;
+        size_t n = st_gpu_devices(g, &d);
+        fprintf(f, "GPU lane: NVML found, %zu device(s)%s%s\n", n, n ? ", first: " : "",
+                n ? d[0].name : "");
+        st_gpu_close(g);
+    } else {
+        fprintf(f, "GPU lane: %s\n", e.msg[0] ? e.msg : "not available");
+    }
+}
+
+enum {
+    OPT_HEADLESS = 256, OPT_JSONL, OPT_HISTORY, OPT_EXPORT_DIR, OPT_SWAP_BUDGET, OPT_KILL_FREE,
+    OPT_ON_BUDGET, OPT_WAIT_FREE, OPT_START_TIMEOUT, OPT_GRACE, OPT_JOB_LOG, OPT_ASCII,
+    OPT_NO_GPU, OPT_EVENTS
+};
+
+static int parse_args(int argc, char **argv, cli_args *a)
+{
+    static const struct option longopts[] = {
+        {"pid", required_argument, NULL, 'p'},
+        {"interval", required_argument, NULL, 'i'},
+        {"record", required_argument, NULL, 'r'},
+        {"headless", no_argument, NULL, OPT_HEADLESS},
+        {"jsonl", no_argument, NULL, OPT_JSONL},
+        {"history", required_argument, NULL, OPT_HISTORY},
+        {"export-dir", required_argument, NULL, OPT_EXPORT_DIR},
+        {"swap-budget", required_argument, NULL, OPT_SWAP_BUDGET},
+        {"kill-free", required_argument, NULL, OPT_KILL_FREE},
+        {"on-budget", required_argument, NULL, OPT_ON_BUDGET},
+        {"wait-free", required_argument, NULL, OPT_WAIT_FREE},
+        {"start-timeout", required_argument, NULL, OPT_START_TIMEOUT},
+        {"grace", required_argument, NULL, OPT_GRACE},
+        {"job-log", required_argument, NULL, OPT_JOB_LOG},
+        {"ascii", no_argument, NULL, OPT_ASCII},
+        {"no-gpu", no_argument, NULL, OPT_NO_GPU},
+        {"events", required_argument, NULL, OPT_EVENTS},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    st_error e;
+    double d;
+    uint64_t size;
+    int c;
+    memset(a, 0, sizeof *a);
+    st_monitor_opts_default(&a->mon);
+    a->wait_free = -1;
+    a->start_timeout = 1800;
+    a->export_dir = ".";
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+p:i:r:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'p': {
+            char *end;
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end || errno || v < 1 || v > 0x7fffffffL)
+                return bad_usage("invalid pid '%s'", optarg);
+            a->pid = (int32_t)v;
+            break;
+        }
+        case 'i':
+            if (st_parse_double(optarg, 0.01, 60, &a->mon.interval, &e) != ST_OK)
+                return bad_usage("--interval: %s (seconds, 0.01..60)", e.msg);
+            break;
+        case 'r': a->mon.record_path = optarg; break;
+        case OPT_HEADLESS: a->headless = 1; break;
+        case OPT_JSONL: a->jsonl = 1; break;
+        case OPT_HISTORY:
+            if (st_parse_duration(optarg, &d, &e) != ST_OK || d <= 0)
+                return bad_usage("--history: %s", e.msg);
+            a->mon.history_s = d;
+            break;
+        case OPT_EXPORT_DIR: a->export_dir = optarg; break;
+        case OPT_SWAP_BUDGET:
+            if (st_parse_size(optarg, &size, &e) != ST_OK)
+                return bad_usage("--swap-budget: %s", e.msg);
+            a->mon.guard.swap_budget = size;
+            a->mon.guard.has_swap_budget = 1;
+            break;
+        case OPT_KILL_FREE:
+            if (st_parse_double(optarg, 0, 100, &d, &e) != ST_OK)
+                return bad_usage("--kill-free: %s (percent, 0..100)", e.msg);
+            a->mon.guard.kill_free_c = (uint16_t)(d * 100 + 0.5);
+            a->mon.guard.has_kill_free = 1;
+            break;
+        case OPT_ON_BUDGET:
+            if (strcmp(optarg, "pause") == 0)
+                a->mon.guard.action = ST_GUARD_PAUSE;
+            else if (strcmp(optarg, "kill") == 0)
+                a->mon.guard.action = ST_GUARD_KILL;
+            else
+                return bad_usage("--on-budget: '%s' is neither pause nor kill", optarg);
+            a->on_budget_set = 1;
+            break;
+        case OPT_WAIT_FREE:
+            if (st_parse_double(optarg, 0, 100, &a->wait_free, &e) != ST_OK)
+                return bad_usage("--wait-free: %s (percent, 0..100)", e.msg);
+            break;
+        case OPT_START_TIMEOUT:
+            if (st_parse_duration(optarg, &a->start_timeout, &e) != ST_OK)
+                return bad_usage("--start-timeout: %s", e.msg);
+            break;
+        case OPT_GRACE:
+            if (st_parse_double(optarg, 0, 3600, &a->mon.grace_s, &e) != ST_OK)
+                return bad_usage("--grace: %s", e.msg);
+            break;
+        case OPT_JOB_LOG: a->job_log = optarg; break;
+        case OPT_ASCII: a->ascii = 1; break;
+        case OPT_NO_GPU: a->mon.no_gpu = 1; break;
+        case OPT_EVENTS: a->mon.events_path = optarg; break;
+        case 'h':
+            usage(stdout);
+            gpu_status(stdout);
+            exit(CLI_EXIT_OK);
+        case 'V': printf("stagetop %s\n", ST_VERSION); exit(CLI_EXIT_OK);
+        case ':':
+            return bad_usage("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return bad_usage("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) {
+        if (strcmp(argv[optind - 1], "--") != 0)
+            return bad_usage("unexpected argument '%s'%s", argv[optind],
+                             " (put the command after --)");
+        a->cmd = &argv[optind];
+    }
+    if (a->pid && a->cmd)
+        return bad_usage("give either -p PID or -- CMD, not both");
+    if (a->jsonl && !a->headless)
+        return bad_usage("--jsonl needs --headless");
+    if (a->wait_free >= 0 && !a->cmd)
+        return bad_usage("--wait-free needs a command to start (-- CMD)");
+    if (a->headless && !a->pid && !a->cmd)
+        return bad_usage("--headless needs -p PID or -- CMD");
+    if (!a->on_budget_set)
+        a->mon.guard.action = a->headless ? ST_GUARD_KILL : ST_GUARD_PAUSE;
+    if (a->jsonl)
+        a->mon.record_fd = STDOUT_FILENO;
+    a->mon.gpu_lib = getenv("ST_NVML_LIB"); /* NULL: the default NVML search */
+    if (a->mon.gpu_lib && !*a->mon.gpu_lib)
+        a->mon.gpu_lib = NULL;
+    return 0;
+}
+
+/* With a screen, a launched job's output goes to a log file, not over the
+ * screen; the child inherits it through a temporary dup2. */
+static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
+{
+    st_error e;
+    int saved[2] = {-1, -1}, logfd = -1;
+    memset(job, 0, sizeof *job);
+    job->grace_s = a->mon.grace_s;
+    if (!a->headless) {
+        if (a->job_log) {
+            snprintf(logpath, loglen, "%s", a->job_log);
+        } else {
+            char stamp[32] = "";
+            time_t now = time(NULL);
+            struct tm tm;
+            if (localtime_r(&now, &tm))
+                strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+            snprintf(logpath, loglen, "%s/stagetop-job-%s.log", a->export_dir, stamp);
+        }
+        logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (logfd < 0) {
+            fprintf(stderr, "stagetop: %s: %s\n", logpath, strerror(errno));
+            return CLI_EXIT_WATCH;
+        }
+        saved[0] = dup(STDOUT_FILENO);
+        saved[1] = dup(STDERR_FILENO);
+        dup2(logfd, STDOUT_FILENO);
+        dup2(logfd, STDERR_FILENO);
+    }
+    int rc = st_job_spawn(job, a->cmd, &e);
+    if (logfd >= 0) {
+        dup2(saved[0], STDOUT_FILENO);
+        dup2(saved[1], STDERR_FILENO);
+        close(saved[0]);
+        close(saved[1]);
+        close(logfd);
+    }
+    if (rc != ST_OK) {
+        fprintf(stderr, "stagetop: %s\n", e.msg);
+        return CLI_EXIT_WATCH;
+    }
+    return 0;
+}
+
+static int run_watch(cli_args *a)
+{
+    const st_platform *plat = &st_platform_native;
+    st_monitor m;
+    st_job job;
+    st_error e;
+    char logpath[512] = "", cmdline[512] = "";
+    int rc, keep_paused = 0;
+    tui_opts to;
+    memset(&to, 0, sizeof to);
+    const char *lc = setlocale(LC_ALL, "");
+    to.ascii = a->ascii || !lc || (!strstr(lc, "UTF-8") && !strstr(lc, "utf8") && !strstr(lc, "UTF8"));
+    to.color = getenv("NO_COLOR") == NULL || getenv("NO_COLOR")[0] == '\0';
+    to.export_dir = a->export_dir;
+    to.wake_fd = cli_wake_fd();
+    to.got_signal = &cli_signal;
+
+    if (!a->pid && !a->cmd) {
+        rc = tui_pick(plat, &to, &a->pid, &e);
+        if (rc == ST_EAGAIN)
+            return CLI_EXIT_OK;
+        if (rc != ST_OK) {
+            fprintf(stderr, "stagetop: %s\n", e.msg);
+            return CLI_EXIT_WATCH;
+        }
+    }
+    if (a->cmd) {
+        if (a->wait_free >= 0) {
+            rc = cli_wait_free(plat, a->wait_free, a->start_timeout, a->mon.interval);
+            if (rc != 0)
+                return rc;
+        }
+        size_t off = 0;
+        for (char **p = a->cmd; *p && off + 1 < sizeof cmdline; p++)
+            off += (size_t)snprintf(cmdline + off, sizeof cmdline - off, "%s%s", p == a->cmd ? "" : " ", *p);
+        a->mon.command = cmdline;
+        rc = spawn_job(a, &job, logpath, sizeof logpath);
+        if (rc != 0)
+            return rc;
+        a->pid = job.pid;
+    }
+    rc = st_monitor_open(&m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e);
+    if (rc != ST_OK) {
+        fprintf(stderr, "stagetop: %s\n", e.msg);
+        return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
+    }
+    st_monitor_start(&m, st_now());
+    if (a->headless) {
+        rc = cli_headless(&m, a);
+    } else {
+        rc = tui_live(&m, &to, &keep_paused, &e);
+        if (rc != ST_OK) {
+            fprintf(stderr, "stagetop: %s\n", e.msg);
+            rc = CLI_EXIT_WATCH;
+        } else {
+            rc = cli_exit_code(&m, cli_signal);
+        }
+    }
+    int32_t pid = m.job.pid;
+    int launched_alive = m.job.launched && m.job.state != ST_JOB_EXITED;
+    if (st_monitor_close(&m, keep_paused, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s\n", e.msg);
+        if (rc == CLI_EXIT_OK)
+            rc = CLI_EXIT_WATCH;
+    }
+    if (keep_paused)
+        fprintf(stderr, "stagetop: job %ld left paused as asked; resume with: kill -CONT %ld\n",
+                (long)pid, (long)pid);
+    if (launched_alive && !cli_signal)
+        fprintf(stderr, "stagetop: job %ld is still running%s%s\n", (long)pid,
+                logpath[0] ? "; its output: " : "", logpath);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_args a;
+    if (argc >= 2 && strcmp(argv[1], "summary") == 0) {
+        if (argc != 3)
+            return bad_usage("usage: stagetop summary FILE|-");
+        return cli_summary(argv[2]);
+    }
+    if (argc >= 2 && strcmp(argv[1], "plot") == 0) {
+        const char *in = NULL, *out = NULL;
+        for (int i = 2; i < argc; i++) {
+            if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+                out = argv[++i];
+            else if (!in)
+                in = argv[i];
+            else
+                return bad_usage("usage: stagetop plot FILE -o OUT.svg");
+        }
+        if (!in || !out)
+            return bad_usage("usage: stagetop plot FILE -o OUT.svg");
+        return cli_plot(in, out);
+    }
+    int rc = parse_args(argc, argv, &a);
+    if (rc != 0)
+        return rc;
+    if (cli_signals_install() != 0) {
+        fprintf(stderr, "stagetop: cannot set up signal handling: %s\n", strerror(errno));
+        return CLI_EXIT_WATCH;
+    }
+    return run_watch(&a);
+}

@@ -1,0 +1,321 @@
+/* spark.c: sparklines, graphs, axis and event row as text. */
+#include "spark.h"
+#include "sanitize.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const blocks[8] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+
+double tui_sample_value(const st_sample *s, unsigned field)
+{
+    if (!st_sample_has(s, field))
+        return NAN;
+    switch (field) {
+    case ST_F_FOOTPRINT: return (double)s->footprint;
+    case ST_F_RSS: return (double)s->rss;
+    case ST_F_SWAP: return (double)s->swap_used;
+    case ST_F_GPU: return (double)s->gpu;
+    case ST_F_LEVEL: return s->level_c / 100.0;
+    case ST_F_PRESSURE: return s->pressure_c / 100.0;
+    case ST_F_PROCS: return (double)s->procs;
+    default: return NAN;
+    }
+}
+
+uint64_t tui_sample_k(uint32_t t_ms, uint32_t interval_ms)
+{
+    if (interval_ms == 0)
+        interval_ms = 1;
+    return (uint64_t)t_ms / interval_ms;
+}
+
+static const st_sample *view_at(const st_samples_view *v, size_t i)
+{
+    return i < v->a_len ? &v->a[i] : &v->b[i - v->a_len];
+}
+
+void tui_bucket(st_samples_view v, unsigned field, int agg, uint32_t interval_ms,
+                unsigned per_col, uint64_t col0, int ncols, double *out)
+{
+    size_t n = v.a_len + v.b_len, lo = 0, hi = n;
+    if (ncols <= 0)
+        return;
+    if (per_col == 0)
+        per_col = 1;
+    for (int j = 0; j < ncols; j++)
+        out[j] = NAN;
+    uint64_t k_first = col0 * per_col;
+    while (lo < hi) { /* first sample with k >= k_first */
+        size_t mid = lo + (hi - lo) / 2;
+        if (tui_sample_k(view_at(&v, mid)->t_ms, interval_ms) < k_first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < n; i++) {
+        const st_sample *s = view_at(&v, i);
+        uint64_t c = tui_sample_k(s->t_ms, interval_ms) / per_col;
+        if (c < col0)
+            continue;
+        if (c - col0 >= (uint64_t)ncols)
+            break;
+        double x = tui_sample_value(s, field);
+        double *o = &out[c - col0];
+        if (isnan(x))
+            continue;
+        if (isnan(*o) || (agg == TUI_AGG_MIN ? x < *o : x > *o))
+            *o = x;
+    }
+}
+
+/* Level 1..n of a present value (see spark.h). */
+static int level_of(double v, double lo, double hi, int n)
+{
+    double frac;
+    if (hi > lo)
+        frac = (v - lo) / (hi - lo);
+    else
+        frac = v > lo ? 1.0 : 0.0;
+    if (!(frac > 0))
+        frac = 0;
+    if (frac > 1)
+        frac = 1;
+    int l = (int)ceil(frac * n - 1e-9);
+    return l < 1 ? 1 : l > n ? n : l;
+}
+
+static int put(char *out, size_t outlen, size_t *o, const char *s, size_t len)
+{
+    if (*o + len + 1 > outlen)
+        return 0;
+    memcpy(out + *o, s, len);
+    *o += len;
+    out[*o] = '\0';
+    return 1;
+}
+
+void tui_spark_levels(const double *v, int n, double lo, double hi, int ascii, unsigned char *out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = isnan(v[i]) ? 0 : (unsigned char)level_of(v[i], lo, hi, ascii ? 9 : 8);
+}
+
+void tui_graph_levels(const double *v, int n, double lo, double hi, int rows, int r,
+                      unsigned char *out)
+{
+    if (rows < 1)
+        rows = 1;
+    int below = rows - 1 - r; /* rows under this one */
+    for (int i = 0; i < n; i++) {
+        int fill = isnan(v[i]) ? 0 : level_of(v[i], lo, hi, 8 * rows) - 8 * below;
+        out[i] = (unsigned char)(fill <= 0 ? 0 : fill >= 8 ? 8 : fill);
+    }
+}
+
+const char *tui_spark_glyph(int level, int ascii)
+{
+    static const char *const asc[10] = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"};
+    if (level <= 0)
+        return " ";
+    if (ascii)
+        return asc[level > 9 ? 9 : level];
+    return blocks[(level > 8 ? 8 : level) - 1];
+}
+
+const char *tui_graph_glyph(int fill, int ascii)
+{
+    static const char *const asc[9] = {" ", ".", ".", "-", "-", "=", "=", "#", "#"};
+    if (fill <= 0)
+        return " ";
+    if (fill > 8)
+        fill = 8;
+    return ascii ? asc[fill] : blocks[fill - 1];
+}
+
+/* Glyphs of levels into out, stopping at a glyph that does not fit. */
+static size_t glyphs(const unsigned char *lv, int n, int ascii, int graph, char *out, size_t outlen)
+{
+    size_t o = 0;
+    if (outlen == 0)
+        return 0;
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const char *g = graph ? tui_graph_glyph(lv[i], ascii) : tui_spark_glyph(lv[i], ascii);
+        if (!put(out, outlen, &o, g, strlen(g)))
+            break;
+    }
+    return o;
+}
+
+enum { MAX_ROW = 1024 };
+
+size_t tui_spark(const double *v, int n, double lo, double hi, int ascii, char *out, size_t outlen)
+{
+    unsigned char lv[MAX_ROW];
+    if (n > MAX_ROW)
+        n = MAX_ROW;
+    if (n < 0)
+        n = 0;
+    tui_spark_levels(v, n, lo, hi, ascii, lv);
+    return glyphs(lv, n, ascii, 0, out, outlen);
+}
+
+size_t tui_graph_row(const double *v, int n, double lo, double hi, int rows, int r, int ascii,
+                     char *out, size_t outlen)
+{
+    unsigned char lv[MAX_ROW];
+    if (n > MAX_ROW)
+        n = MAX_ROW;
+    if (n < 0)
+        n = 0;
+    tui_graph_levels(v, n, lo, hi, rows, r, lv);
+    return glyphs(lv, n, ascii, 1, out, outlen);
+}
+
+double tui_axis_step(double col_s)
+{
+    static const double steps[] = {0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30,
+                                   60, 120, 300, 600, 900, 1800,
+                                   3600, 7200, 10800, 21600, 43200, 86400};
+    size_t n = sizeof steps / sizeof steps[0];
+    for (size_t i = 0; i < n; i++)
+        if (steps[i] / col_s >= 10 - 1e-9)
+            return steps[i];
+    return steps[n - 1];
+}
+
+int tui_axis_label(double t, char *buf, size_t len)
+{
+    long s = lround(t);
+    if (t < 1 - 1e-9)
+        return snprintf(buf, len, "-%.1fs", t);
+    if (s < 60)
+        return snprintf(buf, len, "-%lds", s);
+    if (s < 3600)
+        return s % 60 ? snprintf(buf, len, "-%ldm%02lds", s / 60, s % 60)
+                      : snprintf(buf, len, "-%ldm", s / 60);
+    long m = s / 60;
+    return m % 60 ? snprintf(buf, len, "-%ldh%02ldm", m / 60, m % 60)
+                  : snprintf(buf, len, "-%ldh", m / 60);
+}
+
+size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
+{
+    enum { RULE = 1, TICK = 2 };
+    char t[MAX_ROW];
+    size_t o = 0;
+    if (outlen == 0)
+        return 0;
+    out[0] = '\0';
+    if (ncols > MAX_ROW)
+        ncols = MAX_ROW;
+    if (ncols <= 0 || !(col_s > 0))
+        return 0;
+    memset(t, RULE, (size_t)ncols);
+    double step = tui_axis_step(col_s);
+    long limit = ncols; /* a label must end before column limit - 1 */
+    for (int j = 1;; j++) {
+        long x = (ncols - 1) - lround(j * step / col_s);
+        if (x < 0)
+            break;
+        t[x] = TICK;
+        char lab[32];
+        int len = tui_axis_label(j * step, lab, sizeof lab);
+        long start = x - len;
+        if (start >= 0 && x < limit) {
+            memcpy(&t[start], lab, (size_t)len);
+            limit = start - 1;
+        }
+    }
+    for (int i = 0; i < ncols; i++) {
+        const char *g = t[i] == RULE ? (ascii ? "-" : "─") : t[i] == TICK ? (ascii ? "+" : "┴") : &t[i];
+        if (!put(out, outlen, &o, g, t[i] == RULE || t[i] == TICK ? strlen(g) : 1))
+            break;
+    }
+    return o;
+}
+
+char tui_event_letter(int kind)
+{
+    switch (kind) {
+    case ST_EV_STAGE: return 'S';
+    case ST_EV_LOAD: case ST_EV_RELOAD: return 'L';
+    case ST_EV_RELEASE: return 'R';
+    case ST_EV_MARK: return 'M';
+    case ST_EV_PAUSE: return 'P';
+    case ST_EV_RESUME: return 'C';
+    case ST_EV_KILL: return 'K';
+    case ST_EV_EXIT: return 'X';
+    case ST_EV_BUDGET: return 'B';
+    default: return '?';
+    }
+}
+
+size_t tui_events_row(const st_event *ev, size_t nev, uint32_t interval_ms, unsigned per_col,
+                      uint64_t col0, int ncols, int ascii, char *out, size_t outlen)
+{
+    int at[MAX_ROW]; /* index of the event drawn in each column, -1 none */
+    size_t o = 0;
+    if (outlen == 0)
+        return 0;
+    out[0] = '\0';
+    if (ncols > MAX_ROW)
+        ncols = MAX_ROW;
+    if (ncols <= 0)
+        return 0;
+    if (per_col == 0)
+        per_col = 1;
+    for (int i = 0; i < ncols; i++)
+        at[i] = -1;
+    for (size_t e = 0; e < nev; e++) {
+        uint64_t col = tui_sample_k(ev[e].t_ms, interval_ms) / per_col;
+        if (col < col0 || col - col0 >= (uint64_t)ncols)
+            continue;
+        int x = (int)(col - col0);
+        if (at[x] >= 0 && ev[at[x]].kind == ST_EV_STAGE && ev[e].kind != ST_EV_STAGE)
+            continue;
+        at[x] = (int)e;
+    }
+    int x = 0;
+    while (x < ncols) {
+        if (at[x] < 0) {
+            if (!put(out, outlen, &o, " ", 1))
+                return o;
+            x++;
+            continue;
+        }
+        const st_event *e = &ev[at[x]];
+        char letter = tui_event_letter(e->kind);
+        if (!put(out, outlen, &o, &letter, 1))
+            return o;
+        int next = x + 1;
+        while (next < ncols && at[next] < 0)
+            next++;
+        int limit = next < ncols ? next - 1 : ncols; /* a name ends before this */
+        x++;
+        if (e->kind == ST_EV_STAGE && x < limit) {
+            char safe[256];
+            tui_sanitize(e->stage, strnlen(e->stage, sizeof e->stage), ascii, limit - x, safe,
+                         sizeof safe);
+            const unsigned char *p = (const unsigned char *)safe;
+            size_t left = strlen(safe);
+            while (left > 0) { /* copy, leaving out zero-width characters */
+                uint32_t cp = 0;
+                int l = tui_utf8_decode(p, left, &cp);
+                int w = l > 0 ? tui_cp_width(cp) : 1;
+                if (l <= 0)
+                    l = 1;
+                if (w > 0) {
+                    if (!put(out, outlen, &o, (const char *)p, (size_t)l))
+                        return o;
+                    x += w;
+                }
+                p += l;
+                left -= (size_t)l;
+            }
+        }
+    }
+    return o;
+}

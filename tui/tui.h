@@ -1,0 +1,28 @@
+/* tui.h: the screen's boundary with main.c. */
+#ifndef STAGETOP_TUI_H
+#define STAGETOP_TUI_H
+
+#include <signal.h>
+#include <stdint.h>
+#include "stagetop/monitor.h"
+
+typedef struct tui_opts {
+    int ascii;            /* --ascii or non-UTF-8 locale */
+    int color;            /* 0 when NO_COLOR is set */
+    const char *export_dir;
+    int wake_fd;          /* readable when stagetop got a signal (self-pipe); -1 none */
+    volatile sig_atomic_t *got_signal; /* non-zero: the signal number */
+    double redraw_s;      /* minimum seconds between frames (default 0.1 .. interval) */
+} tui_opts;
+
+/* Run the live screen until the user quits or a signal arrives.  Drives
+ * st_monitor_step at st_monitor_deadline() (sampling never waits for
+ * drawing), handles keys, restores the terminal before returning.  Returns
+ * ST_OK; *keep_paused is set when the user chose to leave the job paused. */
+int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err);
+
+/* The picker: the largest process trees; ST_OK with *pid, or ST_EAGAIN when
+ * the user quit. */
+int tui_pick(const st_platform *plat, const tui_opts *o, int32_t *pid, st_error *err);
+
+#endif

@@ -1,0 +1,88 @@
+/* view.h: the live screen's state and its drawing (curses), shared by the
+ * event loop (live.c) and the frame-time benchmark.  One frame draws the
+ * whole screen from the monitor into curses' virtual screen (wnoutrefresh);
+ * the caller sends it with doupdate(), which writes only what changed. */
+#ifndef STAGETOP_TUI_VIEW_H
+#define STAGETOP_TUI_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/monitor.h"
+#include "layout.h"
+#include "tui.h"
+
+enum tui_prompt { TUI_PROMPT_NONE, TUI_PROMPT_KILL, TUI_PROMPT_QUIT };
+
+/* Columns of one lane computed for a window, reused while the window
+ * slides: a finished column (older than the newest sample's) never changes. */
+typedef struct tui_lane_cache {
+    double *v;          /* values of columns col0 .. col0 + n - 1 */
+    int cap, n;
+    int64_t col0;
+    int64_t final_end;  /* columns before this one were final when computed */
+    unsigned per_col;
+    uint64_t ring_total;/* ring.total when computed */
+} tui_lane_cache;
+
+typedef struct tui_cmd_entry {
+    st_proc_id id;
+    double read_at;     /* monotonic time of the reading */
+    char text[320];     /* the command line, control characters made visible */
+} tui_cmd_entry;
+
+typedef struct tui_view {
+    int ascii, color;
+    tui_layout L;
+    unsigned per_col;        /* zoom: samples per column */
+    int frozen;              /* graphs stay on a fixed window */
+    int64_t frozen_end;      /* the window's last column while frozen */
+    int help;                /* the help box is open */
+    int prompt;              /* enum tui_prompt */
+    char msg[256];           /* the last message, shown for a while */
+    int msg_error;
+    double msg_until;
+    char warn[256];          /* the monitor's last warning, and until when */
+    double warn_until;       /* it is shown */
+    tui_lane_cache lanes[TUI_MAX_LANES];
+    tui_cmd_entry *cmds;     /* command lines of listed processes */
+    size_t n_cmds, cap_cmds;
+    const st_proc_mem **order; /* members, largest footprint first */
+    size_t cap_order;
+    uint64_t order_total;    /* ring.total when sorted */
+    double cpu_mark, wall_mark, cpu_pct; /* stagetop's own CPU use */
+    double frame_s;          /* duration of the last frame */
+    uint64_t frames;
+} tui_view;
+
+/* Zero the state for options o (ASCII, colour). */
+void tui_view_init(tui_view *v, const tui_opts *o);
+void tui_view_free(tui_view *v);
+
+/* Set up colour pairs (after the screen is started; no-op without colour). */
+void tui_view_colors(const tui_view *v);
+
+/* Recompute the layout for the current terminal size (after KEY_RESIZE). */
+void tui_view_resize(tui_view *v, const st_monitor *m);
+
+/* Draw one frame of m at monotonic time now into stdscr and
+ * wnoutrefresh() it. */
+void tui_view_draw(tui_view *v, const st_monitor *m, double now);
+
+/* Show a message in the status line for a few seconds (error: in red). */
+void tui_view_message(tui_view *v, double now, int error, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Zoom: dir > 0 fewer samples per column (in), < 0 more (out). */
+void tui_view_zoom(tui_view *v, int dir);
+/* Freeze or unfreeze the graphs at the newest column. */
+void tui_view_freeze(tui_view *v, const st_monitor *m);
+/* Move a frozen window by dir quarters of its width (left < 0). */
+void tui_view_pan(tui_view *v, const st_monitor *m, int dir);
+
+/* Sizes as they fit in lanes: "1.23G", "512M", "980K", "12B". */
+char *tui_short_bytes(uint64_t bytes, char *buf, size_t len);
+
+#endif

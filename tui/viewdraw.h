@@ -1,0 +1,40 @@
+/* viewdraw.h: drawing pieces shared by view.c and lanes.c (curses). */
+#ifndef STAGETOP_TUI_VIEWDRAW_H
+#define STAGETOP_TUI_VIEWDRAW_H
+
+#include <curses.h>
+#include <stdint.h>
+#include "stagetop/monitor.h"
+#include "view.h"
+
+/* Colour pairs (with NO_COLOR only BAD and BAR keep an attribute: bold,
+ * reverse). */
+enum tui_pair {
+    TUI_PAIR_FOOTPRINT = 1, TUI_PAIR_SWAP, TUI_PAIR_LEVEL, TUI_PAIR_GPU,
+    TUI_PAIR_WARN, TUI_PAIR_BAD, TUI_PAIR_GOOD, TUI_PAIR_BAR, TUI_PAIR_DIM
+};
+
+/* The attribute for a pair under the view's colour setting. */
+attr_t tui_attr(const tui_view *v, int pair);
+
+/* Draw safe UTF-8 text s at (y, x), at most w columns, with attribute a.
+ * Returns the columns drawn. */
+int tui_put(int y, int x, int w, const char *s, attr_t a);
+
+/* The absolute column of the newest sample at the current zoom. */
+int64_t tui_newest_col(const tui_view *v, const st_monitor *m);
+
+/* The stage of the latest stage event (raw text), or NULL. */
+const char *tui_current_stage(const st_monitor *m);
+
+/* Draw the lanes, the window label, the time axis and the event row. */
+void tui_lanes_draw(tui_view *v, const st_monitor *m, double now);
+
+/* Start the curses screen on stdin/stdout (cbreak, no echo, keypad,
+ * non-blocking getch, hidden cursor).  ST_EINVAL when there is no
+ * terminal. */
+int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err);
+/* Restore the terminal (and its cursor) and free the screen. */
+void tui_term_end(SCREEN *scr);
+
+#endif
