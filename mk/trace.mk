@@ -50,10 +50,3 @@ fuzz: $(FUZZ_DIR)/fuzz_import
 	    -max_len=65536 -timeout=10 -rss_limit_mb=2048 -dict=tests/fuzz/trace.dict \
 	    -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_CORPUS)
 
-# GCC's -fsanitize=undefined leaves out float-cast-overflow (clang's does
-# not): add it for the trace sources, where the fuzzer found one such bug.
-ifeq ($(SANITIZE),1)
-TRACE_OBJ := $(addprefix $(B)/core/,json_read.o json_write.o events.o stats.o trace_export.o \
-                 trace_record.o trace_import.o trace_load.o trace_parse.o)
-$(TRACE_OBJ): CFLAGS += -fsanitize=float-cast-overflow -fno-sanitize-recover=float-cast-overflow
-endif
