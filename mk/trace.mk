@@ -43,7 +43,7 @@ $(FUZZ_DIR)/fuzz_import: tests/fuzz/fuzz_import.c $(FUZZ_SRC) include/stagetop/*
 # Seeds: the stageload fixtures, our good and bad traces, the crashers.
 fuzz: $(FUZZ_DIR)/fuzz_import
 	@mkdir -p $(FUZZ_CORPUS) $(FUZZ_DIR)/artifacts
-	@for f in $(wildcard tests/fixtures/stageload/*.jsonl /work/shared/fixtures/stageload/*.jsonl) \
+	@for f in $(wildcard tests/fixtures/stageload/*.jsonl) \
 	          $(wildcard tests/fixtures/traces/*); do \
 	    [ -f "$$f" ] && cp "$$f" $(FUZZ_CORPUS)/seed-$$(basename "$$f"); done; true
 	$(FUZZ_DIR)/fuzz_import -max_total_time=$(FUZZ_SECONDS) $(if $(filter-out 1,$(FUZZ_JOBS)),-jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS)) \

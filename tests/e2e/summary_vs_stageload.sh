@@ -18,10 +18,9 @@ else
 fi
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: summary_vs_stageload: no python3"; exit 0; }
 
-FIX=/work/shared/fixtures/stageload
-[ -d "$ROOT/tests/fixtures/stageload" ] && FIX="$ROOT/tests/fixtures/stageload"
+FIX="$ROOT/tests/fixtures/stageload"   # copies of ../shared's, shipped with the repo
 files=$(ls "$FIX"/*.jsonl "$ROOT"/tests/fixtures/traces/good-*.jsonl 2>/dev/null)
-[ -n "$files" ] || { echo "SKIP: summary_vs_stageload: no fixtures found"; exit 0; }
+[ -n "$files" ] || { echo "FAIL: summary_vs_stageload: no fixtures found"; exit 1; }
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # Each fixture as it is, and (with our driver) re-recorded by stagetop's
