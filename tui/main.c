@@ -26,6 +26,7 @@ static void usage(FILE *f)
 "usage: stagetop -p PID [options]            watch PID and every descendant, live\n"
 "       stagetop [options] -- CMD [ARG...]   start CMD in its own process group and watch it\n"
 "       stagetop [options]                   pick a process tree from the largest ones\n"
+"       stagetop replay FILE|-               view a saved trace; - follows a JSONL stream on stdin\n"
 "       stagetop summary FILE|-              print a trace's summary as JSON\n"
 "       stagetop plot FILE -o OUT.svg        draw a trace as an SVG chart for a bug report\n"
 "\n"
@@ -273,6 +274,18 @@ static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
     return 0;
 }
 
+/* The screen's options: ASCII (asked, or a non-UTF-8 locale), NO_COLOR. */
+static void screen_opts(tui_opts *to, int ascii, const char *export_dir)
+{
+    memset(to, 0, sizeof *to);
+    const char *lc = setlocale(LC_ALL, "");
+    to->ascii = ascii || !lc || (!strstr(lc, "UTF-8") && !strstr(lc, "utf8") && !strstr(lc, "UTF8"));
+    to->color = getenv("NO_COLOR") == NULL || getenv("NO_COLOR")[0] == '\0';
+    to->export_dir = export_dir;
+    to->wake_fd = cli_wake_fd();
+    to->got_signal = &cli_signal;
+}
+
 static int run_watch(cli_args *a)
 {
     const st_platform *plat = &st_platform_native;
@@ -282,13 +295,7 @@ static int run_watch(cli_args *a)
     char logpath[512] = "", cmdline[512] = "";
     int rc, keep_paused = 0;
     tui_opts to;
-    memset(&to, 0, sizeof to);
-    const char *lc = setlocale(LC_ALL, "");
-    to.ascii = a->ascii || !lc || (!strstr(lc, "UTF-8") && !strstr(lc, "utf8") && !strstr(lc, "UTF8"));
-    to.color = getenv("NO_COLOR") == NULL || getenv("NO_COLOR")[0] == '\0';
-    to.export_dir = a->export_dir;
-    to.wake_fd = cli_wake_fd();
-    to.got_signal = &cli_signal;
+    screen_opts(&to, a->ascii, a->export_dir);
 
     if (!a->pid && !a->cmd) {
         rc = tui_pick(plat, &to, &a->pid, &e);
@@ -347,9 +354,56 @@ static int run_watch(cli_args *a)
     return rc;
 }
 
+/* `stagetop replay [--ascii] [--export-dir DIR] FILE|-`. */
+static int run_replay(int argc, char **argv)
+{
+    static const char *const use = "usage: stagetop replay [--ascii] [--export-dir DIR] FILE|-";
+    const char *path = NULL, *dir = ".";
+    int ascii = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--ascii") == 0) {
+            ascii = 1;
+        } else if (strcmp(argv[i], "--export-dir") == 0 && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf("%s\n  FILE: a stagetop JSON or JSONL trace, or a stageload trace\n"
+                   "  -: follow a JSONL stream on stdin (keys from the terminal), e.g.\n"
+                   "     ssh mac stagetop --headless --jsonl -p PID | stagetop replay -\n"
+                   "keys: left/right move  Home/End start/end  +/- zoom  f fit  space hold/follow\n"
+                   "      e export  ? help  q quit\n", use);
+            return CLI_EXIT_OK;
+        } else if (!path && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
+            path = argv[i];
+        } else {
+            return bad_usage("%s", use);
+        }
+    }
+    if (!path)
+        return bad_usage("%s", use);
+    if (strcmp(path, "-") == 0 && fcntl(STDIN_FILENO, F_GETFD) < 0) { /* before pipe() takes fd 0 */
+        fprintf(stderr, "stagetop: stdin is closed: pipe a JSONL stream into 'stagetop replay -'\n");
+        return CLI_EXIT_WATCH;
+    }
+    if (cli_signals_install() != 0) {
+        fprintf(stderr, "stagetop: cannot set up signal handling: %s\n", strerror(errno));
+        return CLI_EXIT_WATCH;
+    }
+    tui_opts to;
+    st_error e;
+    screen_opts(&to, ascii, dir);
+    st_error_clear(&e);
+    if (tui_replay(path, &to, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
+        return CLI_EXIT_WATCH;
+    }
+    return cli_signal ? 128 + cli_signal : CLI_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     cli_args a;
+    if (argc >= 2 && strcmp(argv[1], "replay") == 0)
+        return run_replay(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "summary") == 0) {
         if (argc != 3)
             return bad_usage("usage: stagetop summary FILE|-");

@@ -25,4 +25,13 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err);
  * the user quit. */
 int tui_pick(const st_platform *plat, const tui_opts *o, int32_t *pid, st_error *err);
 
+/* `stagetop replay FILE|-`: a saved trace (stagetop JSON or JSONL, or a
+ * stageload trace) in the live screen's layout, with the window movable
+ * and zoomable and the trace's summary; "-" follows a JSONL stream on
+ * stdin as it grows, the keys then coming from /dev/tty.  A file is read
+ * whole before the screen starts, so a bad one returns its error (naming
+ * the line) with the terminal untouched.  ST_OK when the user quit or a
+ * signal came (o->got_signal says which). */
+int tui_replay(const char *path, const tui_opts *o, st_error *err);
+
 #endif

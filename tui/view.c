@@ -423,7 +423,11 @@ static void draw_help(const tui_view *v)
         "",
         "any key closes this help",
     };
-    int n = (int)(sizeof lines / sizeof lines[0]);
+    tui_view_help(v, lines, (int)(sizeof lines / sizeof lines[0]));
+}
+
+void tui_view_help(const tui_view *v, const char *const *lines, int n)
+{
     int w = 60 < COLS - 2 ? 60 : COLS - 2, h = n + 2 < LINES ? n + 2 : LINES;
     if (w < 10 || h < 3)
         return;

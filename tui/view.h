@@ -82,6 +82,9 @@ void tui_view_freeze(tui_view *v, const st_monitor *m);
 /* Move a frozen window by dir quarters of its width (left < 0). */
 void tui_view_pan(tui_view *v, const st_monitor *m, int dir);
 
+/* Draw a centred box with n lines of text (the first in bold): the help. */
+void tui_view_help(const tui_view *v, const char *const *lines, int n);
+
 /* Sizes as they fit in lanes: "1.23G", "512M", "980K", "12B". */
 char *tui_short_bytes(uint64_t bytes, char *buf, size_t len);
 

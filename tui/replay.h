@@ -1,0 +1,51 @@
+/* replay.h: the state of `stagetop replay` shared by its loop (replay.c)
+ * and its drawing (replay_draw.c); tui.h declares the entry point. */
+#ifndef STAGETOP_TUI_REPLAY_H
+#define STAGETOP_TUI_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/monitor.h"
+#include "stagetop/trace.h"
+#include "tui.h"
+#include "view.h"
+#include "viewdraw.h"
+
+typedef struct replay {
+    const tui_opts *o;
+    const char *name;       /* the path as given, "-" for stdin */
+    int follow;             /* reading stdin as it grows */
+    int ended;              /* no more data: a file, or the stream's end */
+    char read_error[160];   /* why the stream ended early, "" if it did not */
+    /* the line being read */
+    char *pend;
+    size_t plen, pcap;
+    int skipping;           /* dropping an over-long line up to its newline */
+    size_t lineno;          /* lines completed */
+    int seen_data;          /* a non-blank line came */
+    /* a JSON document on stdin is read to its end, then loaded */
+    int doc, doc_failed;
+    char *dbuf;
+    size_t dlen, dcap;
+    /* malformed lines: skipped, counted, the last one shown */
+    size_t bad;
+    char bad_msg[256];
+    double bad_until;       /* the status line shows it until then */
+    st_trace t;             /* owns every sample, event and the summary */
+    size_t fed_s, fed_e;    /* samples / events in t.summary so far */
+    double meta_iv;         /* meta.interval when the columns were set */
+    char meta_st;           /* meta.stagetop[0] then */
+    size_t est_at;          /* samples then */
+    st_monitor m;           /* a view of t for the lanes; owns nothing */
+    tui_view v;
+    int need_fit;           /* fitted while the terminal was too small */
+    int quit, dirty;
+} replay;
+
+/* Recompute the layout for the terminal size and the summary's rows. */
+void rp_relayout(replay *r);
+
+/* Draw one frame into curses' virtual screen (wnoutrefresh). */
+void rp_draw(replay *r, double now);
+
+#endif
