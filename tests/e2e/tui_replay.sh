@@ -20,8 +20,7 @@ set -u
 tm() { tmux -L "$TM_SOCK" "$@" 3>&-; }
 
 ROOT=${ST_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-FIX=/work/shared/fixtures/stageload
-[ -d "$ROOT/tests/fixtures/stageload" ] && FIX="$ROOT/tests/fixtures/stageload"
+FIX="$ROOT/tests/fixtures/stageload"   # copies of ../shared's, shipped with the repo
 
 # ---- python: the expected numbers, from the files themselves ----------------
 cat >"$T/expect.py" <<'PY'
