@@ -417,6 +417,7 @@ int st_monitor_resume(st_monitor *m, double now, st_error *err)
         st_guard_rearm(&m->guard);
         if (m->has_last && (m->last.valid & ST_F_SWAP))
             st_guard_set_base(&m->guard, m->last.swap_used);
+        m->guard_tripped = 0; /* the alert is answered */
     }
     return rc;
 }

@@ -426,6 +426,35 @@ static void draw_help(const tui_view *v)
     tui_view_help(v, lines, (int)(sizeof lines / sizeof lines[0]));
 }
 
+/* ---- the guard's alert: what crossed which limit, and what to do ---- */
+
+static void draw_alert(const tui_view *v, const st_monitor *m)
+{
+    const st_guard_verdict *g = &m->verdict;
+    char what[96], limit[96], a[32], b[32];
+    if (g->reason == ST_GUARD_SWAP) {
+        snprintf(what, sizeof what, "swap grew %s since the job started",
+                 st_format_bytes((uint64_t)g->value, a, sizeof a));
+        snprintf(limit, sizeof limit, "over the --swap-budget of %s",
+                 st_format_bytes((uint64_t)g->limit, b, sizeof b));
+    } else {
+        snprintf(what, sizeof what, "memory available %.1f%%, two samples in a row",
+                 g->value / 100.0);
+        snprintf(limit, sizeof limit, "under the --kill-free limit of %.1f%%", g->limit / 100.0);
+    }
+    const char *const lines[] = {
+        "BUDGET CROSSED: job paused",
+        "",
+        what,
+        limit,
+        "",
+        "Every process of the tree is stopped (SIGSTOP); nothing was lost.",
+        "p  resume (the budget then counts from here)",
+        "k  kill the job        e  export the trace",
+    };
+    tui_view_help(v, lines, (int)(sizeof lines / sizeof lines[0]));
+}
+
 void tui_view_help(const tui_view *v, const char *const *lines, int n)
 {
     int w = 60 < COLS - 2 ? 60 : COLS - 2, h = n + 2 < LINES ? n + 2 : LINES;
@@ -468,6 +497,8 @@ void tui_view_draw(tui_view *v, const st_monitor *m, double now)
         tui_lanes_draw(v, m, now);
         draw_list(v, m, now);
         draw_status(v, m, now);
+        if (m->guard_tripped && m->job.state == ST_JOB_PAUSED && !v->help)
+            draw_alert(v, m);
         if (v->help)
             draw_help(v);
     }
