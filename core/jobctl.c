@@ -16,7 +16,14 @@
  * the root has been reaped during a kill, the group is signalled only while
  * kill(-pgid, 0) finds it populated; a group that empties and whose number
  * is reused by a new group leader within the grace period (a full wrap of
- * the pid space) is the remaining, documented risk. */
+ * the pid space) is the remaining, documented risk.  On Linux st_job_spawn
+ * makes stagetop a child subreaper, so the job's orphans are our children:
+ * st_job_poll reaps them (waitpid on the group), and a killed job's group
+ * empties as soon as its processes exit, not when init gets round to them.
+ *
+ * SIGCONT goes to the children before the root: a root that exits while
+ * other members of its group are still stopped leaves an orphaned process
+ * group with stopped members, which the kernel sends SIGHUP (POSIX). */
 #include "stagetop/jobctl.h"
 
 #include <errno.h>
@@ -26,6 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -172,6 +182,21 @@ static void signal_tree(job_action *ac, int sig, int counted)
             signal_member(ac, t->members[i].id, sig, counted);
 }
 
+/* sig to every member, children first, the root last.  Used for SIGCONT:
+ * when a root that was continued first exits while members of its process
+ * group are still stopped, the group becomes orphaned and the kernel sends
+ * those members SIGHUP (POSIX), killing them without their SIGTERM
+ * handling or grace period. */
+static void signal_tree_root_last(job_action *ac, int sig, int counted)
+{
+    st_tree *t = ac->tree;
+    for (size_t i = t->n_members; i-- > 0;)
+        if (!same_id(t->members[i].id, t->root))
+            signal_member(ac, t->members[i].id, sig, counted);
+    if (t->root_alive)
+        signal_member(ac, t->root, sig, counted);
+}
+
 /* The launched job's process group, when it may be signalled now. */
 static int job_group(const st_job *job, const job_ancestry *anc)
 {
@@ -269,6 +294,11 @@ int st_job_spawn(st_job *job, char *const argv[], st_error *err)
 {
     if (!argv || !argv[0] || !argv[0][0])
         return st_error_set(err, ST_EINVAL, EINVAL, "no command to run");
+#if defined(__linux__)
+    /* Orphans of the job become ours, not init's: st_job_poll reaps them,
+     * so a killed job's group empties as soon as its processes exit. */
+    (void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+#endif
     int fds[2];
     if (pipe(fds) != 0)
         return st_error_set(err, ST_EIO, errno, "cannot run '%s': pipe: %s", argv[0],
@@ -370,7 +400,7 @@ int st_job_resume(st_job *job, st_tree *tree, st_error *err)
         return r;
     job_action ac;
     action_begin(&ac, job, tree);
-    signal_tree(&ac, SIGCONT, 1);
+    signal_tree_root_last(&ac, SIGCONT, 1);
     if (job->state == ST_JOB_PAUSED)
         job->state = ST_JOB_RUNNING;
     job->paused_by_us = 0;
@@ -391,7 +421,7 @@ int st_job_kill(st_job *job, st_tree *tree, double now, st_error *err)
     action_begin(&ac, job, tree);
     signal_tree(&ac, SIGTERM, 1);
     signal_group(&ac, SIGTERM);
-    signal_tree(&ac, SIGCONT, 0); /* a stopped process acts on SIGTERM once continued */
+    signal_tree_root_last(&ac, SIGCONT, 0); /* a stopped process acts on SIGTERM once continued */
     signal_group(&ac, SIGCONT);
     if (job->state != ST_JOB_KILLING)
         job->kill_deadline = now + job->grace_s;
@@ -421,7 +451,53 @@ static int decode_status(int status)
         return WEXITSTATUS(status);
     if (WIFSIGNALED(status))
         return 128 + WTERMSIG(status);
-    return -1;
+    return 0;
+}
+
+/* Reap, without blocking, every child of ours in the job's process group:
+ * the root, and (Linux, where st_job_spawn made stagetop a subreaper) the
+ * job's processes orphaned by their parent's exit, which would otherwise
+ * linger as zombies in the group until stagetop exits.  Sets exit_code when
+ * the root is among them. */
+static void reap_group(st_job *job)
+{
+    int status = 0;
+    pid_t w;
+    for (;;) {
+        w = waitpid(-job->pid, &status, WNOHANG);
+        if (w > 0) {
+            if (w == job->pid && job->exit_code < 0)
+                job->exit_code = decode_status(status);
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        return; /* 0: none ready; ECHILD: no child of ours left in the group */
+    }
+}
+
+enum { REAP_RUNNING, REAP_DONE, REAP_UNKNOWN };
+
+/* Reap the root if it has ended (also when it left its group, by setsid). */
+static int reap_root(st_job *job, st_error *err)
+{
+    int status = 0;
+    pid_t w;
+    reap_group(job);
+    if (job->exit_code >= 0)
+        return REAP_DONE;
+    do {
+        w = waitpid(job->pid, &status, WNOHANG);
+    } while (w < 0 && errno == EINTR);
+    if (w == job->pid) {
+        job->exit_code = decode_status(status);
+        return REAP_DONE;
+    }
+    if (w == 0)
+        return REAP_RUNNING;
+    if (errno == ECHILD)
+        return REAP_UNKNOWN; /* reaped elsewhere */
+    return st_error_set(err, ST_EIO, errno, "waitpid %d: %s", (int)job->pid, strerror(errno));
 }
 
 int st_job_poll(st_job *job, st_tree *tree, double now, st_error *err)
@@ -443,27 +519,19 @@ int st_job_poll(st_job *job, st_tree *tree, double now, st_error *err)
         return 1;
     }
     if (job->exit_code < 0) { /* root not reaped yet */
-        int status = 0;
-        pid_t w;
-        do {
-            w = waitpid(job->pid, &status, WNOHANG);
-        } while (w < 0 && errno == EINTR);
-        if (w < 0) {
-            if (errno != ECHILD)
-                return st_error_set(err, ST_EIO, errno, "waitpid %d: %s", (int)job->pid,
-                                    strerror(errno));
-            job->state = ST_JOB_EXITED; /* reaped elsewhere: code unknown */
+        int r = reap_root(job, err);
+        if (r < 0)
+            return r;
+        if (r == REAP_UNKNOWN) {
+            job->state = ST_JOB_EXITED; /* code unknown */
             return 1;
         }
-        if (w == job->pid) {
-            job->exit_code = decode_status(status);
-            if (job->exit_code < 0)
-                job->exit_code = 0;
-            if (job->state != ST_JOB_KILLING) {
-                job->state = ST_JOB_EXITED;
-                return 1;
-            }
+        if (r == REAP_DONE && job->state != ST_JOB_KILLING) {
+            job->state = ST_JOB_EXITED;
+            return 1;
         }
+    } else {
+        reap_group(job); /* orphans of a job being killed */
     }
     if (job->state != ST_JOB_KILLING)
         return 0;

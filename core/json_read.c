@@ -35,7 +35,7 @@ int st_jr_fail(st_jr *r, const char *fmt, ...)
     return st_error_set(r->err, ST_EPARSE, 0, "line %zu: %s", r->line, msg);
 }
 
-int st_jr_ws(st_jr *r)
+int st_jr_ws_slow(st_jr *r)
 {
     const char *p = r->p, *e = r->end;
     while (p < e) {
@@ -116,9 +116,23 @@ int st_jr_obj_next(st_jr *r, int *n, char *key, size_t keysz, const char **kraw)
         return jr_expected(r, "a key (string)");
     if (kraw)
         *kraw = r->p;
-    int rc = st_jr_str(r, key, keysz, NULL);
-    if (rc)
-        return rc;
+    /* Fast path: a plain ASCII key (all of ours) copied as it is. */
+    const char *q = r->p + 1;
+    while (q < r->end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20 && (unsigned char)*q < 0x80)
+        q++;
+    if (q < r->end && *q == '"') {
+        if (key && keysz) {
+            size_t kl = (size_t)(q - r->p - 1);
+            kl = kl < keysz - 1 ? kl : keysz - 1;
+            memcpy(key, r->p + 1, kl);
+            key[kl] = '\0';
+        }
+        r->p = q + 1;
+    } else {
+        int rc = st_jr_str(r, key, keysz, NULL);
+        if (rc)
+            return rc;
+    }
     if (st_jr_ws(r) != ':')
         return jr_expected(r, "':' after a key");
     r->p++;

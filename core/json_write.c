@@ -285,7 +285,9 @@ void st_jw_double(st_jw *w, double v)
         st_jw_lit(w, "null");
         return;
     }
-    if (v == (double)(int64_t)v && v > -9007199254740992.0 && v < 9007199254740992.0) {
+    /* Range first: converting an out-of-range double is undefined (found by
+     * the fuzzer, tests/fixtures/traces/crash-double-to-int64.jsonl). */
+    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v) {
         st_jw_i64(w, (int64_t)v); /* whole numbers: no locale, no exponent */
         return;
     }

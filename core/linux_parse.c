@@ -102,16 +102,18 @@ int st_lx_parse_status(const char *text, size_t len, st_lx_status *out, st_error
         {"RssAnon", ST_LX_RSSANON, 1}, {"RssShmem", ST_LX_RSSSHMEM, 1},
         {"RssFile", ST_LX_RSSFILE, 1}, {"VmRSS", ST_LX_VMRSS, 1},
         {"VmSwap", ST_LX_VMSWAP, 1},   {"VmHWM", ST_LX_VMHWM, 1},
-        {"PPid", ST_LX_PPID, 0},
+        {"PPid", ST_LX_PPID, 0},       {"Threads", ST_LX_THREADS, 0},
     };
-    uint64_t v[7] = {0};
+    uint64_t v[8] = {0};
     unsigned valid;
-    int rc = parse_kv_file(text, len, keys, 7, v, &valid, "status", err);
+    int rc = parse_kv_file(text, len, keys, 8, v, &valid, "status", err);
     memset(out, 0, sizeof *out);
     if (rc != ST_OK)
         return rc;
     if ((valid & ST_LX_PPID) && v[6] > INT32_MAX)
         return st_error_set(err, ST_EPARSE, 0, "status: PPid out of range");
+    if ((valid & ST_LX_THREADS) && v[7] > INT32_MAX)
+        return st_error_set(err, ST_EPARSE, 0, "status: Threads out of range");
     out->rss_anon = v[0];
     out->rss_shmem = v[1];
     out->rss_file = v[2];
@@ -119,6 +121,7 @@ int st_lx_parse_status(const char *text, size_t len, st_lx_status *out, st_error
     out->vm_swap = v[4];
     out->vm_hwm = v[5];
     out->ppid = (int32_t)v[6];
+    out->threads = (int32_t)v[7];
     out->valid = valid;
     return ST_OK;
 }

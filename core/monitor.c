@@ -411,8 +411,13 @@ int st_monitor_resume(st_monitor *m, double now, st_error *err)
     int rc = st_job_resume(&m->job, &m->tree, err);
     if (m->job.signalled > 0)
         job_event(m, ST_EV_RESUME, now, NULL);
-    if (m->guard_on && m->guard_tripped)
-        st_guard_rearm(&m->guard); /* the user chose to go on: watch again */
+    if (m->guard_on && m->guard_tripped) {
+        /* The user chose to go on: the budget counts again from here, or
+         * the job would be paused again at the next sample. */
+        st_guard_rearm(&m->guard);
+        if (m->has_last && (m->last.valid & ST_F_SWAP))
+            st_guard_set_base(&m->guard, m->last.swap_used);
+    }
     return rc;
 }
 

@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Times are sums of floating intervals (0.7 - 0.2 < 0.5): a discovery due
+ * within a millisecond counts as due. */
+#define ST_TREE_SLACK_S 1e-3
+
 static int same_id(st_proc_id a, st_proc_id b) { return a.pid == b.pid && a.start == b.start; }
 
 static int reserve(st_tree *t, size_t n, st_error *err)
@@ -152,7 +156,7 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
     out->footprint = out->rss = 0;
     out->procs = 0;
     if (t->n_members > 0 &&
-        (t->last_discover < 0 || now_s - t->last_discover >= t->discover_s ||
+        (t->last_discover < 0 || now_s - t->last_discover + ST_TREE_SLACK_S >= t->discover_s ||
          now_s < t->last_discover)) {
         rc = discover(t, now_s, err);
         if (rc != ST_OK)

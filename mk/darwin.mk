@@ -16,14 +16,14 @@ DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwi
 
 $(B)/tests/test_darwin: $(DARWIN_SHIM_SRC) $(DARWIN_SHIM_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
+	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
 	    -o $@ $(DARWIN_SHIM_SRC) $(LDFLAGS) $(CMOCKA_LIBS)
 
 # The cost of one discovery (KERN_PROC_ALL snapshot + walk) on the fake.
 $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwin.c \
                         core/platform_darwin.c core/error.c core/proc_vec.c $(DARWIN_SHIM_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) \
+	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)
 
 EXTRA_TEST_BIN += $(B)/tests/test_darwin

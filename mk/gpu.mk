@@ -12,7 +12,7 @@ fakenvml_api = $(if $(findstring /api1/,$(1)),1,$(if $(findstring /api2/,$(1)),2
 
 $(FAKENVML): $(FAKENVML_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -shared -fvisibility=hidden -DFAKE_API=$(call fakenvml_api,$@) \
+	$(QCC) $(CFLAGS) -fPIC -shared -fvisibility=hidden -DFAKE_API=$(call fakenvml_api,$@) \
 	    -o $@ $< $(LDFLAGS)
 
 # The test dlopens the fake at run time: order-only, so it is not linked in.
@@ -25,9 +25,9 @@ endif
 # A probe of what a real NVML writes (run by hand on a GPU machine, see docs/gpu.md).
 $(B)/gpu/nvml_probe: tests/gpu/nvml_probe.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) $(DL_LIBS)
+	$(QCC) $(CFLAGS) -o $@ $< $(LDFLAGS) $(DL_LIBS)
 
 # One reading through core/gpu_nvml.c: `ST_NVML_LIB=... gpu_once PID...`.
 $(B)/gpu/gpu_once: tests/gpu/gpu_once.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(DL_LIBS)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(DL_LIBS)

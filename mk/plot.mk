@@ -7,8 +7,8 @@ EXTRA_TEST_BIN += $(PLOT_DRIVER)
 # The plot needs only the core: link its test without the tui objects.
 $(B)/tests/test_plot: tests/unit/test_plot.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $^ $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $^ $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
 
 $(PLOT_DRIVER): tests/tools/plot_svg.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)

@@ -29,8 +29,11 @@ typedef struct st_job {
 } st_job;
 
 /* Start argv in its own process group (setpgid), stdin/stdout/stderr
- * inherited.  The exec failing (no such command) is reported here as
- * ST_ESRCH/ST_EPERM with the reason, not as a child exiting 127. */
+ * inherited, default signal dispositions and an empty signal mask.  The
+ * exec failing (no such command) is reported here as ST_ESRCH/ST_EPERM with
+ * the reason ("cannot run 'X': No such file or directory"), not as a child
+ * exiting 127.  On Linux the caller becomes a child subreaper (prctl), so
+ * the job's orphaned processes are reaped by st_job_poll. */
 int st_job_spawn(st_job *job, char *const argv[], st_error *err);
 /* Watch an existing process (not started by stagetop). */
 void st_job_attach(st_job *job, int32_t pid);
@@ -38,13 +41,22 @@ void st_job_attach(st_job *job, int32_t pid);
 /* Is pid one stagetop may ever signal (not <= 1, not self, not an ancestor)? */
 int st_job_may_signal(int32_t pid);
 
+/* Each sets job->signalled / job->refused for this action and returns
+ * ST_EPERM (naming the first refusal) when any process refused; a process
+ * already gone is not an error.  Pause refuses a job being killed
+ * (ST_EINVAL); resume and kill refresh the membership first.  A second kill
+ * does not move the SIGKILL deadline. */
 int st_job_pause(st_job *job, st_tree *tree, st_error *err);
 int st_job_resume(st_job *job, st_tree *tree, st_error *err);
 int st_job_kill(st_job *job, st_tree *tree, double now, st_error *err);
 
 /* Reap a launched job without blocking (sets EXITED and exit_code), and
  * send SIGKILL to survivors once a kill's grace period is over.  Returns 1
- * when the job has just been seen to exit, else 0 (or an error). */
+ * when the job has just been seen to exit, else 0 (or an error).  After
+ * st_job_kill, a job counts as exited once its root has exited and its
+ * process group is empty, or once the grace period is over (SIGKILL sent);
+ * exit_code is the root's.  An attached job (not launched) exits when the
+ * tree's root is gone (exit_code stays -1). */
 int st_job_poll(st_job *job, st_tree *tree, double now, st_error *err);
 
 #endif

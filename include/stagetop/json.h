@@ -1,5 +1,6 @@
-/* json.h: the small JSON helpers of the trace module (core/json_*.c),
- * shared by core/trace_*.c, their tests, the fuzzer and the benchmark.
+/* json.h: the trace module's internals shared between its files
+ * (core/json_*.c, core/trace_*.c), its tests, the fuzzer and the
+ * benchmark; not an API for the rest of stagetop (use trace.h).
  *
  *  - st_jw: a writer that appends to a buffer and, when given a file
  *    descriptor, flushes it in chunks (so a million samples never sit in
@@ -94,7 +95,13 @@ int st_jr_fail(st_jr *r, const char *fmt, ...)
 #endif
     ;
 /* Skip whitespace (counting newlines); the next byte or -1 at the end. */
-int st_jr_ws(st_jr *r);
+int st_jr_ws_slow(st_jr *r);
+static inline int st_jr_ws(st_jr *r)
+{
+    if (r->p < r->end && (unsigned char)*r->p > ' ')
+        return (unsigned char)*r->p; /* the common case, inline */
+    return st_jr_ws_slow(r);
+}
 /* Type of the value that starts at the cursor (after whitespace), or
  * ST_J_NONE when no value can start there. */
 int st_jr_peek(st_jr *r);
@@ -141,6 +148,24 @@ int st_jnum_double(const char *tok, size_t n, double *out);
 /* Value * 10^digits rounded to an integer, which must be in [0, max]
  * (ST_JN_NEG below 0, ST_JN_RANGE above max or non-finite). */
 int st_jnum_scaled(const char *tok, size_t n, int digits, uint64_t max, uint64_t *out);
+
+/* ---- trace records read by both the JSONL and the document reader ---- */
+
+/* "an object", "a string", ... for messages. */
+const char *st_jr_type_name(int ty);
+/* A number token for WHAT "KEY", or fail naming what was there. */
+int st_jr_want_num(st_jr *r, const char *what, const char *key, const char **tok, size_t *n);
+/* A byte count (integer 0..2^53) for WHAT "KEY". */
+int st_jr_want_bytes(st_jr *r, const char *what, const char *key, uint64_t *out);
+/* The members of a sample / event / start-record (meta) / summary object,
+ * after its '{' and n members already read (a "type" member is skipped).
+ * Meta: known keys of another type and unknown keys go to m->extra;
+ * *is_stageload is set when a "stageload" key is seen.  Summary: begins
+ * at its '{'; only kernel_peak is kept (into sum). */
+int st_trace_parse_sample(st_jr *r, int n, st_sample *s);
+int st_trace_parse_event(st_jr *r, int n, st_event *ev);
+int st_trace_parse_meta(st_jr *r, int n, struct st_trace_meta *m, int *is_stageload);
+int st_trace_parse_summary(st_jr *r, st_summary *sum);
 
 /* ---- trace pieces written by both the exporter and the recorder ---- */
 

@@ -20,14 +20,16 @@ enum st_lx_status_field {
     ST_LX_VMRSS = 1u << 3,
     ST_LX_VMSWAP = 1u << 4,
     ST_LX_VMHWM = 1u << 5,
-    ST_LX_PPID = 1u << 6
+    ST_LX_PPID = 1u << 6,
+    ST_LX_THREADS = 1u << 7
 };
 
 /* The fields of /proc/PID/status that stagetop uses, in bytes. */
 typedef struct st_lx_status {
     uint64_t rss_anon, rss_shmem, rss_file, vm_rss, vm_swap, vm_hwm;
     int32_t ppid;
-    unsigned valid; /* enum st_lx_status_field bits */
+    int32_t threads; /* "Threads:" */
+    unsigned valid;  /* enum st_lx_status_field bits */
 } st_lx_status;
 
 /* Parse /proc/PID/status ("Key:\t  N kB" lines).  A kernel thread or a

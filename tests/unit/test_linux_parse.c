@@ -44,7 +44,8 @@ static void status_real_capture(void **state)
     assert_int_equal(st_lx_parse_status(t, len, &s, &e), ST_OK);
     /* Values as the fixture shows them, in kB, times 1024. */
     assert_int_equal(s.valid, ST_LX_RSSANON | ST_LX_RSSSHMEM | ST_LX_RSSFILE | ST_LX_VMRSS |
-                                  ST_LX_VMSWAP | ST_LX_VMHWM | ST_LX_PPID);
+                                  ST_LX_VMSWAP | ST_LX_VMHWM | ST_LX_PPID | ST_LX_THREADS);
+    assert_int_equal(s.threads, 1);
     assert_int_equal(s.rss_anon, 116 * 1024ull);
     assert_int_equal(s.rss_file, 1652 * 1024ull);
     assert_int_equal(s.rss_shmem, 0);
@@ -64,7 +65,7 @@ static void status_kernel_thread_has_no_memory(void **state)
     st_lx_status s;
     (void)state;
     assert_int_equal(st_lx_parse_status(t, len, &s, NULL), ST_OK);
-    assert_int_equal(s.valid, ST_LX_PPID);
+    assert_int_equal(s.valid, ST_LX_PPID | ST_LX_THREADS);
     free(t);
 }
 
@@ -102,6 +103,8 @@ static void status_junk_is_rejected_with_line(void **state)
     assert_int_equal(st_lx_parse_status(S("VmRSS:\t kB\n"), &s, NULL), ST_EPARSE);
     assert_int_equal(st_lx_parse_status(S("PPid:\t-1\n"), &s, NULL), ST_EPARSE);
     assert_int_equal(st_lx_parse_status(S("PPid:\t2147483648\n"), &s, NULL), ST_EPARSE);
+    assert_int_equal(st_lx_parse_status(S("Threads:\t2147483648\n"), &s, NULL), ST_EPARSE);
+    assert_int_equal(st_lx_parse_status(S("Threads:\t12 kB\n"), &s, NULL), ST_EPARSE);
 }
 
 static void status_overflow_is_rejected(void **state)

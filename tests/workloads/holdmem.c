@@ -14,7 +14,7 @@
  * --spike MIB       on the stdin command "spike": allocate MIB random, hold
  *                   --hold-ms MS, munmap, stay alive (in child 0 with
  *                   --spike-in-child, else in the root)
- * --exit-child-after MS   child 0 exits MS ms after everything is ready
+ * --exit-child-after MS   child 0 exits MS ms after it is ready
  *
  * Children are forked before the root fills its memory, so no page is
  * shared copy-on-write (a shared page would count in both processes' RSS).
@@ -26,7 +26,8 @@
  *   exited <pid>                    child 0 exited and was reaped
  *   error <text>                    something failed (then exit 1)
  * Commands on the root's stdin, one a line: "spike", "exit-child", "fork"
- * (one more child, announced by a "child" line).  End of stdin or SIGTERM
+ * (one more child, announced by a "child" line), "thread-fork" (a new
+ * thread that forks one more child and stays).  End of stdin or SIGTERM
  * ends the whole tree (children exit when the root's pipes close). */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -336,6 +337,13 @@ int main(int argc, char **argv)
                         m = wait_msg();
                         on_report(&m, &first);
                     } while (first.pid > 0);
+                } else if (!strcmp(line, "thread-fork")) {
+                    msg m;
+                    if (pthread_create(&th, NULL, thread_forker, NULL) != 0)
+                        die("pthread_create");
+                    while ((m = wait_msg()).kind != 'T')
+                        on_report(&m, &first);
+                    say("child %d %ld thread", (int)m.pid, o.child_mib);
                 } else if (!strcmp(line, "fork")) {
                     child ch = start_child(0, 'R');
                     msg m;

@@ -1,0 +1,350 @@
+/* test_tree_real: st_tree against REAL processes that the test spawns
+ * (tests/workloads/holdmem, which fills its memory with random bytes).
+ * Expected numbers come from the test's own reading of /proc (realproc.h).
+ * No sleeps: the test waits on holdmem's "ready"/"child"/"spiked"/"exited"
+ * lines, and drives st_tree_sample with its own `now` values. */
+#define _GNU_SOURCE
+#include "realproc.h"
+
+static void one_process_reads_its_own_numbers(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--mib", "64", NULL};
+    wl *w = wl_start(c, args);
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[1];
+    wl_ready(w, kids, 1, NULL);
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.5, NULL), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
+    assert_true(st_sample_has(&s, ST_F_FOOTPRINT | ST_F_RSS | ST_F_PROCS));
+    assert_int_equal(s.procs, 1);
+    assert_true(s.footprint >= 64 * MiB);
+    assert_within(s.footprint, own_footprint(w->pid), 0.02);
+    assert_within(s.rss, (uint64_t)own_kb(w->pid, "VmRSS") * 1024, 0.02);
+    assert_true(t.has_kernel_peak);
+    assert_within(t.kernel_peak, (uint64_t)own_kb(w->pid, "VmHWM") * 1024, 0.02);
+    assert_true(t.root_alive);
+    assert_int_equal(t.eperm_count, 0);
+    st_tree_free(&t);
+}
+
+static void tree_sums_every_member_incl_thread_child(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--mib", "32", "--children", "2", "--child-mib", "16",
+                                       "--thread-child", "--threads", "20", NULL};
+    wl *w = wl_start(c, args);
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[4], thread_kid = 0;
+    char path[96], text[4096];
+    FILE *f;
+    uint64_t want = 0;
+    int n = wl_ready(w, kids, 4, &thread_kid);
+    assert_int_equal(n, 3);
+    assert_true(thread_kid > 0);
+    /* The case is real: the thread's child is not in the main thread's list. */
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)w->pid, (int)w->pid);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    snprintf(path, sizeof path, "%d", (int)thread_kid);
+    for (char *tok = strtok(text, " \n"); tok; tok = strtok(NULL, " \n"))
+        assert_string_not_equal(tok, path);
+
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.5, NULL), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 4);
+    assert_int_equal(t.members[0].id.pid, w->pid); /* root first */
+    want = own_footprint(w->pid);
+    for (int i = 0; i < n; i++) {
+        assert_true(member_has(&t, kids[i]));
+        want += own_footprint(kids[i]);
+    }
+    assert_true(s.footprint >= (32 + 3 * 16) * MiB);
+    assert_within(s.footprint, want, 0.02);
+    st_tree_free(&t);
+}
+
+static void members_leave_and_join(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--children", "2", "--child-mib", "4", NULL};
+    wl *w = wl_start(c, args);
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[2];
+    char line[128];
+    int gone, q, r;
+    assert_int_equal(wl_ready(w, kids, 2, NULL), 2);
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.5, NULL), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 3);
+
+    wl_cmd(w, "exit-child\n"); /* child 0 exits and is reaped */
+    gone = atoi(wl_expect(w, "exited ", line, sizeof line));
+    assert_true(gone == kids[0] || gone == kids[1]); /* "child" lines come in ready order */
+    assert_int_equal(st_tree_sample(&t, 0.1, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 2);
+    assert_false(member_has(&t, gone));
+
+    /* A member vanished: the next sample rediscovers, though 0.5 s did not pass. */
+    wl_cmd(w, "fork\n");
+    q = atoi(wl_expect(w, "child ", line, sizeof line));
+    assert_int_equal(st_tree_sample(&t, 0.2, &s, NULL), ST_OK);
+    assert_true(member_has(&t, q));
+    assert_int_equal(s.procs, 3);
+
+    /* Otherwise discovery waits discover_s. */
+    wl_cmd(w, "fork\n");
+    r = atoi(wl_expect(w, "child ", line, sizeof line));
+    assert_int_equal(st_tree_sample(&t, 0.4, &s, NULL), ST_OK);
+    assert_false(member_has(&t, r));
+    assert_int_equal(st_tree_sample(&t, 0.7, &s, NULL), ST_OK);
+    assert_true(member_has(&t, r));
+    assert_int_equal(s.procs, 4);
+    st_tree_free(&t);
+}
+
+/* A child forked by a thread that did not exist at the last discovery. */
+static void child_of_new_thread_is_found(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--threads", "3", "--child-mib", "2", "--children", "1", NULL};
+    wl *w = wl_start(c, args);
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[1];
+    char line[128];
+    int q;
+    assert_int_equal(wl_ready(w, kids, 1, NULL), 1);
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.5, NULL), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 2);
+    assert_int_equal(st_tree_sample(&t, 0.5, &s, NULL), ST_OK); /* through cached fds */
+    assert_int_equal(s.procs, 2);
+    wl_cmd(w, "thread-fork\n");
+    q = atoi(wl_expect(w, "child ", line, sizeof line));
+    assert_int_equal(st_tree_sample(&t, 1.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 3);
+    assert_true(member_has(&t, q));
+    assert_within(s.footprint, own_footprint(w->pid) + own_footprint(kids[0]) + own_footprint(q), 0.02);
+    st_tree_free(&t);
+}
+
+/* Past the cap on cached fds, files are opened and read each time: the
+ * numbers are the same. */
+static void over_the_fd_cap_reads_the_same(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--children", "15", "--child-mib", "2", "--thread-child",
+                                       "--threads", "4", NULL};
+    wl *w = wl_start(c, args);
+    struct rlimit old, low;
+    st_backend *small;
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[16];
+    uint64_t want;
+    int n = wl_ready(w, kids, 16, NULL);
+    assert_int_equal(n, 16);
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+    low = old;
+    low.rlim_cur = 48; /* the backend keeps at most 48 / 4 = 12 fds */
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+    assert_int_equal(P->open(&small, NULL), ST_OK);
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+    assert_int_equal(st_tree_init(&t, P, small, w->pid, 0.0, NULL), ST_OK);
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(st_tree_sample(&t, round * 0.5, &s, NULL), ST_OK);
+        assert_int_equal(s.procs, 17);
+    }
+    want = own_footprint(w->pid);
+    for (int i = 0; i < n; i++) {
+        assert_true(member_has(&t, kids[i]));
+        want += own_footprint(kids[i]);
+    }
+    assert_within(s.footprint, want, 0.02);
+    st_tree_free(&t);
+    P->close(small);
+}
+
+static void stranger_is_not_adopted(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--children", "1", "--child-mib", "2", NULL};
+    static const char *const args2[] = {"--mib", "1", NULL};
+    wl *w = wl_start(c, args), *x;
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[1];
+    assert_int_equal(wl_ready(w, kids, 1, NULL), 1);
+    x = wl_start(c, args2); /* started after the root, not its descendant */
+    wl_ready(x, kids + 0, 0, NULL);
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.0, NULL), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 2);
+    assert_false(member_has(&t, x->pid));
+    assert_false(member_has(&t, getpid()));
+    st_tree_free(&t);
+}
+
+static void reused_pid_is_not_read(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--children", "1", "--child-mib", "2", NULL};
+    wl *w;
+    st_tree t;
+    st_sample s = {0};
+    st_proc_mem m;
+    st_proc_id old;
+    pid_t kids[1], stranger;
+    char line[128];
+    if (geteuid() != 0)
+        skip(); /* needs /proc/sys/kernel/ns_last_pid */
+    w = wl_start(c, args);
+    assert_int_equal(wl_ready(w, kids, 1, NULL), 1);
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.0, NULL), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 2);
+    old = t.members[1].id;
+    assert_int_equal(old.pid, kids[0]);
+    wl_cmd(w, "exit-child\n");
+    wl_expect(w, "exited ", line, sizeof line);
+    stranger = fork_with_pid(kids[0]);
+    if (stranger < 0)
+        skip(); /* another process took the pid first, 50 times */
+    c->extra[c->nextra++] = stranger;
+    /* The cached status fd belongs to the old process: the new one at the
+     * same pid (possibly with the same start tick) is never read. */
+    assert_int_equal(P->read_proc(c->b, old, &m, NULL), ST_ESRCH);
+    assert_int_equal(st_tree_sample(&t, 0.1, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 1);
+    assert_int_equal(st_tree_sample(&t, 0.2, &s, NULL), ST_OK); /* rediscovery */
+    assert_int_equal(s.procs, 1);
+    assert_false(member_has(&t, stranger));
+    st_tree_free(&t);
+}
+
+static void kernel_peak_catches_unsampled_spike(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--children", "1", "--child-mib", "8", "--spike", "1024",
+                                       "--hold-ms", "50", "--spike-in-child", NULL};
+    wl *w = wl_start(c, args);
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[1];
+    char line[128];
+    assert_int_equal(wl_ready(w, kids, 1, NULL), 1);
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.5, NULL), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 2);
+    assert_true(t.kernel_peak < 512 * MiB); /* before: no spike yet */
+    wl_cmd(w, "spike\n");
+    assert_int_equal(atoi(wl_expect(w, "spiked ", line, sizeof line)), kids[0]);
+    assert_int_equal(st_tree_sample(&t, 0.5, &s, NULL), ST_OK);
+    assert_true(s.footprint < 512 * MiB); /* no sample saw the spike... */
+    assert_true(t.kernel_peak >= 1024 * MiB); /* ...the kernel's mark did */
+    /* The peak outlives the member that made it. */
+    wl_cmd(w, "exit-child\n");
+    wl_expect(w, "exited ", line, sizeof line);
+    assert_int_equal(st_tree_sample(&t, 1.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 1);
+    assert_true(t.kernel_peak >= 1024 * MiB);
+    st_tree_free(&t);
+}
+
+static void root_exit_leaves_survivors_watched(void **state)
+{
+    ctx *c = *state;
+    int hold[2], out[2], go[2];
+    pid_t a, b;
+    st_tree t;
+    st_sample s = {0};
+    char ch = 'x', line[128];
+    FILE *fout;
+    /* Orphans come back to this process, so the test can reap them. */
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    assert_int_equal(pipe(hold), 0); /* holdmem's stdin: only the test writes it */
+    assert_int_equal(pipe(out), 0);
+    assert_int_equal(pipe(go), 0);
+    a = fork();
+    assert_true(a >= 0);
+    if (a == 0) { /* the root: starts holdmem, then exits when told */
+        pid_t k = fork();
+        if (k == 0) {
+            dup2(hold[0], 0);
+            dup2(out[1], 1);
+            close(hold[0]); close(hold[1]); close(out[0]); close(out[1]);
+            close(go[0]); close(go[1]);
+            execl(c->holdmem, c->holdmem, "--mib", "16", (char *)NULL);
+            _exit(127);
+        }
+        if (k < 0 || read(go[0], &ch, 1) != 1)
+            _exit(1);
+        _exit(0);
+    }
+    c->extra[c->nextra++] = a;
+    close(hold[0]);
+    close(out[1]);
+    close(go[0]);
+    fout = fdopen(out[0], "r");
+    assert_non_null(fout);
+    {
+        wl tmp = {0, -1, fout};
+        b = (pid_t)atoi(wl_expect(&tmp, "ready ", line, sizeof line));
+    }
+    assert_true(b > 0);
+    assert_int_equal(st_tree_init(&t, P, c->b, a, 0.5, NULL), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 2);
+    assert_true(member_has(&t, b));
+    assert_int_equal(write(go[1], "g", 1), 1);
+    assert_int_equal(waitpid(a, NULL, 0), a); /* the root is gone and reaped */
+    c->nextra--;
+    assert_int_equal(st_tree_sample(&t, 0.1, &s, NULL), ST_OK);
+    assert_false(t.root_alive);
+    assert_int_equal(s.procs, 1);
+    assert_int_equal(st_tree_sample(&t, 0.2, &s, NULL), ST_OK); /* rediscovery from b */
+    assert_int_equal(s.procs, 1);
+    assert_true(member_has(&t, b));
+    assert_within(s.footprint, own_footprint(b), 0.02);
+    assert_true(s.footprint >= 16 * MiB);
+    /* End b (stdin closes); it was re-parented to us, so we reap it. */
+    close(hold[1]);
+    assert_int_equal(waitpid(b, NULL, 0), b);
+    assert_int_equal(st_tree_sample(&t, 0.3, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 0);
+    /* An empty tree holds nothing: footprint 0, still a valid field (stageload's
+     * summarize() reads a footprint from every sample). */
+    assert_true(st_sample_has(&s, ST_F_FOOTPRINT));
+    assert_int_equal(s.footprint, 0);
+    assert_int_equal(st_tree_sample(&t, 1.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 0);
+    st_tree_free(&t);
+    fclose(fout);
+    close(go[1]);
+    prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(one_process_reads_its_own_numbers, setup, teardown),
+        cmocka_unit_test_setup_teardown(tree_sums_every_member_incl_thread_child, setup, teardown),
+        cmocka_unit_test_setup_teardown(members_leave_and_join, setup, teardown),
+        cmocka_unit_test_setup_teardown(child_of_new_thread_is_found, setup, teardown),
+        cmocka_unit_test_setup_teardown(over_the_fd_cap_reads_the_same, setup, teardown),
+        cmocka_unit_test_setup_teardown(stranger_is_not_adopted, setup, teardown),
+        cmocka_unit_test_setup_teardown(reused_pid_is_not_read, setup, teardown),
+        cmocka_unit_test_setup_teardown(kernel_peak_catches_unsampled_spike, setup, teardown),
+        cmocka_unit_test_setup_teardown(root_exit_leaves_survivors_watched, setup, teardown),
+    };
+    if (getenv("TEST_FILTER")) /* e.g. TEST_FILTER='kernel_peak*' */
+        cmocka_set_test_filter(getenv("TEST_FILTER"));
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
