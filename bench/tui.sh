@@ -49,7 +49,8 @@ trap cleanup EXIT
 demo=$!
 mkdir -p "$T/home" "$T/cfg/btop"
 printf 'update_ms = 1000\n' >"$T/cfg/btop/btop.conf"
-ENV="env HOME=$T/home XDG_CONFIG_HOME=$T/cfg LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color"
+if infocmp tmux-256color >/dev/null 2>&1; then PTERM=tmux-256color; else PTERM=screen; fi
+ENV="env HOME=$T/home XDG_CONFIG_HOME=$T/cfg LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=$PTERM"
 tm new-session -d -s stagetop -x 200 -y 60 "exec $ENV '$STAGETOP' -p $demo --interval 1"
 tm new-session -d -s htop -x 200 -y 60 "exec $ENV htop -d 10"
 tm new-session -d -s btop -x 200 -y 60 "exec $ENV btop"

@@ -255,13 +255,18 @@ static void gpu_lane(const tui_view *v, const st_monitor *m, lane *l)
 }
 
 /* Draw a row of sparkline levels or graph cells straight into curses'
- * cells (no per-character UTF-8 decoding: a frame stays well under 1 ms). */
-static void draw_cells(const tui_view *v, int y, int x, const unsigned char *lv, int n, int graph,
+ * cells (no per-character UTF-8 decoding), and only when the row differs
+ * from what the screen row already shows. */
+static void draw_cells(tui_view *v, int y, int x, const unsigned char *lv, int n, int graph,
                        int pair, cchar_t *cells)
 {
     static const char asc_spark[] = " .:-=+*#%@", asc_graph[] = " ..--==##";
-    cchar_t g[10];
     short cp = (short)(v->color ? pair : 0);
+    unsigned char *seen = v->row_ok && y < v->row_rows && n <= v->row_cols
+                        ? v->row_cells + (size_t)y * (size_t)v->row_cols : NULL;
+    if (seen && v->row_ok[y] && v->row_pair[y] == cp && memcmp(seen, lv, (size_t)n) == 0)
+        return;
+    cchar_t g[10];
     for (int i = 0; i < 10; i++) {
         wchar_t wc[2] = {L' ', 0};
         if (v->ascii)
@@ -273,6 +278,11 @@ static void draw_cells(const tui_view *v, int y, int x, const unsigned char *lv,
     for (int j = 0; j < n; j++)
         cells[j] = g[lv[j] > 9 ? 9 : lv[j]];
     mvadd_wchnstr(y, x, cells, n);
+    if (seen) {
+        memcpy(seen, lv, (size_t)n);
+        v->row_pair[y] = cp;
+        v->row_ok[y] = 1;
+    }
 }
 
 /* Draw items side by side in one row of w columns: the longest form that
@@ -323,10 +333,12 @@ void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
     char *buf = malloc(blen);
     unsigned char *lv = malloc((size_t)w);
     cchar_t *cells = malloc((size_t)w * sizeof *cells);
-    if (!buf || !lv || !cells) {
+    int *heights = malloc((size_t)w * sizeof *heights);
+    if (!buf || !lv || !cells || !heights) {
         free(buf);
         free(lv);
         free(cells);
+        free(heights);
         return;
     }
     for (int i = 0; i < n && i < 4; i++) {
@@ -354,11 +366,19 @@ void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
         } else {
             draw_inline(l, L->label[i].y, L->label[i].x, L->label[i].w);
         }
-        if (!col)
+        if (!col) { /* nothing to draw yet: blank the plot */
+            for (int r = 0; r < L->plot[i].h; r++) {
+                mvhline(L->plot[i].y + r, L->plot[i].x, ' ', w);
+                if (v->row_ok && L->plot[i].y + r < v->row_rows)
+                    v->row_ok[L->plot[i].y + r] = 0;
+            }
             continue;
+        }
+        if (L->graph)
+            tui_graph_heights(col, w, lo, hi, L->plot[i].h, heights);
         for (int r = 0; r < L->plot[i].h; r++) {
             if (L->graph)
-                tui_graph_levels(col, w, lo, hi, L->plot[i].h, r, lv);
+                tui_graph_cells(heights, w, L->plot[i].h, r, lv);
             else
                 tui_spark_levels(col, w, lo, hi, v->ascii, lv);
             draw_cells(v, L->plot[i].y + r, L->plot[i].x, lv, w, L->graph, l->pair, cells);
@@ -401,4 +421,5 @@ void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
     free(buf);
     free(lv);
     free(cells);
+    free(heights);
 }

@@ -32,6 +32,7 @@ int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err)
     nodelay(stdscr, TRUE);
     leaveok(stdscr, TRUE);
     set_escdelay(25);
+    typeahead(-1); /* keys are read by the loop: no input check per update */
     curs_set(0);
     return ST_OK;
 }

@@ -102,15 +102,33 @@ void tui_spark_levels(const double *v, int n, double lo, double hi, int ascii, u
         out[i] = isnan(v[i]) ? 0 : (unsigned char)level_of(v[i], lo, hi, ascii ? 9 : 8);
 }
 
-void tui_graph_levels(const double *v, int n, double lo, double hi, int rows, int r,
-                      unsigned char *out)
+void tui_graph_heights(const double *v, int n, double lo, double hi, int rows, int *h)
 {
     if (rows < 1)
         rows = 1;
-    int below = rows - 1 - r; /* rows under this one */
+    for (int i = 0; i < n; i++)
+        h[i] = isnan(v[i]) ? 0 : level_of(v[i], lo, hi, 8 * rows);
+}
+
+void tui_graph_cells(const int *h, int n, int rows, int r, unsigned char *out)
+{
+    if (rows < 1)
+        rows = 1;
+    int base = 8 * (rows - 1 - r); /* eighths in the rows under this one */
     for (int i = 0; i < n; i++) {
-        int fill = isnan(v[i]) ? 0 : level_of(v[i], lo, hi, 8 * rows) - 8 * below;
+        int fill = h[i] - base;
         out[i] = (unsigned char)(fill <= 0 ? 0 : fill >= 8 ? 8 : fill);
+    }
+}
+
+void tui_graph_levels(const double *v, int n, double lo, double hi, int rows, int r,
+                      unsigned char *out)
+{
+    int h[1024];
+    for (int done = 0; done < n; done += 1024) {
+        int k = n - done < 1024 ? n - done : 1024;
+        tui_graph_heights(v + done, k, lo, hi, rows, h);
+        tui_graph_cells(h, k, rows, r, out + done);
     }
 }
 
@@ -253,6 +271,21 @@ char tui_event_letter(int kind)
     }
 }
 
+/* Which event keeps a column: the user's marks and stagetop's own job and
+ * guard events, then stage boundaries, then the rest. */
+static int event_rank(int kind)
+{
+    switch (kind) {
+    case ST_EV_MARK: case ST_EV_PAUSE: case ST_EV_RESUME: case ST_EV_KILL: case ST_EV_EXIT:
+    case ST_EV_BUDGET:
+        return 3;
+    case ST_EV_STAGE:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
 size_t tui_events_row(const st_event *ev, size_t nev, uint32_t interval_ms, unsigned per_col,
                       uint64_t col0, int ncols, int ascii, char *out, size_t outlen)
 {
@@ -274,7 +307,7 @@ size_t tui_events_row(const st_event *ev, size_t nev, uint32_t interval_ms, unsi
         if (col < col0 || col - col0 >= (uint64_t)ncols)
             continue;
         int x = (int)(col - col0);
-        if (at[x] >= 0 && ev[at[x]].kind == ST_EV_STAGE && ev[e].kind != ST_EV_STAGE)
+        if (at[x] >= 0 && event_rank(ev[at[x]].kind) > event_rank(ev[e].kind))
             continue;
         at[x] = (int)e;
     }

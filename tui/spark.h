@@ -50,8 +50,13 @@ void tui_bucket(st_samples_view v, unsigned field, int agg, uint32_t interval_ms
 
 /* Sparkline levels of n values: 0 for a gap, else 1..8 (ASCII 1..9). */
 void tui_spark_levels(const double *v, int n, double lo, double hi, int ascii, unsigned char *out);
-/* Cells of row r (0 = top) of a graph `rows` high: 0 blank, 1..7 eighths,
- * 8 full. */
+/* Heights in eighths (0 for a gap, else 1 .. 8*rows) of n values in a graph
+ * `rows` rows high: computed once, then cut into rows by tui_graph_cells. */
+void tui_graph_heights(const double *v, int n, double lo, double hi, int rows, int *h);
+/* Row r (0 = top) of heights h: 0 blank, 1..7 eighths, 8 full. */
+void tui_graph_cells(const int *h, int n, int rows, int r, unsigned char *out);
+/* Both at once: cells of row r (0 = top) of a graph `rows` high over n
+ * values. */
 void tui_graph_levels(const double *v, int n, double lo, double hi, int rows, int r,
                       unsigned char *out);
 /* The glyph (UTF-8 or ASCII text) of a sparkline level or a graph cell. */
@@ -92,8 +97,10 @@ char tui_event_letter(int kind);
 /* The event row under the axis, ncols wide (same columns as tui_bucket):
  * each event with a column in view puts its letter there; a stage event is
  * followed by its stage name (control characters made visible) up to one
- * blank before the next marker.  In one column a stage marker wins over
- * other kinds, else the later event.  Events must be sorted by t_ms.
+ * blank before the next marker.  In one column the event of the higher
+ * rank is drawn (marks and stagetop's pause, resume, kill, exit, budget
+ * first, then stage, then load, reload, release, other), else the later
+ * one.  Events must be sorted by t_ms.
  * Returns the bytes written. */
 size_t tui_events_row(const st_event *ev, size_t nev, uint32_t interval_ms, unsigned per_col,
                       uint64_t col0, int ncols, int ascii, char *out, size_t outlen);

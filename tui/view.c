@@ -30,6 +30,9 @@ void tui_view_free(tui_view *v)
         free(v->lanes[i].v);
     free(v->cmds);
     free(v->order);
+    free(v->row_cells);
+    free(v->row_pair);
+    free(v->row_ok);
     memset(v, 0, sizeof *v);
 }
 
@@ -79,8 +82,63 @@ void tui_view_resize(tui_view *v, const st_monitor *m)
     int rows, cols;
     getmaxyx(stdscr, rows, cols);
     int lanes = m->gpu ? 4 : 3;
+    tui_layout L = v->L;
     tui_layout_compute(cols, rows, lanes, (int)m->tree.n_members, &v->L);
     v->order_total = UINT64_MAX; /* re-sort */
+    if (memcmp(&L, &v->L, sizeof L) != 0)
+        v->full = 1;
+}
+
+/* Make the row cache fit the screen; a new one knows nothing. */
+static void row_cache_fit(tui_view *v)
+{
+    int cols = v->L.cols > 0 ? v->L.cols : 1, rows = v->L.rows > 0 ? v->L.rows : 1;
+    if (cols == v->row_cols && rows == v->row_rows && v->row_cells)
+        return;
+    free(v->row_cells);
+    free(v->row_pair);
+    free(v->row_ok);
+    v->row_cells = malloc((size_t)cols * (size_t)rows);
+    v->row_pair = calloc((size_t)rows, sizeof *v->row_pair);
+    v->row_ok = calloc((size_t)rows, 1);
+    v->row_cols = cols;
+    v->row_rows = rows;
+    if (!v->row_cells || !v->row_pair || !v->row_ok) {
+        free(v->row_cells);
+        free(v->row_pair);
+        free(v->row_ok);
+        v->row_cells = NULL;
+        v->row_pair = NULL;
+        v->row_ok = NULL;
+        v->row_cols = v->row_rows = 0;
+    }
+}
+
+/* Clear the screen for a frame: all of it, or all but the plots' cells
+ * (which lanes.c redraws only where they changed). */
+static void clear_for_frame(tui_view *v)
+{
+    int full = v->full || v->help || v->drawn_help || v->L.too_small || !v->row_ok;
+    if (full) {
+        erase();
+        if (v->row_ok)
+            memset(v->row_ok, 0, (size_t)v->row_rows);
+        v->full = 0;
+        return;
+    }
+    for (int y = 0; y < v->L.rows; y++) {
+        int plot_x = -1;
+        for (int i = 0; i < v->L.n_lanes; i++)
+            if (y >= v->L.plot[i].y && y < v->L.plot[i].y + v->L.plot[i].h)
+                plot_x = v->L.plot[i].x;
+        if (plot_x < 0) {
+            move(y, 0);
+            clrtoeol();
+        } else {
+            attrset(A_NORMAL);
+            mvhline(y, 0, ' ', plot_x);
+        }
+    }
 }
 
 void tui_view_message(tui_view *v, double now, int error, const char *fmt, ...)
@@ -486,7 +544,9 @@ void tui_view_draw(tui_view *v, const st_monitor *m, double now)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    erase();
+    row_cache_fit(v);
+    clear_for_frame(v);
+    v->drawn_help = v->help;
     if (v->L.too_small) {
         char msg[64];
         snprintf(msg, sizeof msg, "terminal too small (%dx%d)", v->L.cols, v->L.rows);

@@ -52,6 +52,14 @@ typedef struct tui_view {
     double cpu_mark, wall_mark, cpu_pct; /* stagetop's own CPU use */
     double frame_s;          /* duration of the last frame */
     uint64_t frames;
+    /* What each screen row of a plot shows now (cells, colour pair), so a
+     * row that did not change is not drawn again; 0 in row_ok: unknown. */
+    unsigned char *row_cells;
+    short *row_pair;
+    unsigned char *row_ok;
+    int row_cols, row_rows;
+    int full;                /* next frame: erase and draw everything */
+    int drawn_help;          /* the help box was on the last frame */
 } tui_view;
 
 /* Zero the state for options o (ASCII, colour). */
@@ -61,7 +69,8 @@ void tui_view_free(tui_view *v);
 /* Set up colour pairs (after the screen is started; no-op without colour). */
 void tui_view_colors(const tui_view *v);
 
-/* Recompute the layout for the current terminal size (after KEY_RESIZE). */
+/* Recompute the layout for the current terminal size (after KEY_RESIZE);
+ * the next frame is drawn in full. */
 void tui_view_resize(tui_view *v, const st_monitor *m);
 
 /* Draw one frame of m at monotonic time now into stdscr and

@@ -20,7 +20,7 @@ check "the demo's tree is listed with its size and 2 processes" \
     wait_screen pick 10 "^ *$demo  *[0-9.]* [MG]iB  *2  .*demo --encoder-mib 96"
 no_wrapper() { ! screen pick | grep -q "^ *$wrapper "; }
 check "its wrapper shell is folded into it" no_wrapper
-self_hidden() { ! screen pick | grep -q "stagetop *$"; }
+self_hidden() { _me=$(stagetop_pid pick); [ -n "$_me" ] && ! screen pick | grep -q "^ *$_me "; }
 check "stagetop itself is not offered" self_hidden
 
 # move the selection to the demo's row and press Enter
