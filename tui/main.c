@@ -299,8 +299,8 @@ static int run_watch(cli_args *a)
 
     if (!a->pid && !a->cmd) {
         rc = tui_pick(plat, &to, &a->pid, &e);
-        if (rc == ST_EAGAIN)
-            return CLI_EXIT_OK;
+        if (rc == ST_EAGAIN) /* the user quit the picker, or a signal ended it */
+            return cli_signal ? 128 + cli_signal : CLI_EXIT_OK;
         if (rc != ST_OK) {
             fprintf(stderr, "stagetop: %s\n", e.msg);
             return CLI_EXIT_WATCH;

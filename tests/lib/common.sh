@@ -17,10 +17,10 @@ skip() { echo "SKIP: $1: $2"; }
 
 # wait_for description seconds command...: poll until the command succeeds.
 wait_for() {
-    _d=$1; _s=$2; shift 2
-    _end=$(( $(date +%s) + _s ))
+    _wd=$1; _ws=$2; shift 2
+    _wend=$(( $(date +%s) + _ws ))
     while ! "$@" >/dev/null 2>&1; do
-        if [ "$(date +%s)" -ge "$_end" ]; then echo "    (timed out waiting: $_d)"; return 1; fi
+        if [ "$(date +%s)" -ge "$_wend" ]; then echo "    (timed out waiting: $_wd)"; return 1; fi
         sleep 0.05
     done
     return 0

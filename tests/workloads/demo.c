@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,12 +90,18 @@ static void event(demo *d, const char *kind, const char *stage, const char *name
     fflush(d->trace);
 }
 
-static void worker(demo *d)
+/* A data-loader worker: holds its memory until the pipeline ends, and never
+ * outlives it (an orphaned worker would sit on its memory forever). */
+static void worker(demo *d, pid_t parent)
 {
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
     void *p = load(d, d->worker_mib);
     (void)p;
-    for (;;)
-        pause(); /* ends with the pipeline (SIGTERM from the parent or a kill) */
+    while (getppid() == parent)
+        sleep_ms(200);
+    _exit(0);
 }
 
 static void run_once(demo *d)
@@ -176,7 +185,7 @@ int main(int argc, char **argv)
                          "\"pipeline\":\"stagetop-demo\",\"steps\":%d}\n", utc, d.steps);
         fflush(d.trace);
     }
-    pid_t kids[64];
+    pid_t kids[64], parent = getpid();
     int nkids = d.workers < 64 ? d.workers : 64;
     for (int i = 0; i < nkids; i++) {
         kids[i] = fork();
@@ -185,7 +194,7 @@ int main(int argc, char **argv)
                 fclose(d.trace);
             d.trace = NULL;
             d.rng ^= (uint64_t)(i + 1) * 0x2545f4914f6cdd1dull;
-            worker(&d);
+            worker(&d, parent);
         }
     }
     do
