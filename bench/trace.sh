@@ -13,27 +13,32 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/st-trace-bench.XXXXXX"); trap 'rm -rf "$dir"' E
 "$BIN" "$dir" "$N" >"$dir/out" || { cat "$dir/out"; exit 1; }
 val() { sed -n "s/^$1 //p" "$dir/out"; }
 
-peer_doc=n/a peer_jsonl=n/a
-if command -v python3 >/dev/null 2>&1; then
+peer_doc="n/a n/a" peer_jsonl="n/a n/a"
+if command -v python3 >/dev/null 2>&1; then   # wall and CPU seconds
     peer_doc=$(python3 -c '
 import json, sys, time
-t = time.perf_counter(); json.load(open(sys.argv[1])); print("%.3f" % (time.perf_counter() - t))' "$dir/bench.json")
+t, c = time.perf_counter(), time.process_time()
+json.load(open(sys.argv[1]))
+print("%.3f %.3f" % (time.perf_counter() - t, time.process_time() - c))' "$dir/bench.json")
     peer_jsonl=$(python3 -c '
 import json, sys, time
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 recs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines() if l.strip()]
-print("%.3f" % (time.perf_counter() - t))' "$dir/bench.jsonl")
+print("%.3f %.3f" % (time.perf_counter() - t, time.process_time() - c))' "$dir/bench.jsonl")
 fi
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1fx", a / b; else print "n/a" }'; }
 extra=$(val export_extra_kib)
 extra_mib=$(awk -v k="${extra:-}" 'BEGIN { if (k == "") print "n/a"; else printf "%.1f", k / 1024 }')
+pd_wall=${peer_doc% *} pd_cpu=${peer_doc#* } pj_wall=${peer_jsonl% *} pj_cpu=${peer_jsonl#* }
 
-echo "trace bench: $(val samples) samples, $(val events) events, files in ${TMPDIR:-/tmp} ($(uname -sr))"
-printf '%-40s %10s %10s %14s\n' "operation" "result" "goal" "python3 peer"
-printf '%-40s %9ss %10s %14s\n' "export JSON ($(val export_mb) MB, incl. fsync)" "$(val export_s)" "< 1 s" "-"
-printf '%-40s %7s MiB %10s %14s\n' "export: peak extra memory (VmHWM)" "$extra_mib" "< 16 MiB" "-"
-printf '%-40s %9ss %10s %14s\n' "import JSON (same samples: $(val import_same))" "$(val import_s)" "< 1 s" \
-    "${peer_doc}s $(ratio "$peer_doc" "$(val import_s)")"
-printf '%-40s %9ss %10s %14s\n' "record JSONL ($(val record_mb) MB, 1 write/line)" "$(val record_s)" "-" "-"
-printf '%-40s %9ss %10s %14s\n' "import JSONL" "$(val import_jsonl_s)" "-" \
-    "${peer_jsonl}s $(ratio "$peer_jsonl" "$(val import_jsonl_s)")"
+echo "trace bench: $(val samples) samples, $(val events) events, files in ${TMPDIR:-/tmp}"
+echo "($(uname -sr), $(nproc 2>/dev/null || echo ?) CPUs, load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?));" \
+     "wall and CPU (user+sys) seconds; ratio = python3 CPU / stagetop CPU"
+printf '%-38s %8s %8s %10s %18s\n' "operation" "wall" "CPU" "goal" "python3 (CPU) ratio"
+printf '%-38s %7ss %7ss %10s %18s\n' "export JSON ($(val export_mb) MB, fsync)" "$(val export_s)" "$(val export_cpu)" "< 1 s" "-"
+printf '%-38s %16s %10s %18s\n' "export: peak extra memory (VmHWM)" "$extra_mib MiB" "< 16 MiB" "-"
+printf '%-38s %7ss %7ss %10s %18s\n' "import JSON (same samples: $(val import_same))" "$(val import_s)" "$(val import_cpu)" \
+    "< 1 s" "${pd_cpu}s $(ratio "$pd_cpu" "$(val import_cpu)")"
+printf '%-38s %7ss %7ss %10s %18s\n' "record JSONL ($(val record_mb) MB, 1 write/line)" "$(val record_s)" "$(val record_cpu)" "-" "-"
+printf '%-38s %7ss %7ss %10s %18s\n' "import JSONL" "$(val import_jsonl_s)" "$(val import_jsonl_cpu)" "-" \
+    "${pj_cpu}s $(ratio "$pj_cpu" "$(val import_jsonl_cpu)")"

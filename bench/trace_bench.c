@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +19,15 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds (user + system) used so far by this process. */
+static double cpu(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 /* A /proc/self/status field in KiB, or -1. */
@@ -105,32 +115,32 @@ int main(int argc, char **argv)
     /* export: time and peak extra memory */
     long rss0 = status_kib("VmRSS");
     int hwm_ok = reset_hwm() == 0;
-    double t0 = now();
+    double t0 = now(), c0 = cpu();
     if (st_trace_export(doc, &meta, v, &ev, &sum, 0, &e)) {
         fprintf(stderr, "export: %s\n", e.msg);
         return 1;
     }
     double t_export = now() - t0;
     long hwm = status_kib("VmHWM");
-    printf("export_s %.3f\nexport_mb %.1f\n", t_export, file_size(doc) / 1e6);
+    printf("export_s %.3f\nexport_cpu %.3f\nexport_mb %.1f\n", t_export, cpu() - c0, file_size(doc) / 1e6);
     if (hwm_ok && rss0 > 0 && hwm > 0)
         printf("export_extra_kib %ld\n", hwm - rss0);
 
     /* import of the document */
     st_trace t;
-    t0 = now();
+    t0 = now(), c0 = cpu();
     if (st_trace_load_file(doc, &t, &e)) {
         fprintf(stderr, "import: %s\n", e.msg);
         return 1;
     }
-    double t_import = now() - t0;
+    double t_import = now() - t0, c_import = cpu() - c0;
     int same = t.n_samples == n && memcmp(t.samples, s, n * sizeof *s) == 0;
-    printf("import_s %.3f\nimport_same %d\n", t_import, same);
+    printf("import_s %.3f\nimport_cpu %.3f\nimport_same %d\n", t_import, c_import, same);
     st_trace_free(&t);
 
     /* the JSONL record stream: recorder (one write per line), then import */
     st_recorder *r;
-    t0 = now();
+    t0 = now(), c0 = cpu();
     if (st_recorder_open(&r, jsonl, -1, &e) || st_recorder_start(r, &meta, &e))
         return 1;
     for (size_t i = 0, j = 0; i < n; i++) {
@@ -143,13 +153,13 @@ int main(int argc, char **argv)
     }
     st_recorder_end(r, &sum, NULL);
     st_recorder_close(r);
-    printf("record_s %.3f\nrecord_mb %.1f\n", now() - t0, file_size(jsonl) / 1e6);
-    t0 = now();
+    printf("record_s %.3f\nrecord_cpu %.3f\nrecord_mb %.1f\n", now() - t0, cpu() - c0, file_size(jsonl) / 1e6);
+    t0 = now(), c0 = cpu();
     if (st_trace_load_file(jsonl, &t, &e)) {
         fprintf(stderr, "import jsonl: %s\n", e.msg);
         return 1;
     }
-    printf("import_jsonl_s %.3f\n", now() - t0);
+    printf("import_jsonl_s %.3f\nimport_jsonl_cpu %.3f\n", now() - t0, cpu() - c0);
     st_trace_free(&t);
 
     free(s);
