@@ -101,3 +101,27 @@ kill -KILL -- -"$job" 2>/dev/null
 "$STAGETOP" --headless --interval 0.01 --record "$T/drift.json" -- sleep 10.05 2>"$T/err"
 check "1000 samples at 10 ms: each on its own deadline k*10ms (no drift), none twice" \
     python3 "$ST_ROOT/tests/e2e/check_drift.py" "$T/drift.json" 0.01 10
+
+# --- a spike between two samples still shows in the export's kernel peak -----
+# A child of holdmem allocates 1 GiB of random bytes, holds it 50 ms, frees
+# it and lives on for 1.5 s (a process that exits takes its high-water mark
+# with it: docs/metrics.md).
+cat >"$T/spike.sh" <<SH
+mkfifo "$T/spike.in"
+'$WORKLOADS/holdmem' --children 1 --child-mib 8 --spike 1024 --hold-ms 50 --spike-in-child \
+    <"$T/spike.in" >"$T/spike.out" &
+exec 3>"$T/spike.in"
+echo spike >&3
+until grep -q '^spiked' "$T/spike.out"; do sleep 0.05; done
+sleep 1.5
+exec 3>&-
+wait
+SH
+"$STAGETOP" --headless --interval 0.5 --record "$T/peak.json" -- sh "$T/spike.sh" >/dev/null 2>"$T/err"
+check "a 1 GiB spike held 50 ms at a 0.5 s interval: summary.kernel_peak >= 1 GiB" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+kp, sampled = d["summary"]["kernel_peak"], max(s["footprint"] for s in d["samples"])
+print("kernel_peak", kp, "largest sampled footprint", sampled)
+assert kp >= 1 << 30, kp
+' "$T/peak.json"
