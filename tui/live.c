@@ -135,6 +135,16 @@ static void on_key(live *s, int ch, double now)
         }
         return;
     }
+    if (v->prompt == TUI_PROMPT_QUIT_LAUNCHED) {
+        v->prompt = TUI_PROMPT_NONE;
+        if (ch == 'k' || ch == 'K') { /* kill, then quit once it is gone */
+            do_kill(s, now);
+            s->quit_after_kill = 1;
+        } else if (ch == 'l' || ch == 'L') {
+            s->quit = 1; /* a job paused by stagetop is still resumed at exit */
+        }
+        return;
+    }
     if (v->help) {
         v->help = 0;
         return;
@@ -166,6 +176,8 @@ static void on_key(live *s, int ch, double now)
     case 'q': case 'Q':
         if (m->job.paused_by_us && m->job.state == ST_JOB_PAUSED) {
             v->prompt = TUI_PROMPT_QUIT;
+        } else if (m->job.launched && m->job.state == ST_JOB_RUNNING) {
+            v->prompt = TUI_PROMPT_QUIT_LAUNCHED;
         } else if (m->job.state == ST_JOB_KILLING && !s->quit_after_kill) {
             /* leaving now would skip the SIGKILL that follows the grace */
             s->quit_after_kill = 1;

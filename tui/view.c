@@ -437,6 +437,10 @@ static void draw_status(tui_view *v, const st_monitor *m, double now)
         snprintf(left, sizeof left, "The job is paused. Resume it before quitting? "
                                     "[y]es [n]o, leave it paused [c]ancel");
         a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD | A_REVERSE;
+    } else if (v->prompt == TUI_PROMPT_QUIT_LAUNCHED) {
+        snprintf(left, sizeof left, "stagetop started this job and it still runs: "
+                                    "[k]ill it and quit, [l]eave it running, [c]ancel");
+        a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD | A_REVERSE;
     } else if (v->msg[0] && now < v->msg_until) {
         snprintf(left, sizeof left, "%s", v->msg);
         a = v->msg_error ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD : A_BOLD;

@@ -1,6 +1,8 @@
 #!/bin/sh
-# The guard on the screen (issue 5): a limit crossed pauses the job and the
-# screen turns to an alert that says what crossed which limit; k kills.
+# A job that stagetop starts (-- CMD), on the screen: the guard (issue 5) - a
+# limit crossed pauses the job and the screen turns to an alert that says what
+# crossed which limit; k kills - and quitting while the job still runs asks
+# whether to kill it or leave it running.
 # --kill-free 100 is crossed on any machine (the level is always under
 # 100 %), so this runs without swap; tests/swap/ has the real-swap runs.
 set -u
@@ -38,3 +40,35 @@ assert "kill" in kinds[b + 1:], kinds
 b_ev = [r for r in map(json.loads, open(sys.argv[1])) if r.get("kind") == "budget"][0]
 assert b_ev["name"] == "level" and b_ev["limit"] == 10000, b_ev
 ' "$T/guard.jsonl"
+
+# --- q while a job that stagetop started still runs --------------------------
+start_pane quit 100 20 "'$STAGETOP' --interval 0.2 --grace 1 --job-log '$T/q.log' -- sleep 300"
+until_ok 10 sh -c "[ -n \"\$(pgrep -P \$(tmux -L $TM_SOCK display -p -t quit '#{pane_pid}') -x stagetop)\" ]"
+st=$(stagetop_pid quit)
+until_ok 10 sh -c "pgrep -P $st >/dev/null"
+job=$(pgrep -P "$st" | head -1)
+remember_job "$job"
+wait_screen quit 10 'RUNNING' >/dev/null
+tm send-keys -t quit q
+check "q asks: kill the job, leave it running, or cancel" wait_screen quit 5 '\[l\]eave it running'
+tm send-keys -t quit c
+check "c cancels: still watching, the job runs" sh -c "sleep 0.3; kill -0 $job && ! tmux -L $TM_SOCK capture-pane -p -t quit | grep -q 'stagetop-exit='"
+tm send-keys -t quit q
+wait_screen quit 5 'eave it running' >/dev/null
+tm send-keys -t quit l
+check "l: stagetop exits 0 and the job goes on" \
+    sh -c "until tmux -L $TM_SOCK capture-pane -p -t quit | grep -q 'stagetop-exit=0'; do sleep 0.05; done; kill -0 $job"
+kill -KILL "$job" 2>/dev/null
+
+start_pane quit2 100 20 "'$STAGETOP' --interval 0.2 --grace 1 --job-log '$T/q2.log' -- sleep 300"
+until_ok 10 sh -c "[ -n \"\$(pgrep -P \$(tmux -L $TM_SOCK display -p -t quit2 '#{pane_pid}') -x stagetop)\" ]"
+st=$(stagetop_pid quit2)
+until_ok 10 sh -c "pgrep -P $st >/dev/null"
+job=$(pgrep -P "$st" | head -1)
+remember_job "$job"
+wait_screen quit2 10 'RUNNING' >/dev/null
+tm send-keys -t quit2 q
+wait_screen quit2 5 'eave it running' >/dev/null
+tm send-keys -t quit2 k
+check "k: the job is killed, then stagetop exits" wait_screen quit2 10 'stagetop-exit='
+check "k: the job is gone" until_ok 5 gone "$job"
