@@ -24,6 +24,8 @@ else
   DL_LIBS := -ldl
 endif
 
+LINUX_ONLY_TESTS := test_tree_real.c test_linux_backend.c test_jobctl.c
+
 B := build
 ifeq ($(SANITIZE),1)
   # GCC's -fsanitize=undefined leaves out float-cast-overflow: the fuzzer
@@ -67,6 +69,11 @@ TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
+ifneq ($(PLATFORM),linux)
+  # These drive real processes through Linux's /proc (tests/run-tests.sh
+  # reports them as skipped elsewhere).
+  UNIT_SRC := $(filter-out $(addprefix tests/unit/,$(LINUX_ONLY_TESTS)),$(UNIT_SRC))
+endif
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 WORK_SRC := $(wildcard tests/workloads/*.c)
 WORK_BIN := $(WORK_SRC:tests/workloads/%.c=$(B)/workloads/%)
