@@ -243,9 +243,6 @@ static void poll_follow(st_monitor *m, double now)
 
 static void read_gpu(st_monitor *m, double now, st_sample *s)
 {
-    enum { MAX_PIDS = 4096 };
-    int32_t pids[MAX_PIDS];
-    size_t n = 0;
     uint64_t total = 0;
     st_error e;
     /* One NVML reading costs 30-40 us per GPU (measured on an H200): at
@@ -258,16 +255,44 @@ static void read_gpu(st_monitor *m, double now, st_sample *s)
         return;
     }
     m->gpu_next = now + 0.05;
-    for (size_t i = 0; i < m->tree.n_members && n < MAX_PIDS; i++)
-        pids[n++] = m->tree.members[i].id.pid;
+    size_t n = m->tree.n_members;
+    if (n > m->gpu_cap) {
+        size_t cap = n * 2;
+        int32_t *p = realloc(m->gpu_pids, cap * sizeof *p);
+        if (p)
+            m->gpu_pids = p;
+        uint64_t *b = p ? realloc(m->gpu_bytes, cap * sizeof *b) : NULL;
+        if (b)
+            m->gpu_bytes = b;
+        if (!p || !b) {
+            snprintf(m->gpu_error, sizeof m->gpu_error, "GPU: out of memory");
+            return;
+        }
+        m->gpu_cap = cap;
+    }
+    for (size_t i = 0; i < n; i++)
+        m->gpu_pids[i] = m->tree.members[i].id.pid;
+    m->gpu_n = 0;
     st_error_clear(&e);
-    if (st_gpu_read(m->gpu, pids, n, &total, NULL, &e) == ST_OK) {
+    if (st_gpu_read(m->gpu, m->gpu_pids, n, &total, m->gpu_bytes, &e) == ST_OK) {
         s->gpu = total;
         s->valid |= ST_F_GPU;
+        m->gpu_n = n;
         m->gpu_error[0] = '\0';
     } else {
         snprintf(m->gpu_error, sizeof m->gpu_error, "GPU: %.150s", e.msg);
     }
+}
+
+int st_monitor_gpu_of(const st_monitor *m, int32_t pid, uint64_t *bytes)
+{
+    for (size_t i = 0; i < m->gpu_n; i++) {
+        if (m->gpu_pids[i] == pid) {
+            *bytes = m->gpu_bytes[i];
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static void apply_guard(st_monitor *m, const st_sample *s, double now)
@@ -488,6 +513,11 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     if (m->gpu)
         st_gpu_close(m->gpu);
     m->gpu = NULL;
+    free(m->gpu_pids);
+    free(m->gpu_bytes);
+    m->gpu_pids = NULL;
+    m->gpu_bytes = NULL;
+    m->gpu_n = m->gpu_cap = 0;
     if (m->follow) {
         st_follow_close(m->follow);
         free(m->follow);

@@ -346,11 +346,11 @@ static void draw_list(tui_view *v, const st_monitor *m, double now)
     const tui_box *b = &v->L.list;
     if (b->h <= 0)
         return;
-    int wide = b->w >= 70;
+    int wide = b->w >= 70, gpu = m->gpu && b->w >= 81;
     char line[1500], title[200];
     if (wide)
-        snprintf(line, sizeof line, "%7s %10s %10s %10s  %s", "PID", "FOOTPRINT", "RSS", "SWAP",
-                 "COMMAND");
+        snprintf(line, sizeof line, "%7s %10s %10s %10s%s  %s", "PID", "FOOTPRINT", "RSS", "SWAP",
+                 gpu ? "        GPU" : "", "COMMAND");
     else
         snprintf(line, sizeof line, "%7s %10s  %s", "PID", "FOOTPRINT", "COMMAND");
     attrset(tui_attr(v, TUI_PAIR_BAR));
@@ -373,8 +373,17 @@ static void draw_list(tui_view *v, const st_monitor *m, double now)
         fmt_cell(p, ST_PM_FOOTPRINT, p->footprint, fp, sizeof fp);
         fmt_cell(p, ST_PM_RSS, p->rss, rss, sizeof rss);
         fmt_cell(p, ST_PM_SWAP, p->swap, sw, sizeof sw);
-        int len = wide ? snprintf(line, sizeof line, "%7ld %10s %10s %10s  ", (long)p->id.pid,
-                                  fp, rss, sw)
+        char g[32] = "", gs[24];
+        uint64_t gb;
+        if (gpu) {
+            g[0] = ' ';
+            if (st_monitor_gpu_of(m, p->id.pid, &gb))
+                snprintf(g + 1, sizeof g - 1, "%10s", st_format_bytes(gb, gs, sizeof gs));
+            else
+                snprintf(g + 1, sizeof g - 1, "%10s", "-");
+        }
+        int len = wide ? snprintf(line, sizeof line, "%7ld %10s %10s %10s%s  ", (long)p->id.pid,
+                                  fp, rss, sw, g)
                        : snprintf(line, sizeof line, "%7ld %10s  ", (long)p->id.pid, fp);
         tui_put(b->y + 1 + i, b->x, b->w, line,
                 p->id.pid == m->tree.root.pid ? A_BOLD : A_NORMAL);

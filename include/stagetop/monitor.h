@@ -61,6 +61,9 @@ typedef struct st_monitor {
     int guard_tripped;       /* 1 once a limit was crossed and acted on */
     double gpu_next;         /* when the GPU is read next (rate-limited) */
     char gpu_error[160];     /* last GPU read failure, "" if none */
+    int32_t *gpu_pids;       /* the last GPU reading, per member: pid ... */
+    uint64_t *gpu_bytes;     /* ... and its bytes on all GPUs */
+    size_t gpu_n, gpu_cap;
     st_follow *follow;       /* --events, or NULL */
     char follow_error[256];  /* latest --events read failure, "" if none */
 } st_monitor;
@@ -89,6 +92,10 @@ int st_monitor_step(st_monitor *m, double now, st_error *err);
 int st_monitor_event(st_monitor *m, st_event *ev, double now, st_error *err);
 /* Add a mark with an optional note. */
 int st_monitor_mark(st_monitor *m, const char *note, double now, st_error *err);
+
+/* GPU bytes of one member as of the last GPU reading: 1 and *bytes, or 0
+ * when there is no GPU lane or no reading for pid. */
+int st_monitor_gpu_of(const st_monitor *m, int32_t pid, uint64_t *bytes);
 
 /* Job control with events (pause/resume/kill). */
 int st_monitor_pause(st_monitor *m, double now, st_error *err);
