@@ -456,28 +456,11 @@ int st_monitor_kill(st_monitor *m, double now, st_error *err)
     return rc;
 }
 
-static st_samples_view ring_view(const st_ring *r)
-{
-    st_samples_view v = {0};
-    if (r->len == 0)
-        return v;
-    size_t first = r->cap - r->head; /* from head to the end of buf */
-    v.a = r->buf + r->head;
-    if (r->len <= first) {
-        v.a_len = r->len;
-    } else {
-        v.a_len = first;
-        v.b = r->buf;
-        v.b_len = r->len - first;
-    }
-    return v;
-}
-
 int st_monitor_export(st_monitor *m, const char *path, st_error *err)
 {
     st_summary_finish(&m->summary);
     uint64_t missing = m->dropped + st_ring_overwritten(&m->ring);
-    return st_trace_export(path, &m->meta, ring_view(&m->ring), &m->events, &m->summary,
+    return st_trace_export(path, &m->meta, st_ring_view(&m->ring), &m->events, &m->summary,
                            missing, err);
 }
 

@@ -56,6 +56,23 @@ const st_sample *st_ring_last(const st_ring *r)
 
 uint64_t st_ring_overwritten(const st_ring *r) { return r->total - r->len; }
 
+st_samples_view st_ring_view(const st_ring *r)
+{
+    st_samples_view v = {0};
+    if (r->len == 0)
+        return v;
+    size_t first = r->cap - r->head; /* from head to the end of buf */
+    v.a = r->buf + r->head;
+    if (r->len <= first) {
+        v.a_len = r->len;
+    } else {
+        v.a_len = first;
+        v.b = r->buf;
+        v.b_len = r->len - first;
+    }
+    return v;
+}
+
 size_t st_ring_capacity_for(double history_s, double interval_s)
 {
     if (!(interval_s > 0) || !(history_s > 0))

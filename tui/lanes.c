@@ -38,22 +38,6 @@ static item *add(lane *l, attr_t a, const char *row, const char *inl, const char
     return it;
 }
 
-static st_samples_view ring_view(const st_ring *r)
-{
-    st_samples_view v = {NULL, 0, NULL, 0};
-    if (r->len == 0)
-        return v;
-    size_t first = r->cap - r->head;
-    v.a = r->buf + r->head;
-    if (r->len <= first) {
-        v.a_len = r->len;
-    } else {
-        v.a_len = first;
-        v.b = r->buf;
-        v.b_len = r->len - first;
-    }
-    return v;
-}
 
 static uint32_t interval_ms(const st_monitor *m)
 {
@@ -91,7 +75,7 @@ static const double *lane_columns(tui_view *v, int li, const st_monitor *m, cons
     for (; j < n && from < 0; j++, from++)
         c->v[j] = NAN;
     if (j < n)
-        tui_bucket(ring_view(&m->ring), l->field, l->agg, interval_ms(m), v->per_col,
+        tui_bucket(st_ring_view(&m->ring), l->field, l->agg, interval_ms(m), v->per_col,
                    (uint64_t)from, n - j, c->v + j);
     c->col0 = c0;
     c->n = n;

@@ -20,7 +20,12 @@ int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err)
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return st_error_set(err, ST_EINVAL, 0,
                             "the live screen needs a terminal (use --headless without one)");
-    *scr = newterm(NULL, stdout, stdin);
+    return tui_term_start_on(stdin, scr, err);
+}
+
+int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err)
+{
+    *scr = newterm(NULL, stdout, in);
     if (!*scr)
         return st_error_set(err, ST_EINVAL, 0, "cannot start the screen (is TERM set right?)");
     set_term(*scr);

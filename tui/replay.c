@@ -405,23 +405,6 @@ static void on_key(replay *r, int ch, double now)
 
 /* ---- the screen ---- */
 
-static int term_start(FILE *in, SCREEN **scr, st_error *err)
-{
-    *scr = newterm(NULL, stdout, in);
-    if (!*scr)
-        return st_error_set(err, ST_EINVAL, 0, "cannot start the screen (is TERM set right?)");
-    set_term(*scr);
-    cbreak();
-    noecho();
-    nonl();
-    intrflush(stdscr, FALSE);
-    keypad(stdscr, TRUE);
-    nodelay(stdscr, TRUE);
-    leaveok(stdscr, TRUE);
-    set_escdelay(25);
-    curs_set(0);
-    return ST_OK;
-}
 
 static void loop(replay *r, int key_fd)
 {
@@ -513,7 +496,7 @@ int tui_replay(const char *path, const tui_opts *o, st_error *err)
         in = stdin;
     }
     if (rc == ST_OK)
-        rc = term_start(in, &scr, err);
+        rc = tui_term_start_on(in, &scr, err);
     if (rc == ST_OK) {
         sync_view(r);
         tui_view_colors(&r->v);

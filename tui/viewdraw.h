@@ -34,6 +34,8 @@ void tui_lanes_draw(tui_view *v, const st_monitor *m, double now);
  * non-blocking getch, hidden cursor).  ST_EINVAL when there is no
  * terminal. */
 int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err);
+/* The same on any input (replay - reads keys from /dev/tty); no tty check. */
+int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err);
 /* Restore the terminal (and its cursor) and free the screen. */
 void tui_term_end(SCREEN *scr);
 

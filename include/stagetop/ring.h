@@ -32,6 +32,8 @@ const st_sample *st_ring_get(const st_ring *r, size_t i);
 const st_sample *st_ring_last(const st_ring *r);
 /* Samples pushed that the ring no longer holds (total - len). */
 uint64_t st_ring_overwritten(const st_ring *r);
+/* The held samples, oldest first, as two spans (no copy). */
+st_samples_view st_ring_view(const st_ring *r);
 /* Capacity for a history of history_s seconds at interval_s (>= 1, capped
  * at 16M samples). */
 size_t st_ring_capacity_for(double history_s, double interval_s);

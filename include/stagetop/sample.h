@@ -6,6 +6,7 @@
 #ifndef STAGETOP_SAMPLE_H
 #define STAGETOP_SAMPLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum st_field {
@@ -30,6 +31,12 @@ typedef struct st_sample {
     uint16_t valid;     /* enum st_field bits */
     uint16_t reserved;  /* zero */
 } st_sample;
+
+/* Samples as (at most) two contiguous spans, oldest first: a ring's view. */
+typedef struct st_samples_view {
+    const st_sample *a; size_t a_len;
+    const st_sample *b; size_t b_len;
+} st_samples_view;
 
 /* Convenience: does s hold field f? */
 static inline int st_sample_has(const st_sample *s, unsigned f) { return (s->valid & f) == f; }

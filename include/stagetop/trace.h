@@ -32,11 +32,6 @@ typedef struct st_trace_meta {
                                   object ("{...}"), or NULL; owned (free()) */
 } st_trace_meta;
 
-/* Samples as (at most) two contiguous spans, oldest first: a ring's view. */
-typedef struct st_samples_view {
-    const st_sample *a; size_t a_len;
-    const st_sample *b; size_t b_len;
-} st_samples_view;
 
 void st_trace_meta_free(st_trace_meta *m); /* frees extra */
 
