@@ -90,6 +90,37 @@ static void ring_capacity_one(void **state)
     st_ring_free(&r);
 }
 
+static void ring_view_spans(void **state)
+{
+    (void)state;
+    st_ring r;
+    assert_int_equal(st_ring_init(&r, 5, NULL), ST_OK);
+    st_samples_view v = st_ring_view(&r);
+    assert_int_equal(v.a_len + v.b_len, 0);
+    for (uint32_t i = 0; i < 3; i++) {
+        st_sample s = mk(i);
+        st_ring_push(&r, &s);
+    }
+    v = st_ring_view(&r); /* not wrapped: one span */
+    assert_int_equal(v.a_len, 3);
+    assert_int_equal(v.b_len, 0);
+    assert_int_equal(v.a[0].t_ms, 0);
+    for (uint32_t i = 3; i < 8; i++) {
+        st_sample s = mk(i);
+        st_ring_push(&r, &s);
+    }
+    v = st_ring_view(&r); /* 3..7 held, oldest at index 3 of buf: two spans */
+    assert_int_equal(v.a_len + v.b_len, 5);
+    assert_int_equal(v.a_len, 2);
+    uint32_t want = 3;
+    for (size_t i = 0; i < v.a_len; i++)
+        assert_int_equal(v.a[i].t_ms, want++);
+    for (size_t i = 0; i < v.b_len; i++)
+        assert_int_equal(v.b[i].t_ms, want++);
+    assert_int_equal(want, 8);
+    st_ring_free(&r);
+}
+
 static void ring_capacity_for(void **state)
 {
     (void)state;
@@ -159,6 +190,7 @@ int main(void)
         cmocka_unit_test(ring_empty),          cmocka_unit_test(ring_zero_capacity_refused),
         cmocka_unit_test(ring_partly_full),    cmocka_unit_test(ring_wraps_many_times),
         cmocka_unit_test(ring_capacity_one),   cmocka_unit_test(ring_capacity_for),
+        cmocka_unit_test(ring_view_spans),
         cmocka_unit_test(sizes),               cmocka_unit_test(durations),
         cmocka_unit_test(formatting),
     };
