@@ -83,7 +83,7 @@ int cli_wait_free(const st_platform *plat, double pct, double timeout_s, double 
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return CLI_EXIT_WATCH;
     }
-    double start = st_now(), step = interval < 0.5 ? 0.5 : interval;
+    double start = st_now(), step = interval < 0.5 ? 0.5 : interval, said_at = 0;
     int rc = CLI_EXIT_NOROOM;
     for (;;) {
         if (cli_signal) {
@@ -109,9 +109,11 @@ int cli_wait_free(const st_platform *plat, double pct, double timeout_s, double 
                     level, pct, st_format_duration(waited, d, sizeof d));
             break;
         }
-        if (!said || (int)waited % 30 == 0)
+        if (!said || waited - said_at >= 30) { /* why, now and every 30 s */
             fprintf(stderr, "stagetop: waiting to start: memory level %.1f%% < %.1f%% (--wait-free)\n",
                     level, pct);
+            said_at = waited;
+        }
         said = 1;
         nap_until(st_now() + step);
     }

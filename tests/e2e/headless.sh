@@ -41,6 +41,15 @@ check "--help documents every option of the design" \
         --wait-free --on-budget --export-dir --history --ascii --no-gpu --version; do \
         grep -q -- \"\$o\" '$T/help' || { echo missing \$o; exit 1; }; done"
 
+# --- --wait-free: start when there is room, give up with 4 --------------------
+"$STAGETOP" --headless --wait-free 100 --start-timeout 1s -- sh -c "touch '$T/started'" 2>"$T/err"
+rc=$?
+check "--wait-free 100: never room, exit 4 after --start-timeout, the command never ran" \
+    sh -c "[ $rc -eq 4 ] && [ ! -e '$T/started' ] && grep -q 'no room to start' '$T/err' && grep -q 'waiting to start' '$T/err'"
+"$STAGETOP" --headless --wait-free 0 -- sh -c "touch '$T/started'" 2>"$T/err"
+rc=$?
+check "--wait-free 0: room at once, the command runs" sh -c "[ $rc -eq 0 ] && [ -e '$T/started' ]"
+
 # --- watching an existing process until it exits ----------------------------
 "$WORKLOADS/demo" --steps 4 --step-ms 100 --encoder-mib 32 --transformer-mib 32 --hold &
 demo=$!
