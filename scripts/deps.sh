@@ -16,7 +16,10 @@ if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
     pkgs="$pkgs htop btop python3-psutil"
     brew="$brew htop btop"
     for c in htop btop; do command -v "$c" >/dev/null 2>&1 || missing="$missing $c"; done
-    python3 -c 'import psutil' 2>/dev/null || missing="$missing python3-psutil"
+    # Debian's python3-psutil is for the system python (bench/sampling.sh
+    # tries /usr/bin/python3 first), not for a python3 earlier on the PATH.
+    { /usr/bin/python3 -c 'import psutil' || python3 -c 'import psutil'; } 2>/dev/null ||
+        missing="$missing python3-psutil"
 fi
 [ -z "$missing" ] && exit 0
 
