@@ -6,6 +6,7 @@
 # to the one process of the baseline.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
+. "$ST_ROOT/tests/faults/lib.sh"
 T=$(mktemp -d)
 trap 'cleanup_jobs; rm -rf "$T"' EXIT
 
@@ -15,8 +16,8 @@ trap 'cleanup_jobs; rm -rf "$T"' EXIT
 rc=$?
 check "fork storm: stagetop exits with the job's code 0 (no crash)" [ $rc -eq 0 ]
 check "fork storm: the record is valid JSONL with its exit event and end" \
-    python3 "$ST_ROOT/tests/e2e/check_jsonl.py" "$T/storm.jsonl" --end --event exit --min-samples 100
-if python3 "$ST_ROOT/tests/faults/check_forkstorm.py" "$T/storm.jsonl" "$T/workload.out" >"$T/fig" 2>&1; then
+    $PY "$ST_ROOT/tests/e2e/check_jsonl.py" "$T/storm.jsonl" --end --event exit --min-samples 100
+if $PY "$ST_ROOT/tests/faults/check_forkstorm.py" "$T/storm.jsonl" "$T/workload.out" >"$T/fig" 2>&1; then
     echo "PASS: fork storm: sums within the workload's bounds, tree back to 1 process"
     sed 's/^/    /' "$T/fig"
 else

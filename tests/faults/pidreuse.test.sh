@@ -13,6 +13,7 @@
 #   S  screen (tmux): EXITED shown, p and k refuse, the stranger runs on.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
+. "$ST_ROOT/tests/faults/lib.sh"
 if [ "$(id -u)" != 0 ]; then
     skip "pid reuse" "needs root (a new pid namespace and ns_last_pid)"; exit 0
 fi

@@ -4,6 +4,7 @@
 # rest of the machine, and nothing else takes the pid in between.
 set -u
 . "$ST_ROOT/tests/lib/common.sh"
+. "$ST_ROOT/tests/faults/lib.sh"
 
 # reuse_pid PID CMD...: start CMD in the background with exactly PID (which
 # must be free); prints its pid.  Retries a few times (bounded).
@@ -19,15 +20,6 @@ reuse_pid() {
     echo "could not get pid $_want (got $_got)" >&2
     return 1
 }
-# wait_bounded PID SECONDS: wait for a background PID; SIGKILL it after
-# SECONDS (exit status 137 then).
-wait_bounded() {
-    ( sleep "$2"; kill -KILL "$1" 2>/dev/null ) &
-    _w=$!
-    wait "$1"; _rc=$?
-    pkill -KILL -P "$_w" 2>/dev/null; kill -KILL "$_w" 2>/dev/null; wait "$_w" 2>/dev/null
-    return $_rc
-}
 samples() { grep -c '"type":"sample"' "$1" 2>/dev/null || echo 0; }
 stranger_ok() { # pid, wanted state letters: alive, in one of them
     _s=$(proc_state "$1")
@@ -37,7 +29,7 @@ stranger_ok() { # pid, wanted state letters: alive, in one of them
 # after_kill_empty FILE N: the samples after the first N (those written before
 # the kill) count no process and no memory, and the exit event is there.
 after_kill_empty() {
-    python3 - "$1" "$2" <<'PY'
+    $PY - "$1" "$2" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 s = [r for r in recs if r["type"] == "sample"]
@@ -71,7 +63,7 @@ kill -CONT $st
 wait_bounded $st 20; rc=$?
 check "A: stagetop ends with 0 when the watched root exits (pid reused meanwhile)" [ $rc -eq 0 ]
 check "A: the record is complete with the exit event" \
-    python3 "$ST_ROOT/tests/e2e/check_jsonl.py" "$T/a.jsonl" --end --event exit
+    $PY "$ST_ROOT/tests/e2e/check_jsonl.py" "$T/a.jsonl" --end --event exit
 check "A: no sample after the kill counts the stranger" after_kill_empty "$T/a.jsonl" "$n_before"
 check "A: the stranger still runs, not stopped" stranger_ok "$stranger" RS sleep
 kill -KILL "$stranger" 2>/dev/null; wait "$stranger" 2>/dev/null
@@ -98,7 +90,7 @@ wait_bounded $st 20; rc=$?
 check "B: SIGTERM: stagetop exits 128+15" [ $rc -eq 143 ]
 check "B: the stopped stranger got no SIGCONT (still T)" stranger_ok "$stranger" T sleep
 check "B: the record is complete (start, budget, end)" \
-    python3 "$ST_ROOT/tests/e2e/check_jsonl.py" "$T/b.jsonl" --end --event budget
+    $PY "$ST_ROOT/tests/e2e/check_jsonl.py" "$T/b.jsonl" --end --event budget
 no_resume() { ! grep -q '"kind":"resume"' "$T/b.jsonl" || { grep '"kind":"resume"' "$T/b.jsonl"; false; }; }
 check "B: no resume event claims a process was signalled" no_resume
 kill -KILL "$stranger" 2>/dev/null; wait "$stranger" 2>/dev/null
