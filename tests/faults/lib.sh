@@ -11,10 +11,12 @@ PY="$PY -S"
 # wait_bounded PID SECONDS: wait for a background PID (a child of this
 # shell); SIGKILL it after SECONDS.  Returns its exit status.
 wait_bounded() {
-    ( sleep "$2"; kill -KILL "$1" 2>/dev/null ) &
+    ( trap 'kill "$_wbs" 2>/dev/null; exit 0' TERM
+      sleep "$2" & _wbs=$!
+      wait $_wbs && kill -KILL "$1" 2>/dev/null ) &
     _wb=$!
     wait "$1"; _wbrc=$?
-    pkill -KILL -P "$_wb" 2>/dev/null; kill -KILL "$_wb" 2>/dev/null; wait "$_wb" 2>/dev/null
+    kill -TERM "$_wb" 2>/dev/null; wait "$_wb" 2>/dev/null
     return $_wbrc
 }
 
