@@ -16,7 +16,7 @@ start=$(date +%s)
 took=$(( $(date +%s) - start ))
 echo "soak: $N samples in $took s; record $(du -h "$T/soak.jsonl" | cut -f1), export $(du -h "$T/soak.json" | cut -f1)"
 awk '$1 == "checkpoint" { printf "  at %9d samples: VmRSS %6d KiB, %.2f us/sample (step + record), export %.2f s\n", $2, $3, $4, $5 }
-     $1 == "done" { printf "  ring holds %d of %d samples (full); VmHWM %d KiB\n", $4, $6, $14 }' "$T/out"
+     $1 == "done" { printf "  ring holds %d of %d samples (full); VmHWM %d KiB\n", $4, $6, $12 }' "$T/out"
 awk '$1 == "checkpoint" { r[++n] = $3 } END { if (r[3] - r[1] >= 1024) { printf "soak: VmRSS grew %d KiB from 1M to 10M samples\n", r[3] - r[1]; exit 1 } }' "$T/out" || exit 1
 start=$(date +%s)
 python3 -S tests/faults/check_soak.py "$T" "$N" 7200 || { echo "soak: check failed"; exit 1; }
