@@ -29,6 +29,10 @@ unshare --pid --fork --mount-proc sh "$ST_ROOT/tests/faults/pidreuse_inner.sh"
 UNIQ=$((900000 + $$ % 10000))
 export UNIQ
 start_pane reuse 120 30 "T='$T' UNIQ=$UNIQ STAGETOP='$STAGETOP' unshare --pid --fork --mount-proc sh '$ST_ROOT/tests/faults/pidreuse_pane.sh'"
+# The namespace's pid 1 ignores a closing pane's SIGHUP: on exit, SIGKILL
+# this pane's processes from here (the parent namespace), then clean up.
+trap 'touch "$T/end" 2>/dev/null; kill -KILL $(tree_pids "$PANE") 2>/dev/null; tui_cleanup' EXIT
+PANE=$(tm display -p -t reuse '#{pane_pid}')
 until_ok 15 test -s "$T/victim"
 victim=$(cat "$T/victim")
 check "S: the screen watches the victim" wait_screen reuse 15 "^\[RUNNING\] pid $victim .*sleep 600"

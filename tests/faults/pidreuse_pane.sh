@@ -24,4 +24,7 @@ set -u
 while [ ! -s "$T/victim" ]; do sleep 0.05; done
 "$STAGETOP" -p "$(cat "$T/victim")" --interval 0.2
 echo "stagetop-exit=$?"
-exec sleep 600
+# Stay (the pane with it) until the test is done; then this namespace ends,
+# and everything in it.  (As pid 1 of its namespace this shell ignores the
+# SIGHUP of a closing pane: it must leave by itself.)
+while [ ! -e "$T/end" ] && [ -d "$T" ]; do sleep 0.2; done

@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,8 +90,15 @@ static void event(demo *d, const char *kind, const char *stage, const char *name
     fflush(d->trace);
 }
 
-static void worker(demo *d)
+static void worker(demo *d, pid_t parent)
 {
+#if defined(__linux__)
+    /* A pipeline killed without its SIGTERM to us (SIGKILL, a test's kill of
+     * the root alone) must not leave its worker behind. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+    if (getppid() != parent)
+        _exit(0);
     void *p = load(d, d->worker_mib);
     (void)p;
     for (;;)
@@ -178,6 +188,7 @@ int main(int argc, char **argv)
     }
     pid_t kids[64];
     int nkids = d.workers < 64 ? d.workers : 64;
+    pid_t self = getpid();
     for (int i = 0; i < nkids; i++) {
         kids[i] = fork();
         if (kids[i] == 0) {
@@ -185,7 +196,7 @@ int main(int argc, char **argv)
                 fclose(d.trace);
             d.trace = NULL;
             d.rng ^= (uint64_t)(i + 1) * 0x2545f4914f6cdd1dull;
-            worker(&d);
+            worker(&d, self);
         }
     }
     do
