@@ -21,7 +21,7 @@ SEED=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 echo "seed $SEED (SEED=$SEED repeats this run)"
 # rand N: sets R to the next pseudo-random number in 0..N-1 (a sequence of
 # fractions drawn once from awk's generator, seeded).
-RANDS=$(awk -v s="$SEED" 'BEGIN { srand(s); for (i = 0; i < 400; i++) printf "%.6f ", rand() }')
+RANDS=$(awk -v s="$SEED" 'BEGIN { srand(s % 2147483646 + 1); for (i = 0; i < 400; i++) printf "%.6f ", rand() }')
 rand() {
     set -- "$1" $RANDS
     R=$(awk -v n="$1" -v r="$2" 'BEGIN { print int(n * r) }')
