@@ -36,7 +36,7 @@ s = [r for r in recs if r["type"] == "sample"]
 i = int(sys.argv[2])
 if len(s) <= i:
     sys.exit(f"no sample after the kill ({len(s)} samples, {i} before it)")
-bad = [r for r in s[i:] if r["procs"] != 0 or r["footprint"] != 0]
+bad = [r for r in s[i:] if r["procs"] != 0 or r.get("footprint", 0) != 0]
 if bad:
     sys.exit(f"samples after the exit count processes: {bad[:3]}")
 ev = [r for r in recs if r["type"] == "event" and r["kind"] == "exit"]
