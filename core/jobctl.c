@@ -420,6 +420,8 @@ int st_job_kill(st_job *job, st_tree *tree, double now, st_error *err)
     job_action ac;
     action_begin(&ac, job, tree);
     signal_tree(&ac, SIGTERM, 1);
+    if (!job->launched && job->signalled == 0 && job->refused > 0)
+        return action_end(&ac, "kill", err); /* no one got it (EPERM): nothing is being killed */
     signal_group(&ac, SIGTERM);
     signal_tree_root_last(&ac, SIGCONT, 0); /* a stopped process acts on SIGTERM once continued */
     signal_group(&ac, SIGCONT);

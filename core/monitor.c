@@ -311,10 +311,15 @@ static void apply_guard(st_monitor *m, const st_sample *s, double now)
     ev.limit = v.limit;
     ev.has |= ST_EVF_NAME | ST_EVF_NOTE | ST_EVF_VALUE | ST_EVF_LIMIT;
     add_event(m, &ev, NULL);
-    if (v.action == ST_GUARD_KILL)
-        st_monitor_kill(m, now, &e);
-    else
-        st_monitor_pause(m, now, &e);
+    st_error_clear(&e);
+    int rc = v.action == ST_GUARD_KILL ? st_monitor_kill(m, now, &e) : st_monitor_pause(m, now, &e);
+    if (rc != ST_OK && m->job.signalled == 0) {
+        /* Nothing was stopped (another user's processes refuse): say so,
+         * and claim nothing (no "job paused", no exit code 3). */
+        m->guard_tripped = 0;
+        snprintf(m->guard_error, sizeof m->guard_error, "budget crossed, but could not %s the job: %.190s",
+                 v.action == ST_GUARD_KILL ? "kill" : "pause", e.msg);
+    }
 }
 
 int st_monitor_step(st_monitor *m, double now, st_error *err)

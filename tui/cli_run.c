@@ -144,6 +144,9 @@ static void say_guard(const st_monitor *m)
     else
         fprintf(stderr, "stagetop: memory level %.2f%% under %.2f%% twice: %s\n", g->value / 100.0,
                 g->limit / 100.0, g->action == ST_GUARD_KILL ? "stopping the job" : "job paused");
+    if (m->job.refused)
+        fprintf(stderr, "stagetop: %d process(es) refused the signal (EPERM: another user's)\n",
+                m->job.refused);
     if (g->action == ST_GUARD_PAUSE)
         fprintf(stderr, "stagetop: resume with: kill -CONT %ld (or stop stagetop)\n",
                 (long)m->job.pid);
@@ -153,7 +156,7 @@ int cli_headless(st_monitor *m, const cli_args *a)
 {
     (void)a;
     st_error e;
-    int signo = 0, said_guard = 0, said_record = 0, said_gpu = 0;
+    int signo = 0, said_guard = 0, said_guard_error = 0, said_record = 0, said_gpu = 0;
     for (;;) {
         if (cli_signal && !signo) {
             signo = cli_signal;
@@ -176,6 +179,10 @@ int cli_headless(st_monitor *m, const cli_args *a)
         if (m->guard_tripped && !said_guard) {
             say_guard(m);
             said_guard = 1;
+        }
+        if (m->guard_error[0] && !said_guard_error) {
+            fprintf(stderr, "stagetop: %s\n", m->guard_error);
+            said_guard_error = 1;
         }
         if (m->gpu_error[0] && !said_gpu) {
             fprintf(stderr, "stagetop: %s (the GPU lane has gaps)\n", m->gpu_error);

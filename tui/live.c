@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err)
@@ -40,6 +41,27 @@ int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err)
     typeahead(-1); /* keys are read by the loop: no input check per update */
     curs_set(0);
     return ST_OK;
+}
+
+WINDOW *tui_term_keys(void)
+{
+    WINDOW *in = newpad(1, 1);
+    if (!in)
+        return stdscr;
+    keypad(in, TRUE);
+    nodelay(in, TRUE);
+    return in;
+}
+
+int tui_term_drawable(void) { return COLS >= 2; }
+
+int tui_term_sync_size(void)
+{
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0 ||
+        (ws.ws_row == LINES && ws.ws_col == COLS))
+        return 0;
+    return resizeterm(ws.ws_row, ws.ws_col) == OK; /* queues KEY_RESIZE */
 }
 
 void tui_term_end(SCREEN *scr)
@@ -206,6 +228,7 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
     memset(&s, 0, sizeof s);
     s.m = m;
     s.o = o;
+    WINDOW *keys_in = tui_term_keys();
     tui_view_init(&s.v, o);
     tui_view_colors(&s.v);
     tui_view_resize(&s.v, m);
@@ -237,8 +260,10 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
         double next_frame = last_frame + (s.dirty ? redraw : 1.0);
         now = st_now();
         if (now >= next_frame) {
-            tui_view_draw(&s.v, m, now);
-            doupdate();
+            if (tui_term_drawable()) {
+                tui_view_draw(&s.v, m, now);
+                doupdate();
+            }
             last_frame = now;
             s.dirty = 0;
             next_frame = now + 1.0;
@@ -254,9 +279,10 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
         int r = poll(p, (nfds_t)np, ms);
         if (r < 0 && errno != EINTR)
             break;
-        if (r < 0 || (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+        int resized = tui_term_sync_size();
+        if (r < 0 || resized || (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             int ch, keys = 0;
-            while ((ch = getch()) != ERR && keys++ < 64)
+            while ((ch = wgetch(keys_in)) != ERR && keys++ < 64)
                 on_key(&s, ch, st_now());
             if (s.dirty)
                 last_frame = -1e9; /* answer a key at once */

@@ -217,6 +217,7 @@ int tui_pick(const st_platform *plat, const tui_opts *o, int32_t *pid, st_error 
         plat->close(p.b);
         return rc;
     }
+    WINDOW *keys_in = tui_term_keys();
     tui_view_init(&v, o);
     tui_view_colors(&v);
     double next = 0;
@@ -231,8 +232,10 @@ int tui_pick(const st_platform *plat, const tui_opts *o, int32_t *pid, st_error 
                 snprintf(p.msg, sizeof p.msg, "cannot list processes: %s", e.msg);
             next = now + 2.0;
         }
-        draw(&p, &v);
-        doupdate();
+        if (tui_term_drawable()) {
+            draw(&p, &v);
+            doupdate();
+        }
         struct pollfd fds[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
                                 {.fd = o->wake_fd, .events = POLLIN}};
         int ms = (int)((next - st_now()) * 1000) + 1;
@@ -240,7 +243,8 @@ int tui_pick(const st_platform *plat, const tui_opts *o, int32_t *pid, st_error 
         if (r < 0 && errno != EINTR)
             break;
         int ch, rows = LINES;
-        while ((ch = getch()) != ERR) {
+        tui_term_sync_size();
+        while ((ch = wgetch(keys_in)) != ERR) {
             int page = rows > 4 ? rows - 3 : 1;
             if (ch == 'q' || ch == 'Q' || ch == 27) {
                 done = 1;

@@ -410,11 +410,12 @@ static void own_cpu(tui_view *v, double now)
     }
 }
 
-/* A warning from the monitor (record stream, --events, GPU) is shown for
+/* A warning from the monitor (guard, record stream, --events, GPU) is shown for
  * ten seconds after it appears or changes; the keys come back after. */
 static const char *monitor_warning(tui_view *v, const st_monitor *m, double now)
 {
-    const char *w = m->record_error[0] ? m->record_error
+    const char *w = m->guard_error[0] ? m->guard_error
+                  : m->record_error[0] ? m->record_error
                   : m->follow_error[0] ? m->follow_error
                   : m->gpu_error[0] ? m->gpu_error : "";
     if (strncmp(w, v->warn, sizeof v->warn - 1) != 0) {

@@ -39,4 +39,18 @@ int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err);
 /* Restore the terminal (and its cursor) and free the screen. */
 void tui_term_end(SCREEN *scr);
 
+/* ncurses 6.4 reads outside a line's cells (valgrind: invalid read in
+ * doupdate) when it draws the bottom-right cell of a terminal one column
+ * wide (the insert-character trick for the last cell uses column - 1).  So
+ * nothing is drawn while the terminal is that narrow (tui_term_drawable),
+ * and keys are read from a 1x1 pad (tui_term_keys): getch() on stdscr would
+ * first refresh stdscr, which a resize has touched.  The pad is freed by
+ * delscreen(); keypad and nodelay are on.  Without doupdate() and stdscr's
+ * getch(), curses no longer looks at the terminal's size by itself:
+ * tui_term_sync_size() does (after poll() returns, a SIGWINCH included),
+ * and queues KEY_RESIZE when it changed (returns 1). */
+WINDOW *tui_term_keys(void);
+int tui_term_drawable(void);
+int tui_term_sync_size(void);
+
 #endif

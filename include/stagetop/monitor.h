@@ -59,6 +59,8 @@ typedef struct st_monitor {
     int guard_on;
     st_guard_verdict verdict;/* the last limit crossed */
     int guard_tripped;       /* 1 once a limit was crossed and acted on */
+    char guard_error[256];   /* a limit was crossed but its action reached no
+                                process (EPERM): why; "" otherwise */
     double gpu_next;         /* when the GPU is read next (rate-limited) */
     char gpu_error[160];     /* last GPU read failure, "" if none */
     int32_t *gpu_pids;       /* the last GPU reading, per member: pid ... */

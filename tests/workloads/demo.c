@@ -91,12 +91,16 @@ static void event(demo *d, const char *kind, const char *stage, const char *name
 }
 
 /* A data-loader worker: holds its memory until the pipeline ends, and never
- * outlives it (an orphaned worker would sit on its memory forever). */
+ * outlives it (an orphaned worker would sit on its memory forever): a
+ * pipeline killed without its SIGTERM to us (SIGKILL, a kill of the root
+ * alone) takes the worker with it. */
 static void worker(demo *d, pid_t parent)
 {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGTERM);
 #endif
+    if (getppid() != parent) /* the parent died before PDEATHSIG was set */
+        _exit(0);
     void *p = load(d, d->worker_mib);
     (void)p;
     while (getppid() == parent)

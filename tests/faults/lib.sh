@@ -1,0 +1,30 @@
+# Shared helpers of the fault suite (sourced after tests/lib/common.sh or
+# tests/e2e/tui_common.inc).
+#
+# PY: python3 without site-packages, resolved once: the checkers need only
+# the standard library, and on a loaded machine the site import (and a
+# pyenv shim) costs up to a second per call.
+PY=$(python3 -S -c 'import sys; print(sys.executable)' 2>/dev/null)
+[ -n "$PY" ] || PY=python3
+PY="$PY -S"
+
+# wait_bounded PID SECONDS: wait for a background PID (a child of this
+# shell); SIGKILL it after SECONDS.  Returns its exit status.
+wait_bounded() {
+    ( trap 'kill "$_wbs" 2>/dev/null; exit 0' TERM
+      sleep "$2" & _wbs=$!
+      wait $_wbs && kill -KILL "$1" 2>/dev/null ) &
+    _wb=$!
+    wait "$1"; _wbrc=$?
+    kill -TERM "$_wb" 2>/dev/null; wait "$_wb" 2>/dev/null
+    return $_wbrc
+}
+
+# record_pid FILE: the pid in a record's start line.
+record_pid() { sed -n '1s/.*"pid":\([0-9]*\).*/\1/p' "$1"; }
+
+# is_root: 0 when running as root.
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# elapsed_since START: seconds since START (from `date +%s.%N`), 1 decimal.
+elapsed_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
