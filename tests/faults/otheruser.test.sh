@@ -33,6 +33,9 @@ mkdir -p "$B" "$W"
 cp "$STAGETOP" "$WORKLOADS/demo" "$B/"
 chmod 755 "$T" "$B" "$B/stagetop" "$B/demo"
 chown daemon "$W"
+if ! $AS_DAEMON "$B/stagetop" --version >/dev/null 2>&1; then
+    skip "another user's process" "user daemon cannot run $B/stagetop (a noexec /tmp?)"; exit 0
+fi
 
 $AS_NOBODY "$B/demo" --loop --encoder-mib 8 --transformer-mib 16 --worker-mib 4 --workers 1 --step-ms 100 \
     </dev/null >/dev/null 2>&1 &
@@ -121,7 +124,7 @@ tm send-keys -t other q
 check "screen: q quits at once, exit 0" wait_screen other 5 "stagetop-exit=0"
 
 # --- /proc with hidepid -----------------------------------------------------------------
-if unshare --mount --propagation private true 2>/dev/null; then
+if unshare --mount --propagation private sh -c 'mount -t proc -o hidepid=1 proc /proc' 2>/dev/null; then
     for hp in 1 2; do
         unshare --mount --propagation private sh -c "mount -t proc -o hidepid=$hp proc /proc &&
             exec setpriv --reuid=daemon --regid=$(id -g daemon) --clear-groups '$B/stagetop' --headless -p $job" \
@@ -130,5 +133,5 @@ if unshare --mount --propagation private true 2>/dev/null; then
         check "hidepid=$hp: exit 1 with a message" sh -c "[ $rc -eq 1 ] && grep -q 'stagetop: .*$job' '$T/hide$hp.err'"
     done
 else
-    skip "hidepid" "unshare --mount is refused here"
+    skip "hidepid" "a private mount namespace with /proc remounted hidepid=1 is refused here"
 fi
