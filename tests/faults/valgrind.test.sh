@@ -70,8 +70,7 @@ check "headless guard kill: no invalid access, no leak" clean headless
 check "headless guard kill: the .json export is a trace" $PY -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['samples']" "$T/headless.json"
 
 # --- replay, or summary and plot ------------------------------------------------------------
-FIX=/work/shared/fixtures/stageload
-[ -d "$ST_ROOT/tests/fixtures/stageload" ] && FIX="$ST_ROOT/tests/fixtures/stageload"
+FIX="$ST_ROOT/tests/fixtures/stageload"
 good=$(ls "$FIX"/*.jsonl "$ST_ROOT"/tests/fixtures/traces/good-*.jsonl 2>/dev/null)
 bad=$(ls "$ST_ROOT"/tests/fixtures/traces/bad-*.json* 2>/dev/null | head -8)
 if "$STAGETOP" --help 2>/dev/null | grep -q 'stagetop replay'; then
