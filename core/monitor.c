@@ -58,9 +58,8 @@ static uint32_t t_ms_at(const st_monitor *m, double now)
     return (uint32_t)ms;
 }
 
-static void fill_meta(st_monitor *m, double now_unused)
+static void fill_meta(st_monitor *m)
 {
-    (void)now_unused;
     st_trace_meta *meta = &m->meta;
     struct utsname u;
     snprintf(meta->stagetop, sizeof meta->stagetop, "%s", ST_VERSION);
@@ -136,7 +135,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     st_summary_init(&m->summary);
     if (plat->read_system(m->b, &m->sys, NULL) == ST_OK)
         m->sys_start = m->sys;
-    fill_meta(m, now);
+    fill_meta(m);
     open_gpu(m);
     if (st_guard_active(&o->guard)) {
         st_guard_init(&m->guard, &o->guard);

@@ -10,8 +10,10 @@
  * their own: the line then starts with whitespace, which JSON allows, and
  * every write stays inside one page, which the kernel copies whole or not
  * at all.  A kill between the two writes leaves a whitespace-only tail,
- * which readers skip (stageload's and ours).  Only a line longer than a page (a huge start or end record)
- * can still be torn.  Short writes (disk full, signals) are retried. */
+ * which readers skip (stageload's and ours).  Only a line longer than a
+ * page (a huge start or end record) can still be torn.  Short writes (disk
+ * full, signals) are retried.  The file's end is counted here, not asked of
+ * the kernel (lseek) for every line. */
 #include "stagetop/trace.h"
 #include "stagetop/json.h"
 
@@ -29,6 +31,8 @@ struct st_recorder {
     int fd;
     int own;       /* we opened fd */
     int regular;   /* fd is a regular file: keep lines inside pages */
+    int append;    /* fd is in O_APPEND mode: lines land at the file's end */
+    off_t end;     /* where the next line lands; -1: unknown, ask the kernel */
     char label[256];
     st_jw line;    /* reused for every line */
 };
@@ -55,6 +59,11 @@ int st_recorder_open(st_recorder **out, const char *path, int fd, st_error *err)
     }
     struct stat st;
     r->regular = fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (r->regular) { /* counted from here on: no lseek per line */
+        int fl = fcntl(r->fd, F_GETFL);
+        r->append = fl >= 0 && (fl & O_APPEND);
+        r->end = r->append ? st.st_size : lseek(r->fd, 0, SEEK_CUR);
+    }
     st_jw_init(&r->line, -1);
     *out = r;
     return ST_OK;
@@ -93,20 +102,27 @@ static int emit(st_recorder *r, st_error *err)
         return st_error_set(err, ST_ENOMEM, e, "record %s: out of memory", r->label);
     }
     if (r->regular) {
-        off_t end = lseek(r->fd, 0, SEEK_END);
-        size_t in = end > 0 ? (size_t)(end % ST_REC_PAGE) : 0;
+        if (r->end < 0) /* after a failed write: ask where we are */
+            r->end = lseek(r->fd, 0, r->append ? SEEK_END : SEEK_CUR);
+        size_t in = r->end > 0 ? (size_t)(r->end % ST_REC_PAGE) : 0;
         if (in > 0 && in + r->line.len > ST_REC_PAGE) {
             char pad[ST_REC_PAGE];
             size_t n = ST_REC_PAGE - in;
             memset(pad, ' ', n);
             e = write_all(r->fd, pad, n);
+            if (!e && r->end >= 0)
+                r->end += (off_t)n;
         }
     }
     if (!e)
         e = write_all(r->fd, r->line.buf, r->line.len);
+    if (!e && r->regular && r->end >= 0)
+        r->end += (off_t)r->line.len;
     st_jw_reset(&r->line);
-    if (e)
+    if (e) {
+        r->end = -1; /* part of it may have been written */
         return st_error_set(err, ST_EIO, e, "writing %s: %s", r->label, strerror(e));
+    }
     return ST_OK;
 }
 
