@@ -14,28 +14,9 @@
 #include <unistd.h>
 
 #include "stagetop/monitor.h"
+#include "../tests/selfstat.h"
 
-static long status_kib(const char *key)
-{
-    char line[256];
-    long v = -1;
-    size_t n = strlen(key);
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, n) == 0 && line[n] == ':')
-            v = strtol(line + n + 1, NULL, 10);
-    fclose(f);
-    return v;
-}
 
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -60,13 +41,13 @@ int main(int argc, char **argv)
     o.interval = interval;
     o.no_gpu = 1;
     o.record_path = rec;
-    long rss0 = status_kib("VmRSS");
+    long rss0 = selfstat_kib("VmRSS");
     if (st_monitor_open(&m, &st_platform_native, &o, child, NULL, 0.0, &e) != ST_OK) {
         fprintf(stderr, "monitor_rss: %s\n", e.msg);
         kill(child, SIGKILL);
         return 1;
     }
-    double c0 = cpu_s();
+    double c0 = selfstat_clock(CLOCK_PROCESS_CPUTIME_ID);
     long rss_mid = 0;
     for (long k = 0; k < n; k++) {
         if (st_monitor_step(&m, k * interval, &e) != ST_OK) {
@@ -74,10 +55,10 @@ int main(int argc, char **argv)
             break;
         }
         if (k == n / 2)
-            rss_mid = status_kib("VmRSS");
+            rss_mid = selfstat_kib("VmRSS");
     }
-    double per = (cpu_s() - c0) / (double)n;
-    long rss1 = status_kib("VmRSS"), hwm = status_kib("VmHWM");
+    double per = (selfstat_clock(CLOCK_PROCESS_CPUTIME_ID) - c0) / (double)n;
+    long rss1 = selfstat_kib("VmRSS"), hwm = selfstat_kib("VmHWM");
     size_t ring_cap = m.ring.cap;
     st_monitor_close(&m, 0, NULL);
     kill(child, SIGKILL);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "stagetop/monitor.h"
+#include "../selfstat.h"
 
 #define N_FIXED 4
 #define MIB (1024u * 1024u)
@@ -164,27 +165,7 @@ static const st_platform scripted = {
     .command = f_command, .list_all = f_list_all, .send_signal = f_send_signal,
 };
 
-static long status_kib(const char *key)
-{
-    char line[256];
-    long v = -1;
-    size_t n = strlen(key);
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, n) == 0 && line[n] == ':')
-            v = strtol(line + n + 1, NULL, 10);
-    fclose(f);
-    return v;
-}
 
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -216,7 +197,7 @@ int main(int argc, char **argv)
     st_monitor_start(&m, 0.0);
     uint64_t checkpoints[3] = {n / 10, n / 2, n};
     int next_cp = 0;
-    double seg_start = mono(), seg_k = 0;
+    double seg_start = selfstat_clock(CLOCK_MONOTONIC), seg_k = 0;
     for (uint64_t k = 0; k < n; k++) {
         current->k = k;
         if (st_monitor_step(&m, (double)k * o.interval, &e) != ST_OK) {
@@ -229,19 +210,19 @@ int main(int argc, char **argv)
             st_monitor_mark(&m, note, (double)k * o.interval, NULL);
         }
         if (next_cp < 3 && k + 1 == checkpoints[next_cp]) {
-            double step_us = (mono() - seg_start) / ((double)(k + 1) - seg_k) * 1e6;
-            long rss = status_kib("VmRSS");
-            double t = mono();
+            double step_us = (selfstat_clock(CLOCK_MONOTONIC) - seg_start) / ((double)(k + 1) - seg_k) * 1e6;
+            long rss = selfstat_kib("VmRSS");
+            double t = selfstat_clock(CLOCK_MONOTONIC);
             if (st_monitor_export(&m, out, &e) != ST_OK) {
                 fprintf(stderr, "soak: export at %llu: %s\n", (unsigned long long)(k + 1), e.msg);
                 return 1;
             }
-            double export_s = mono() - t;
+            double export_s = selfstat_clock(CLOCK_MONOTONIC) - t;
             if (next_cp < 2)
                 unlink(out);
             printf("checkpoint %llu %ld %.2f %.3f\n", (unsigned long long)(k + 1), rss, step_us, export_s);
             next_cp++;
-            seg_start = mono();
+            seg_start = selfstat_clock(CLOCK_MONOTONIC);
             seg_k = (double)(k + 1);
         }
     }
@@ -252,7 +233,7 @@ int main(int argc, char **argv)
     printf("done %llu ring_len %zu ring_cap %zu dropped %llu releases %llu hwm_kib %ld\n",
            (unsigned long long)n, st_ring_len(&m.ring), m.ring.cap,
            (unsigned long long)(m.dropped + st_ring_overwritten(&m.ring)),
-           (unsigned long long)current->releases, status_kib("VmHWM"));
+           (unsigned long long)current->releases, selfstat_kib("VmHWM"));
     if (st_monitor_close(&m, 0, &e) != ST_OK) {
         fprintf(stderr, "soak: close: %s\n", e.msg);
         return 1;

@@ -40,28 +40,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "../selfstat.h"
 
-static long status_kib(const char *key)
-{
-    char line[256];
-    long v = -1;
-    size_t n = strlen(key);
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, n) == 0 && line[n] == ':')
-            v = strtol(line + n + 1, NULL, 10);
-    fclose(f);
-    return v;
-}
 
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void sleep_until(double t)
 {
@@ -72,7 +53,7 @@ static void sleep_until(double t)
     }
 }
 
-static void sleep_ms(long ms) { sleep_until(mono() + (double)ms / 1000.0); }
+static void sleep_ms(long ms) { sleep_until(selfstat_clock(CLOCK_MONOTONIC) + (double)ms / 1000.0); }
 
 /* clone(CLONE_VM) children: each needs a stack of its own while it lives. */
 #define N_STACKS 256
@@ -187,7 +168,7 @@ int main(int argc, char **argv)
     }
     int use_clone = strcmp(mode, "clone") == 0;
     if (strcmp(mode, "auto") == 0) { /* can fork keep up with the rate? */
-        double t = mono();
+        double t = selfstat_clock(CLOCK_MONOTONIC);
         for (int i = 0; i < 10; i++) {
             pid_t c = fork();
             if (c == 0)
@@ -195,13 +176,13 @@ int main(int argc, char **argv)
             if (c > 0)
                 waitpid(c, NULL, 0);
         }
-        use_clone = (mono() - t) / 10 * (double)rate > 0.5;
+        use_clone = (selfstat_clock(CLOCK_MONOTONIC) - t) / 10 * (double)rate > 0.5;
     }
-    printf("ready %ld %ld %ld\n", (long)getpid(), status_kib("RssAnon"), status_kib("VmRSS"));
+    printf("ready %ld %ld %ld\n", (long)getpid(), selfstat_kib("RssAnon"), selfstat_kib("VmRSS"));
     sleep_ms(before_ms);
 
     long forks = 0, failures = 0, alive = 0, max_alive = 0;
-    double start = mono(), step = 1.0 / (double)rate, end = start + (double)seconds;
+    double start = selfstat_clock(CLOCK_MONOTONIC), step = 1.0 / (double)rate, end = start + (double)seconds;
     for (long k = 0;; k++) {
         double at = start + (double)k * step;
         if (at >= end)
@@ -221,7 +202,7 @@ int main(int argc, char **argv)
             alive--;
         }
     }
-    double took = mono() - start;
+    double took = selfstat_clock(CLOCK_MONOTONIC) - start;
     pid_t r;
     while (alive > 0 && (r = waitpid(-1, NULL, 0)) > 0) {
         stack_free(r);
@@ -230,6 +211,6 @@ int main(int argc, char **argv)
     printf("storm %ld %.3f %ld %ld %s\n", forks, took, max_alive, failures,
            use_clone ? "clone" : "fork");
     sleep_ms(after_ms);
-    printf("done %ld %ld\n", (long)getpid(), status_kib("RssAnon"));
+    printf("done %ld %ld\n", (long)getpid(), selfstat_kib("RssAnon"));
     return 0;
 }
