@@ -109,7 +109,8 @@ stranger=$(reuse_pid $victim sleep 987656)
 kill -STOP "$stranger"
 kill -CONT $st
 wait_bounded $st 20; rc=$?
-check "C: stagetop ends (0) on the exit while the job was paused; pid reused" [ $rc -eq 0 ]
+check "C: stagetop ends (0) on the exit while the job was paused; pid reused" \
+    sh -c "[ $rc -eq 0 ] || { echo 'exit $rc; stderr:'; cat '$T/c.err'; tail -3 '$T/c.jsonl'; false; }"
 check "C: the stopped stranger got no SIGCONT (still T)" stranger_ok "$stranger" T sleep
 check "C: exit event, no sample after the kill counts the stranger" after_kill_empty "$T/c.jsonl" "$n_before"
 kill -KILL "$stranger" 2>/dev/null; wait "$stranger" 2>/dev/null
