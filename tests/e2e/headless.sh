@@ -56,8 +56,11 @@ demo=$!
 remember_job $demo
 "$STAGETOP" --headless -p $demo --interval 0.1 --record "$T/watch.jsonl" 2>"$T/err" &
 st=$!
-wait_for "the record has samples" 10 \
-    sh -c "[ \$(grep -c '\"type\":\"sample\"' '$T/watch.jsonl' 2>/dev/null) -ge 5 ]"
+# Past two discovery periods (0.5 s each at this interval): the worker, forked
+# at the demo's start, must be a member by then even if stagetop's first
+# discovery ran before the fork.
+wait_for "the record has samples for 1.2 s" 10 \
+    python3 -c "import json,sys; t=[json.loads(l).get('t',0) for l in open(sys.argv[1]) if '\"sample\"' in l]; sys.exit(not (len(t) >= 5 and t[-1] >= 1.2))" "$T/watch.jsonl"
 kill -TERM $demo; wait $demo 2>/dev/null
 wait $st
 rc=$?
