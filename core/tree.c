@@ -87,16 +87,11 @@ static int vec_has(const st_proc_vec *v, st_proc_id id)
     return 0;
 }
 
-static int member_pid_known(const st_tree *t, int32_t pid)
-{
-    for (size_t i = 0; i < t->n_members; i++)
-        if (t->members[i].id.pid == pid)
-            return 1;
-    return 0;
-}
-
-/* The root is gone: rebuild membership from the surviving members that
- * have no member parent (orphans, reparented to init or a subreaper). */
+/* The root is gone: rebuild membership from the surviving members (orphans,
+ * re-parented to init or a subreaper, and what lies under them).  Each
+ * survivor not already found under an earlier one is looked up itself, so
+ * one whose parent died too is not lost.  The dead root is never looked up
+ * again: its pid may already be someone else's. */
 static int discover_orphans(st_tree *t, st_error *err)
 {
     st_proc_vec part = {0};
@@ -104,8 +99,8 @@ static int discover_orphans(st_tree *t, st_error *err)
     st_proc_vec_clear(&t->scratch);
     for (size_t i = 0; i < t->n_members && rc == ST_OK; i++) {
         const st_proc_mem *m = &t->members[i];
-        if (member_pid_known(t, m->ppid) && m->ppid != m->id.pid)
-            continue; /* found under its parent */
+        if (same_id(m->id, t->root) || vec_has(&t->scratch, m->id))
+            continue;
         if (t->plat->descendants(t->b, m->id, &part, NULL) != ST_OK)
             continue; /* gone too */
         for (size_t k = 0; k < part.len && rc == ST_OK; k++)

@@ -257,7 +257,11 @@ static void kernel_peak_catches_unsampled_spike(void **state)
     st_tree_free(&t);
 }
 
-static void root_exit_leaves_survivors_watched(void **state)
+/* discover_s: 0.5 (the root's death is seen by a read) or 0 (discovery runs
+ * every sample, as at intervals >= 0.5 s: the death is seen by discovery,
+ * before any read, while the dead root is still listed as the survivor's
+ * parent). */
+static void root_exit_survivors(void **state, double discover_s)
 {
     ctx *c = *state;
     int hold[2], out[2], go[2];
@@ -298,7 +302,7 @@ static void root_exit_leaves_survivors_watched(void **state)
         b = (pid_t)atoi(wl_expect(&tmp, "ready ", line, sizeof line));
     }
     assert_true(b > 0);
-    assert_int_equal(st_tree_init(&t, P, c->b, a, 0.5, NULL), ST_OK);
+    assert_int_equal(st_tree_init(&t, P, c->b, a, discover_s, NULL), ST_OK);
     assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
     assert_int_equal(s.procs, 2);
     assert_true(member_has(&t, b));
@@ -330,6 +334,13 @@ static void root_exit_leaves_survivors_watched(void **state)
     prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
+static void root_exit_leaves_survivors_watched(void **state) { root_exit_survivors(state, 0.5); }
+
+static void root_exit_seen_by_discovery_keeps_survivors(void **state)
+{
+    root_exit_survivors(state, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +353,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(reused_pid_is_not_read, setup, teardown),
         cmocka_unit_test_setup_teardown(kernel_peak_catches_unsampled_spike, setup, teardown),
         cmocka_unit_test_setup_teardown(root_exit_leaves_survivors_watched, setup, teardown),
+        cmocka_unit_test_setup_teardown(root_exit_seen_by_discovery_keeps_survivors, setup, teardown),
     };
     if (getenv("TEST_FILTER")) /* e.g. TEST_FILTER='kernel_peak*' */
         cmocka_set_test_filter(getenv("TEST_FILTER"));
