@@ -12,14 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../tests/selfstat.h"
 #include "stagetop/trace.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+static double now(void) { return selfstat_clock(CLOCK_MONOTONIC); }
 
 /* CPU seconds (user + system) used so far by this process. */
 static double cpu(void)
@@ -28,22 +24,6 @@ static double cpu(void)
     getrusage(RUSAGE_SELF, &ru);
     return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
            (double)ru.ru_stime.tv_usec / 1e6;
-}
-
-/* A /proc/self/status field in KiB, or -1. */
-static long status_kib(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long v = -1;
-    size_t n = strlen(key);
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, n) == 0 && line[n] == ':')
-            v = strtol(line + n + 1, NULL, 10);
-    fclose(f);
-    return v;
 }
 
 /* Reset VmHWM to the current RSS (Linux >= 4.0); 0 on success. */
@@ -113,7 +93,7 @@ int main(int argc, char **argv)
     printf("samples %zu\nevents %zu\n", n, ev.len);
 
     /* export: time and peak extra memory */
-    long rss0 = status_kib("VmRSS");
+    long rss0 = selfstat_kib("VmRSS");
     int hwm_ok = reset_hwm() == 0;
     double t0 = now(), c0 = cpu();
     if (st_trace_export(doc, &meta, v, &ev, &sum, 0, &e)) {
@@ -121,7 +101,7 @@ int main(int argc, char **argv)
         return 1;
     }
     double t_export = now() - t0;
-    long hwm = status_kib("VmHWM");
+    long hwm = selfstat_kib("VmHWM");
     printf("export_s %.3f\nexport_cpu %.3f\nexport_mb %.1f\n", t_export, cpu() - c0, file_size(doc) / 1e6);
     if (hwm_ok && rss0 > 0 && hwm > 0)
         printf("export_extra_kib %ld\n", hwm - rss0);
