@@ -1,4 +1,5 @@
 /* follow.c: tail -F of a stageload trace, events onto stagetop's clock. */
+#include "stagetop/grow.h"
 #include "stagetop/follow.h"
 
 #include <errno.h>
@@ -116,16 +117,8 @@ static int handle_line(st_follow *f, const char *line, size_t len, double now_s,
 
 static int append(st_follow *f, const char *p, size_t n, st_error *err)
 {
-    if (f->len + n > f->cap) {
-        size_t cap = f->cap ? f->cap : 4096;
-        while (cap < f->len + n)
-            cap *= 2;
-        char *nl = realloc(f->line, cap);
-        if (!nl)
-            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
-        f->line = nl;
-        f->cap = cap;
-    }
+    if (st_grow(&f->line, &f->cap, f->len + n, 1, 4096) != 0)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
     memcpy(f->line + f->len, p, n);
     f->len += n;
     return ST_OK;

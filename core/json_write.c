@@ -1,5 +1,6 @@
 /* json_write.c: st_jw, a JSON writer that never emits invalid JSON and
  * streams to a file descriptor in chunks (see json.h). */
+#include "stagetop/grow.h"
 #include "stagetop/json.h"
 
 #include <errno.h>
@@ -75,21 +76,11 @@ static char *jw_room(st_jw *w, size_t n)
         if (n <= w->cap)
             return w->buf;
     }
-    size_t cap = w->cap ? w->cap : (w->fd >= 0 ? ST_JW_CHUNK : 256);
-    while (cap < w->len + n) {
-        if (cap > SIZE_MAX / 2) {
-            w->err = ENOMEM;
-            return NULL;
-        }
-        cap *= 2;
-    }
-    char *nb = realloc(w->buf, cap);
-    if (!nb) {
+    if (n > SIZE_MAX - w->len ||
+        st_grow(&w->buf, &w->cap, w->len + n, 1, w->fd >= 0 ? ST_JW_CHUNK : 256) != 0) {
         w->err = ENOMEM;
         return NULL;
     }
-    w->buf = nb;
-    w->cap = cap;
     return w->buf + w->len;
 }
 

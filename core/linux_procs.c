@@ -20,6 +20,7 @@
  * cap, files are opened, read and closed each time. */
 #ifdef __linux__
 #define _GNU_SOURCE
+#include "stagetop/grow.h"
 #include "linux_procs.h"
 
 #include <dirent.h>
@@ -130,15 +131,9 @@ static long rec_insert(st_backend *b, int32_t pid, uint64_t start, int status_fd
     size_t i;
     if (at >= 0)
         rec_remove(b, (size_t)at); /* a stale record of an earlier process */
-    if (b->n_procs == b->cap_procs) {
-        size_t ncap = b->cap_procs ? b->cap_procs * 2 : 32;
-        lx_proc *np = realloc(b->procs, ncap * sizeof *np);
-        if (!np) {
-            close(status_fd);
-            return -1;
-        }
-        b->procs = np;
-        b->cap_procs = ncap;
+    if (st_grow(&b->procs, &b->cap_procs, b->n_procs + 1, sizeof *b->procs, 32) != 0) {
+        close(status_fd);
+        return -1;
     }
     i = (size_t)(-rec_find(b, pid) - 1);
     memmove(&b->procs[i + 1], &b->procs[i], (b->n_procs - i) * sizeof *b->procs);
@@ -288,14 +283,8 @@ static int add_kids(st_backend *b, ssize_t n, size_t *nk, st_error *err)
     int32_t c;
     int more;
     while ((more = st_lx_next_pid(b->buf, (size_t)n, &pos, &c, err)) == 1) {
-        if (*nk == b->kids_cap) {
-            size_t ncap = b->kids_cap ? b->kids_cap * 2 : 64;
-            int32_t *nv = realloc(b->kids, ncap * sizeof *nv);
-            if (!nv)
-                return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
-            b->kids = nv;
-            b->kids_cap = ncap;
-        }
+        if (st_grow(&b->kids, &b->kids_cap, *nk + 1, sizeof *b->kids, 64) != 0)
+            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
         b->kids[(*nk)++] = c;
     }
     return more;
@@ -379,14 +368,8 @@ static int list_kids(st_backend *b, int32_t pid, int32_t threads, size_t *nk, st
 
 static int set_nthr(st_backend *b, size_t i, int32_t v, st_error *err)
 {
-    if (i >= b->nthr_cap) {
-        size_t ncap = b->nthr_cap ? b->nthr_cap * 2 : 64;
-        int32_t *nv = realloc(b->nthr, ncap * sizeof *nv);
-        if (!nv)
-            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
-        b->nthr = nv;
-        b->nthr_cap = ncap;
-    }
+    if (st_grow(&b->nthr, &b->nthr_cap, i + 1, sizeof *b->nthr, 64) != 0)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
     b->nthr[i] = v;
     return ST_OK;
 }

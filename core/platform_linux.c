@@ -5,6 +5,7 @@
  * this file has the table, the system numbers, command lines, the picker's
  * list and signals.  docs/performance.md ("Sampling") has the costs. */
 #include "linux_procs.h"
+#include "stagetop/grow.h"
 #include "stagetop/sample.h"
 
 #include <dirent.h>
@@ -43,13 +44,7 @@ int st_lx_map_errno(int e)
 
 int st_lx_grow_buf(st_backend *b)
 {
-    size_t ncap = b->buf_cap ? b->buf_cap * 2 : 4096;
-    char *nb = realloc(b->buf, ncap);
-    if (!nb)
-        return -1;
-    b->buf = nb;
-    b->buf_cap = ncap;
-    return 0;
+    return st_grow(&b->buf, &b->buf_cap, b->buf_cap + 1, 1, 4096);
 }
 
 /* Read a one-record seq_file (status, stat, meminfo, pressure) from offset

@@ -1,4 +1,5 @@
 /* proc_vec.c: the growable array of process references. */
+#include "stagetop/grow.h"
 #include "stagetop/platform.h"
 
 #include <errno.h>
@@ -6,14 +7,8 @@
 
 int st_proc_vec_push(st_proc_vec *vec, const st_proc_ref *ref, st_error *err)
 {
-    if (vec->len == vec->cap) {
-        size_t ncap = vec->cap ? vec->cap * 2 : 16;
-        st_proc_ref *nv = realloc(vec->v, ncap * sizeof *nv);
-        if (!nv)
-            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", ncap);
-        vec->v = nv;
-        vec->cap = ncap;
-    }
+    if (st_grow(&vec->v, &vec->cap, vec->len + 1, sizeof *vec->v, 16) != 0)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", vec->len + 1);
     vec->v[vec->len++] = *ref;
     return ST_OK;
 }

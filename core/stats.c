@@ -7,6 +7,7 @@
  * window whose t1 equals end; since "end" is only known when the run is
  * over, st_summary_finish applies that rule (st_summary_stage_final) and
  * feeding more restores the open peaks first. */
+#include "stagetop/grow.h"
 #include "stagetop/stats.h"
 
 #include <errno.h>
@@ -39,14 +40,8 @@ static void reopen(st_summary *s)
 
 static int push_stage(st_summary *s, const char *name, uint32_t t0_ms, st_error *err)
 {
-    if (s->n_stages == s->cap_stages) {
-        size_t cap = s->cap_stages ? s->cap_stages * 2 : 16;
-        st_stage_stat *v = realloc(s->stages, cap * sizeof *v);
-        if (!v)
-            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu stages", cap);
-        s->stages = v;
-        s->cap_stages = cap;
-    }
+    if (st_grow(&s->stages, &s->cap_stages, s->n_stages + 1, sizeof *s->stages, 16) != 0)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu stages", s->n_stages + 1);
     st_stage_stat *st = &s->stages[s->n_stages++];
     memset(st, 0, sizeof *st);
     st_event_set_str(st->stage, sizeof st->stage, name);
@@ -127,14 +122,9 @@ static int add_outside(st_summary *s, const char *name, st_error *err)
         else
             hi = mid;
     }
-    if (s->n_outside_stage == s->cap_outside_stage) {
-        size_t cap = s->cap_outside_stage ? s->cap_outside_stage * 2 : 8;
-        char **v = realloc(s->outside_stage, cap * sizeof *v);
-        if (!v)
-            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
-        s->outside_stage = v;
-        s->cap_outside_stage = cap;
-    }
+    if (st_grow(&s->outside_stage, &s->cap_outside_stage, s->n_outside_stage + 1,
+                sizeof *s->outside_stage, 8) != 0)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
     char *dup = strdup(name);
     if (!dup)
         return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");

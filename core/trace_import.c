@@ -3,6 +3,7 @@
  * tokenizer (json_read.c) walks the document without building a tree, so
  * a million samples load in one linear pass; JSONL lines are bounded
  * (ST_TRACE_MAX_LINE); every error names its line. */
+#include "stagetop/grow.h"
 #include "stagetop/trace.h"
 #include "stagetop/json.h"
 
@@ -85,12 +86,9 @@ static int add_sample(st_trace *t, const st_sample *s, st_jr *r)
     if (t->n_samples == t->cap_samples) {
         if (t->cap_samples >= ST_TRACE_MAX_SAMPLES)
             return st_jr_fail(r, "more than %u samples", ST_TRACE_MAX_SAMPLES);
-        size_t cap = t->cap_samples ? t->cap_samples * 2 : 1024;
-        st_sample *v = realloc(t->samples, cap * sizeof *v);
-        if (!v)
-            return st_error_set(r->err, ST_ENOMEM, ENOMEM, "out of memory for %zu samples", cap);
-        t->samples = v;
-        t->cap_samples = cap;
+        if (st_grow(&t->samples, &t->cap_samples, t->n_samples + 1, sizeof *t->samples, 1024) != 0)
+            return st_error_set(r->err, ST_ENOMEM, ENOMEM, "out of memory for %zu samples",
+                                t->n_samples + 1);
     }
     t->samples[t->n_samples++] = *s;
     return ST_OK;

@@ -6,6 +6,7 @@
  * members still alive stay watched (with their own descendants): a launcher
  * that exits leaves its job running, and the job is what the user watches.
  * Memory is proportional to the tree: nothing here looks at other processes. */
+#include "stagetop/grow.h"
 #include "stagetop/tree.h"
 
 #include <errno.h>
@@ -21,17 +22,8 @@ static int same_id(st_proc_id a, st_proc_id b) { return a.pid == b.pid && a.star
 
 static int reserve(st_tree *t, size_t n, st_error *err)
 {
-    if (n > t->cap) {
-        size_t ncap = t->cap ? t->cap : 16;
-        st_proc_mem *nm;
-        while (ncap < n)
-            ncap *= 2;
-        nm = realloc(t->members, ncap * sizeof *nm);
-        if (!nm)
-            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", ncap);
-        t->members = nm;
-        t->cap = ncap;
-    }
+    if (st_grow(&t->members, &t->cap, n, sizeof *t->members, 16) != 0)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", n);
     return ST_OK;
 }
 

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stagetop/grow.h"
 #include "stagetop/json.h"
 
 #define RP_MAX_LINE 65536        /* the importer refuses longer lines */
@@ -157,16 +158,8 @@ static void bad_line(replay *r, const char *msg)
 
 static int buf_add(char **p, size_t *len, size_t *cap, const char *s, size_t n)
 {
-    if (*len + n + 1 > *cap) {
-        size_t c = *cap ? *cap : 4096;
-        while (*len + n + 1 > c)
-            c *= 2;
-        char *q = realloc(*p, c);
-        if (!q)
-            return -1;
-        *p = q;
-        *cap = c;
-    }
+    if (st_grow(p, cap, *len + n + 1, 1, 4096) != 0)
+        return -1;
     memcpy(*p + *len, s, n);
     *len += n;
     (*p)[*len] = '\0';

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "stagetop/grow.h"
 #include "stagetop/units.h"
 
 void tui_view_init(tui_view *v, const tui_opts *o)
@@ -314,14 +315,8 @@ static const char *command_of(tui_view *v, const st_monitor *m, st_proc_id id, d
     if (!e) {
         if (v->n_cmds >= 512)
             v->n_cmds = 0; /* forget them all: a big churning tree */
-        if (v->n_cmds == v->cap_cmds) {
-            size_t cap = v->cap_cmds ? v->cap_cmds * 2 : 32;
-            tui_cmd_entry *p = realloc(v->cmds, cap * sizeof *p);
-            if (!p)
-                return "";
-            v->cmds = p;
-            v->cap_cmds = cap;
-        }
+        if (st_grow(&v->cmds, &v->cap_cmds, v->n_cmds + 1, sizeof *v->cmds, 32) != 0)
+            return "";
         e = &v->cmds[v->n_cmds++];
         e->id = id;
     }
