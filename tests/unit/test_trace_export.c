@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "stagetop/trace.h"
+#include "tmpdir.h"
 
 #if defined(__linux__)
 #include <sched.h>
@@ -111,24 +112,6 @@ static void destroy(fixture *f)
     st_event_list_free(&f->ev);
     st_summary_free(&f->sum);
     st_trace_meta_free(&f->meta);
-}
-
-static int setup_dir(void **state)
-{
-    char *d = strdup("/tmp/st-export-XXXXXX");
-    if (!mkdtemp(d))
-        return -1;
-    *state = d;
-    return 0;
-}
-
-static int teardown_dir(void **state)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", (char *)*state);
-    (void)system(cmd);
-    free(*state);
-    return 0;
 }
 
 static int export_fixture(const char *path, fixture *f, size_t split, st_error *e)

@@ -21,24 +21,7 @@
 #include <unistd.h>
 
 #include "stagetop/trace.h"
-
-static int setup_dir(void **state)
-{
-    char *d = strdup("/tmp/st-record-XXXXXX");
-    if (!mkdtemp(d))
-        return -1;
-    *state = d;
-    return 0;
-}
-
-static int teardown_dir(void **state)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", (char *)*state);
-    (void)system(cmd);
-    free(*state);
-    return 0;
-}
+#include "tmpdir.h"
 
 static void meta_of(st_trace_meta *m)
 {
