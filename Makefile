@@ -31,6 +31,8 @@ else
 endif
 
 LINUX_ONLY_TESTS := test_tree_real.c test_linux_backend.c test_jobctl.c
+# clone(CLONE_VM), clock_nanosleep, /proc/self/status (docs/macos.md).
+LINUX_ONLY_WORKLOADS := forkstorm.c
 
 B := build
 ifeq ($(SANITIZE),1)
@@ -82,6 +84,9 @@ ifneq ($(PLATFORM),linux)
 endif
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 WORK_SRC := $(wildcard tests/workloads/*.c)
+ifneq ($(PLATFORM),linux)
+  WORK_SRC := $(filter-out $(addprefix tests/workloads/,$(LINUX_ONLY_WORKLOADS)),$(WORK_SRC))
+endif
 WORK_BIN := $(WORK_SRC:tests/workloads/%.c=$(B)/workloads/%)
 
 .PHONY: all deps run check tests bench install uninstall clean

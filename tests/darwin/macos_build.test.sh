@@ -5,7 +5,8 @@
 #    compiles for aarch64-macos and x86_64-macos with -Werror, and
 #    tests/darwin/core_driver.c links with every object of the core into a
 #    Mach-O executable against libSystem (its magic bytes and CPU type are
-#    read back);
+#    read back); so do the workloads, tests/tools and the soak that a Mac's
+#    `make check` builds, and the portable unit tests compile;
 #  - the whole ./stagetop links too, but for its curses calls: each symbol
 #    left unresolved must be one that curses.h declares (zig has no
 #    libncurses for macOS; docs/macos.md);
@@ -59,13 +60,21 @@ elif zig_env=$(env -u MAKEFLAGS -u MFLAGS make --no-print-directory -s macos-zig
      ZIG=$(echo "$zig_env" | sed -n 1p) && [ -n "$ZIG" ] && [ -x "$ZIG" ]; then
     ZIGCACHE=$(echo "$zig_env" | sed -n 2p)
     for a in aarch64 x86_64; do
-        check "macos-build: $a-macos: core/ and tui/ compile with -Werror against Apple's headers, core_driver links against libSystem" \
+        check "macos-build: $a-macos: core/, tui/, workloads, tools and unit tests compile with -Werror against Apple's headers, core_driver links against libSystem" \
             env -u MAKEFLAGS -u MFLAGS make --no-print-directory -j2 "macos-build-$a"
     done
     check "macos-build: the aarch64 core_driver is a Mach-O arm64 executable on libSystem" \
         mach_o "$MB/aarch64/core_driver" 0c000001
     check "macos-build: the x86_64 core_driver is a Mach-O x86_64 executable on libSystem" \
         mach_o "$MB/x86_64/core_driver" 07000001
+    all_mach_o() { # arch cputype: the workloads, tools and soak too
+        for _b in "$MB/$1"/bin/*; do mach_o "$_b" "$2" || { echo "not Mach-O: $_b"; return 1; }; done
+        ls "$MB/$1"/bin | tr '\n' ' '
+    }
+    check "macos-build: aarch64: the workloads, tests/tools and the soak link into Mach-O executables" \
+        all_mach_o aarch64 0c000001
+    check "macos-build: x86_64: the workloads, tests/tools and the soak link into Mach-O executables" \
+        all_mach_o x86_64 07000001
     for a in aarch64 x86_64; do
         check "macos-build: $a: ./stagetop links against libSystem but for curses (each unresolved symbol is in curses.h)" \
             stagetop_links "$a"

@@ -8,6 +8,7 @@
 set -u
 : "${ST_BUILD:=build}" "${STAGETOP:=$PWD/stagetop}"
 case $ST_BUILD in /*) B=$ST_BUILD ;; *) B=$PWD/$ST_BUILD ;; esac
+. "${ST_ROOT:-$PWD}/tests/lib/proc.sh"
 FAKE=$B/fakenvml/libnvidia-ml.so.1
 if [ ! -x "$STAGETOP" ]; then echo "SKIP: gpu_fake: no stagetop binary"; exit 0; fi
 if [ ! -f "$FAKE" ]; then echo "SKIP: gpu_fake: no $FAKE (make tests builds it)"; exit 0; fi
@@ -22,7 +23,7 @@ start_tree() {
     sh -c 'sleep 2.5 & sleep 2.5 & wait' & JOB=$!
     i=0
     while [ $i -lt 100 ]; do
-        KIDS=$(cat /proc/$JOB/task/$JOB/children 2>/dev/null)
+        KIDS=$(proc_children $JOB)
         set -- $KIDS
         [ $# -ge 2 ] && { C1=$1; C2=$2; return 0; }
         sleep 0.02; i=$((i + 1))

@@ -12,8 +12,8 @@ FAKE=$B/fakenvml/libnvidia-ml.so.1
 sh -c 'sleep 300 & sleep 300 & wait' &
 root=$!
 remember_job $root
-until_ok 10 sh -c "[ \$(pgrep -P $root | wc -l) -ge 2 ]"
-set -- $(pgrep -P $root | sort -n)
+until_ok 10 proc_has_children $root 2
+set -- $(proc_children $root)
 c1=$1 c2=$2
 cat >"$T/gpu.script" <<EOS
 device 10G 141G Fake H200

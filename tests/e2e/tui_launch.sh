@@ -12,10 +12,10 @@ start_pane guard 100 32 "'$STAGETOP' --interval 0.2 --grace 1 --kill-free 100 --
     --record '$T/guard.jsonl' --job-log '$T/job.log' -- \
     '$WORKLOADS/demo' --encoder-mib 16 --transformer-mib 16 --worker-mib 8 --step-ms 100 --loop"
 
-until_ok 10 sh -c "[ -n \"\$(pgrep -P \$(tm display -p -t guard '#{pane_pid}') -x stagetop)\" ]"
+until_ok 10 has_stagetop guard
 st=$(stagetop_pid guard)
-until_ok 10 sh -c "pgrep -P $st >/dev/null"
-job=$(pgrep -P "$st" | head -1)
+until_ok 10 proc_has_children $st
+job=$(proc_children "$st" | head -1)
 remember_job "$job"
 
 check "the alert says what crossed which limit" wait_screen guard 15 'BUDGET CROSSED: job paused'
@@ -43,10 +43,10 @@ assert b_ev["name"] == "level" and b_ev["limit"] == 10000, b_ev
 
 # --- q while a job that stagetop started still runs --------------------------
 start_pane quit 100 20 "'$STAGETOP' --interval 0.2 --grace 1 --job-log '$T/q.log' -- sleep 300"
-until_ok 10 sh -c "[ -n \"\$(pgrep -P \$(tmux -L $TM_SOCK display -p -t quit '#{pane_pid}') -x stagetop)\" ]"
+until_ok 10 has_stagetop quit
 st=$(stagetop_pid quit)
-until_ok 10 sh -c "pgrep -P $st >/dev/null"
-job=$(pgrep -P "$st" | head -1)
+until_ok 10 proc_has_children $st
+job=$(proc_children "$st" | head -1)
 remember_job "$job"
 wait_screen quit 10 'RUNNING' >/dev/null
 tm send-keys -t quit q
@@ -61,10 +61,10 @@ check "l: stagetop exits 0 and the job goes on" \
 kill -KILL "$job" 2>/dev/null
 
 start_pane quit2 100 20 "'$STAGETOP' --interval 0.2 --grace 1 --job-log '$T/q2.log' -- sleep 300"
-until_ok 10 sh -c "[ -n \"\$(pgrep -P \$(tmux -L $TM_SOCK display -p -t quit2 '#{pane_pid}') -x stagetop)\" ]"
+until_ok 10 has_stagetop quit2
 st=$(stagetop_pid quit2)
-until_ok 10 sh -c "pgrep -P $st >/dev/null"
-job=$(pgrep -P "$st" | head -1)
+until_ok 10 proc_has_children $st
+job=$(proc_children "$st" | head -1)
 remember_job "$job"
 wait_screen quit2 10 'RUNNING' >/dev/null
 tm send-keys -t quit2 q

@@ -13,7 +13,7 @@ remember_job $demo
 sleep 300 </dev/null >/dev/null 2>&1 &
 sibling=$!
 remember_job $sibling
-until_ok 10 sh -c "[ \$(pgrep -P $demo | wc -l) -ge 2 ]"
+until_ok 10 proc_has_children $demo 2
 
 start_pane live 120 40 "'$STAGETOP' -p $demo --interval 0.2 --export-dir '$T' --events '$T/demo-events.jsonl'"
 
@@ -39,14 +39,15 @@ sys.exit(0 if eval(sys.argv[1]) else 1)' "$1"
 }
 check "header: job state, pid and command of the root" \
     wait_screen live 15 "^\[RUNNING\] pid $demo .*demo --encoder-mib 24"
+metric=anon+shmem+swap; [ "$(uname -s)" = Darwin ] && metric=phys_footprint  # docs/metrics.md
 check "header: processes in the tree, interval, footprint metric" \
-    wait_screen live 10 "3 procs .*every 0.2s.*footprint = anon+shmem+swap"
+    wait_screen live 10 "3 procs .*every 0.2s.*footprint = $metric"
 check "footprint lane: current value and peak" footprint_lane
 check "swap and memory-available lanes with values" other_lanes
 check "lanes are drawn with block glyphs" wait_screen live 10 '[▁▂▃▄▅▆▇█]\{4\}'
 check "a time axis under the graphs" wait_screen live 5 "┴.*-[0-9]*s┴"
-w1=$(pgrep -P $demo | head -1)
-w2=$(pgrep -P $demo | tail -1)
+w1=$(proc_children $demo | head -1)
+w2=$(proc_children $demo | tail -1)
 check "process list: its title" wait_screen live 5 "PID  *FOOTPRINT  *RSS  *SWAP  *COMMAND"
 check "process list: the root and both workers, with their sizes" \
     list_check "sorted(p for p, f in rows) == sorted([$demo, $w1, $w2])"

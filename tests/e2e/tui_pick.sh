@@ -10,9 +10,9 @@ sh -c "'$WORKLOADS/demo' --encoder-mib 96 --transformer-mib 160 --worker-mib 64 
     </dev/null >/dev/null 2>&1 &
 wrapper=$!
 remember_job $wrapper
-until_ok 10 sh -c "[ -n \"\$(pgrep -P $wrapper)\" ]"
-demo=$(pgrep -P $wrapper)
-until_ok 10 sh -c "[ -n \"\$(pgrep -P $demo)\" ]"
+until_ok 10 proc_has_children $wrapper
+demo=$(proc_children $wrapper)
+until_ok 10 proc_has_children $demo
 
 start_pane pick 160 50 "'$STAGETOP'"
 check "the picker comes up" wait_screen pick 15 "pick a process tree to watch"
@@ -29,7 +29,7 @@ i=0
 while [ "$i" -lt "${row:-0}" ]; do tm send-keys -t pick Down; i=$((i + 1)); done
 tm send-keys -t pick Enter
 check "Enter watches the chosen tree" wait_screen pick 15 "^\[RUNNING\] pid $demo "
-check "the chosen tree's processes are listed" wait_screen pick 10 "^ *$(pgrep -P $demo | head -1)  "
+check "the chosen tree's processes are listed" wait_screen pick 10 "^ *$(proc_children $demo | head -1)  "
 tm send-keys -t pick q
 check "q: exit 0" wait_screen pick 10 "stagetop-exit=0"
 

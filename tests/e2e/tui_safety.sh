@@ -32,7 +32,7 @@ DEMO="$WORKLOADS/demo --encoder-mib 16 --transformer-mib 32 --worker-mib 8 --wor
 $DEMO </dev/null >/dev/null 2>&1 &
 demo=$!
 remember_job $demo
-until_ok 10 sh -c "[ -n \"\$(pgrep -P $demo)\" ]"
+until_ok 10 proc_has_children $demo
 start_pane term 100 30 "'$STAGETOP' -p $demo --interval 0.2"
 wait_screen term 15 "^\[RUNNING\]" >/dev/null
 coloured() { tm capture-pane -e -p -t term | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m"; }

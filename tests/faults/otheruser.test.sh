@@ -41,8 +41,8 @@ $AS_NOBODY "$B/demo" --loop --encoder-mib 8 --transformer-mib 16 --worker-mib 4 
     </dev/null >/dev/null 2>&1 &
 job=$!
 remember_job $job
-until_ok 10 sh -c "[ -n \"\$(pgrep -P $job)\" ]"
-worker=$(pgrep -P $job | head -1)
+until_ok 10 proc_has_children $job
+worker=$(proc_children $job | head -1)
 
 # --- headless readings ------------------------------------------------------------
 $AS_DAEMON "$B/stagetop" --headless -p $job --interval 0.1 --record "$W/read.jsonl" 2>"$T/read.err" &

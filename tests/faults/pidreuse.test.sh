@@ -38,7 +38,7 @@ victim=$(cat "$T/victim")
 check "S: the screen watches the victim" wait_screen reuse 15 "^\[RUNNING\] pid $victim .*sleep 600"
 # stagetop's outer pid: the stagetop process of this pane's tree
 st=$(for p in $(tree_pids "$(tm display -p -t reuse '#{pane_pid}')"); do
-        [ "$(cat /proc/$p/comm 2>/dev/null)" = stagetop ] && echo $p; done | head -1)
+        [ "$(proc_name $p)" = stagetop ] && echo $p; done | head -1)
 kill -STOP "$st"
 touch "$T/go"
 until_ok 10 test -s "$T/stranger"

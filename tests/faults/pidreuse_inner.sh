@@ -24,8 +24,9 @@ samples() { grep -c '"type":"sample"' "$1" 2>/dev/null || echo 0; }
 stranger_ok() { # pid, wanted state letters: alive, in one of them
     _s=$(proc_state "$1")
     [ -n "$_s" ] && case "$2" in *"$_s"*) true ;; *) echo "state $_s"; false ;; esac &&
-        grep -q "^$3" "/proc/$1/cmdline"
+        case "$(proc_args "$1")" in "$3"*) ;; *) false ;; esac
 }
+is_stopped() { [ "$(proc_state "$1")" = T ]; }
 # after_kill_empty FILE N: the samples after the first N (those written before
 # the kill) count no process and no memory, and the exit event is there.
 after_kill_empty() {
@@ -77,7 +78,7 @@ victim=$!
     --record "$T/b.jsonl" 2>"$T/b.err" &
 st=$!
 check "B: the guard pauses the job (state T)" wait_for "victim stopped" 15 \
-    sh -c "[ \"\$(sed -n 's/^.*) \(.\) .*/\1/p' /proc/$victim/stat)\" = T ]"
+    is_stopped $victim
 wait_for "the budget event" 5 grep -q '"kind":"budget"' "$T/b.jsonl"
 kill -STOP $st
 kill -KILL $victim; wait $victim 2>/dev/null
@@ -101,7 +102,7 @@ victim=$!
 "$STAGETOP" --headless -p $victim --interval 0.1 --kill-free 100 --on-budget pause \
     --record "$T/c.jsonl" 2>"$T/c.err" &
 st=$!
-wait_for "victim stopped" 15 sh -c "[ \"\$(sed -n 's/^.*) \(.\) .*/\1/p' /proc/$victim/stat)\" = T ]"
+wait_for "victim stopped" 15 is_stopped $victim
 kill -STOP $st
 n_before=$(samples "$T/c.jsonl")
 kill -KILL $victim; wait $victim 2>/dev/null

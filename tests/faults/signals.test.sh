@@ -35,7 +35,7 @@ DEMO="$WORKLOADS/demo --encoder-mib 8 --transformer-mib 16 --worker-mib 4 --work
 $DEMO </dev/null >/dev/null 2>&1 &
 demo=$!
 remember_job $demo
-until_ok 10 sh -c "[ -n \"\$(pgrep -P $demo)\" ]"
+until_ok 10 proc_has_children $demo
 
 any_stopped() { for _p in $(tree_pids "$1"); do [ "$(proc_state "$_p")" = T ] && return 0; done; return 1; }
 unstop() { kill -CONT $(tree_pids "$1") 2>/dev/null; until_ok 5 tree_running "$1"; }

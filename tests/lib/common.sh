@@ -1,6 +1,7 @@
 # Shared helpers for the shell tests (sourced).  Each check prints one
 # PASS:/FAIL: line; tests/run-tests.sh counts them.
 : "${STAGETOP:?run through tests/run-tests.sh (or set STAGETOP, WORKLOADS, ST_ROOT)}"
+: "${ST_ROOT:?run through tests/run-tests.sh (or set STAGETOP, WORKLOADS, ST_ROOT)}"
 ST_JOBS=""
 
 check() { # description, command...
@@ -36,12 +37,6 @@ cleanup_jobs() {
     return 0
 }
 
-# A pid that no process has now.
-free_pid() {
-    _p=$(( $(cat /proc/sys/kernel/pid_max) - 7 ))
-    while [ -d "/proc/$_p" ]; do _p=$((_p - 1)); done
-    echo "$_p"
-}
-
-# State letter of a process (R, S, T, Z...), empty when gone.
-proc_state() { sed -n 's/^.*) \(.\) .*/\1/p' "/proc/$1/stat" 2>/dev/null; }
+# Facts about processes (state, children, parent, rss, ...): ps and pgrep,
+# the same code on Linux and macOS.
+. "$ST_ROOT/tests/lib/proc.sh"

@@ -16,6 +16,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 ROOT=${ST_ROOT:-$(cd "$HERE/../.." && pwd)}
+. "$ROOT/tests/lib/proc.sh"
 STAGETOP=${STAGETOP:-$ROOT/stagetop}
 WORKLOADS=${WORKLOADS:-$ROOT/build/workloads}
 FILL=$WORKLOADS/fillmem
@@ -59,7 +60,7 @@ fi
 #   sh -c "$IN_CG" "$SW_PROCS" CMD ARGS...
 IN_CG='echo $$ >"$0" && exec "$@"'
 
-state() { sed -n 's/^.*) \(.\) .*/\1/p' "/proc/$1/stat" 2>/dev/null; }
+state() { proc_state "$1"; }
 now() { date +%s.%N; }
 # Wait up to $1 seconds for "$2" (a shell condition) to hold.
 wait_cond() {

@@ -33,6 +33,7 @@
 
 #define MIB (1024L * 1024L)
 
+__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...);
 static void say(const char *fmt, ...)
 {
     char line[128];

@@ -40,7 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef __linux__
 #include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,6 +63,7 @@ static int life_fd[2] = {-1, -1};   /* root holds the write end; EOF = root gone
 static void *root_mem;
 static size_t root_len;
 
+__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...);
 static void say(const char *fmt, ...)
 {
     char line[256];
@@ -134,7 +137,9 @@ static void child_main(int cmd_fd, int is_first, int32_t ready_kind)
 {
     size_t len;
     char c;
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* elsewhere: the getppid() check below */
+#endif
     if (getppid() == 1)
         _exit(0);
     if (root_mem) /* forked late: drop the root's pages */
