@@ -32,12 +32,16 @@ check "proc_state: a stopped child is T" wait_for "state T" 30 sh -c '[ "$(ps -o
 check "proc_state agrees: T" [ "$(proc_state "$a")" = T ]
 kill -KILL "$a"
 # The shell (blocked in wait) reaps it; a process that never waits keeps a
-# zombie: sh forks `true`, then becomes a sleep that never reaps.
-sh -c 'true & echo $! >"$1"; exec sleep 600' sh "$T/zpid" &
+# zombie: sh forks a child, then becomes a sleep that never reaps; the child
+# exits only once the sleep is there (file "go").
+sh -c '(until [ -e "$1.go" ]; do sleep 0.05; done) & echo $! >"$1"; exec sleep 600' sh "$T/zpid" &
 zparent=$!
 remember_job $zparent
 wait_for "the zombie's pid" 30 test -s "$T/zpid"
 z=$(cat "$T/zpid")
+became_sleep() { [ "$(proc_name $zparent)" = sleep ]; }
+wait_for "the parent became sleep" 30 became_sleep
+touch "$T/zpid.go"
 is_zombie() { [ "$(proc_state "$z")" = Z ]; }
 check "proc_state: an exited, unreaped child is Z" wait_for "zombie" 30 is_zombie
 check "proc_exists: a zombie exists" proc_exists "$z"
