@@ -46,6 +46,9 @@ macos-build: $(MACOS_ARCHS:%=macos-build-%)
 # For tests/darwin/macos_build.test.sh: the zig in use (empty: none) and its cache.
 macos-zig:
 	@echo "$(ZIG)"; echo "$(ZIG_NPM_DIR)/cache"
+.PHONY: macos-zig-check
+macos-zig-check:
+	@[ -n "$(ZIG)" ] || { echo "macos-build: zig is not installed (run scripts/deps.sh)"; exit 1; }
 
 # The host's curses, cmocka and cJSON headers, found the way the host build
 # finds them: host_headers DIR CFLAGS INCLUDES NAMES (a grep -E alternative).
@@ -59,11 +62,11 @@ $(MB)/test-include/cmocka.h:
 	$(call host_headers,$(dir $@),$(CMOCKA_CFLAGS) $(CJSON_CFLAGS),#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n#include <cJSON.h>\n,cmocka|cJSON)
 
 define macos_arch_rules
-$(MB)/$(1)/%.o: %.c $(MB)/curses-include/curses.h
+$(MB)/$(1)/%.o: %.c $(MB)/curses-include/curses.h | macos-zig-check
 	@mkdir -p $$(dir $$@)
 	$$(QZIG) -target $(1)-macos $$(MACOS_FLAGS) -MMD -MP -c -o $$@ $$<
 
-$(MB)/$(1)/tests/%.o: tests/%.c $(MB)/curses-include/curses.h $(MB)/test-include/cmocka.h
+$(MB)/$(1)/tests/%.o: tests/%.c $(MB)/curses-include/curses.h $(MB)/test-include/cmocka.h | macos-zig-check
 	@mkdir -p $$(dir $$@)
 	$$(QZIG) -target $(1)-macos $$(MACOS_FLAGS) $$(MACOS_TEST_FLAGS) -MMD -MP -c -o $$@ $$<
 
