@@ -43,9 +43,10 @@ endif
 .PHONY: macos-build $(MACOS_ARCHS:%=macos-build-%) macos-zig
 macos-build: $(MACOS_ARCHS:%=macos-build-%)
 
-# For tests/darwin/macos_build.test.sh: the zig in use (empty: none) and its cache.
+# For tests/darwin/macos_build.test.sh: the zig in use (empty: none), its
+# cache, and the objects of ./stagetop (under $(MB)/ARCH/).
 macos-zig:
-	@echo "$(ZIG)"; echo "$(ZIG_NPM_DIR)/cache"
+	@echo "$(ZIG)"; echo "$(ZIG_NPM_DIR)/cache"; echo "$(MACOS_SRC:%.c=%.o)"
 .PHONY: macos-zig-check
 macos-zig-check:
 	@[ -n "$(ZIG)" ] || { echo "macos-build: zig is not installed (run scripts/deps.sh)"; exit 1; }

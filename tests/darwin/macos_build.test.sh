@@ -39,7 +39,7 @@ zig_link() {
 # stagetop_links ARCH: link ./stagetop's objects for macOS; only curses
 # symbols (each declared in curses.h) may be left unresolved.
 stagetop_links() {
-    zig_link "$1" "$T/stagetop-$1" "$MB/$1"/tui/*.o "$MB/$1"/core/*.o >"$T/link-$1.log" 2>&1
+    zig_link "$1" "$T/stagetop-$1" $(for o in $ST_OBJS; do echo "$MB/$1/$o"; done) >"$T/link-$1.log" 2>&1
     sed -n "s/^error(link): undefined reference to symbol '_\(.*\)'\$/\1/p" "$T/link-$1.log" |
         sort -u >"$T/undef-$1"
     n=$(wc -l <"$T/undef-$1")
@@ -59,6 +59,7 @@ if [ "$(uname -s)" = Darwin ]; then
 elif zig_env=$(env -u MAKEFLAGS -u MFLAGS make --no-print-directory -s macos-zig) &&
      ZIG=$(echo "$zig_env" | sed -n 1p) && [ -n "$ZIG" ] && [ -x "$ZIG" ]; then
     ZIGCACHE=$(echo "$zig_env" | sed -n 2p)
+    ST_OBJS=$(echo "$zig_env" | sed -n 3p)
     for a in aarch64 x86_64; do
         check "macos-build: $a-macos: core/, tui/, workloads, tools and unit tests compile with -Werror against Apple's headers, core_driver links against libSystem" \
             env -u MAKEFLAGS -u MFLAGS make --no-print-directory -j2 "macos-build-$a"
