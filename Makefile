@@ -68,9 +68,13 @@ CMOCKA_CFLAGS := $(call pc_cflags,cmocka)
 CMOCKA_LIBS   := $(call pc_libs,cmocka,-lcmocka)
 
 CPPFLAGS += -Iinclude $(PLAT_CPPFLAGS) -DST_VERSION=\"$(VERSION)\"
-CFLAGS   += $(WARN) $(OPT) $(SAN_FLAGS) $(CJSON_CFLAGS)
+CFLAGS   += $(WARN) $(OPT) $(SAN_FLAGS)
 LDFLAGS  += $(SAN_FLAGS)
-LIBS     := $(CJSON_LIBS) -lm $(DL_LIBS) -lpthread
+LIBS     := -lm $(DL_LIBS) -lpthread
+# cJSON is the tests' independent reference parser, never the product's:
+# only test and benchmark programs that read JSON with it get these.
+TEST_JSON_CFLAGS := $(CJSON_CFLAGS)
+TEST_JSON_LIBS   := $(CJSON_LIBS)
 
 CORE_SRC := $(filter-out core/platform_%.c,$(wildcard core/*.c)) $(wildcard core/platform_$(PLATFORM).c)
 TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
@@ -120,7 +124,7 @@ $(B)/%.o: %.c
 
 $(B)/tests/test_%: tests/unit/test_%.c $(TUI_OBJ) $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CURSES_CFLAGS) -Itests -o $@ $^ $(CMOCKA_LIBS) $(CURSES_LIBS) $(LIBS) $(LDFLAGS)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CURSES_CFLAGS) $(TEST_JSON_CFLAGS) -Itests -o $@ $^ $(CMOCKA_LIBS) $(CURSES_LIBS) $(TEST_JSON_LIBS) $(LIBS) $(LDFLAGS)
 
 # Workloads are never sanitized: their memory is what the tests measure, and
 # ASan's shadow pages and LeakSanitizer's exit-time tracer process (a second

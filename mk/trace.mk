@@ -1,6 +1,7 @@
 # mk/trace.mk: the trace module's extra targets (included by the Makefile).
 #   $(B)/tools/trace-summary   `stagetop summary` without the TUI (tests)
 #   $(B)/bench/trace-bench     import/export of a 1,000,000-sample trace
+#   $(B)/bench/cjson-tree      the same document through cJSON's tree (the peer)
 #   make fuzz                  libFuzzer over the importer (FUZZ_SECONDS, default 600)
 #   make fuzz-build            only build it: fuzz-out/fuzz_import
 
@@ -19,6 +20,13 @@ $(TRACE_TOOL): tests/tools/trace_summary.c $(B)/libstagetop.a
 $(TRACE_BENCH): bench/trace_bench.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
+
+# The codec against cJSON's tree on the same document (bench/trace.sh).
+CJSON_BENCH := $(B)/bench/cjson-tree
+EXTRA_BENCH_BIN += $(CJSON_BENCH)
+$(CJSON_BENCH): bench/cjson_tree.c $(B)/libstagetop.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_JSON_CFLAGS) -o $@ $^ $(TEST_JSON_LIBS) $(LIBS) $(LDFLAGS)
 
 # The fuzzer builds the trace sources itself with clang (the rest of the
 # core is not needed and may not build with -fsanitize=fuzzer).

@@ -11,14 +11,13 @@ class Stagetop < Formula
   head "https://github.com/OWNER/stagetop.git", branch: "main"
 
   depends_on "pkg-config" => :build
-  depends_on "cjson"
+  depends_on "cjson" => :test # the tests' reference JSON parser; stagetop does not link it
   depends_on "ncurses"
 
   def install
-    # The Makefile finds Homebrew's keg-only ncurses and cjson through
-    # pkg-config; make it look in this formula's dependencies.
+    # The Makefile finds Homebrew's keg-only ncurses through pkg-config;
+    # make it look in this formula's dependency.
     ENV.prepend_path "PKG_CONFIG_PATH", Formula["ncurses"].opt_lib/"pkgconfig"
-    ENV.prepend_path "PKG_CONFIG_PATH", Formula["cjson"].opt_lib/"pkgconfig"
     system "make", "stagetop", "CC=#{ENV.cc}"
     system "make", "install", "PREFIX=#{prefix}"
   end

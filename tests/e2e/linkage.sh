@@ -1,0 +1,24 @@
+#!/bin/sh
+# The product links what it calls and nothing else: cJSON and cmocka are the
+# tests' (docs/trace-format.md, "Why not cJSON"); NVML is loaded at run time.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+if command -v ldd >/dev/null 2>&1 && [ "$(uname -s)" = Linux ]; then
+    libs=$(ldd "$STAGETOP")
+elif command -v otool >/dev/null 2>&1; then
+    libs=$(otool -L "$STAGETOP")
+else
+    skip linkage "neither ldd (Linux) nor otool (macOS) is here"; exit 0
+fi
+check "stagetop links ncurses (it draws the screen)" sh -c "echo '$libs' | grep -q ncurses"
+check "stagetop does not link cJSON (a test-only dependency)" sh -c "! echo '$libs' | grep -qi cjson"
+check "stagetop does not link cmocka" sh -c "! echo '$libs' | grep -qi cmocka"
+check "stagetop does not link NVML (dlopen at run time)" sh -c "! echo '$libs' | grep -qi nvidia-ml"
+# The link line itself (ld may drop an unused library by itself: the rule
+# must not ask for it in the first place).
+if command -v make >/dev/null 2>&1; then
+    make -s -C "$ST_ROOT" -n -B V=1 "${ST_BUILD:-build}/stagetop" 2>/dev/null | grep -- "-o ${ST_BUILD:-build}/stagetop" >"${TMPDIR:-/tmp}/st-link.$$"
+    check "the Makefile's link line for stagetop has no -lcjson" \
+        sh -c "grep -q -- '-o ' '${TMPDIR:-/tmp}/st-link.$$' && ! grep -q -- '-lcjson' '${TMPDIR:-/tmp}/st-link.$$'"
+    rm -f "${TMPDIR:-/tmp}/st-link.$$"
+fi
