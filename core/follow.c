@@ -1,8 +1,10 @@
 /* follow.c: tail -F of a stageload trace, events onto stagetop's clock. */
 #include "stagetop/grow.h"
 #include "stagetop/follow.h"
+#include "stagetop/event_line.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,22 @@ static int shown_kind(int kind)
            kind == ST_EV_RELEASE || kind == ST_EV_MARK;
 }
 
+/* A plain line has no time of its own: it happened when it arrived. */
+static int handle_plain(st_follow *f, const char *line, size_t len, double now_s,
+                        void (*emit)(void *, const st_event *), void *ctx)
+{
+    st_error e;
+    st_event ev;
+    if (st_event_line_parse(line, len, &ev, &e) != ST_OK) {
+        f->bad_lines++;
+        snprintf(f->last_error, sizeof f->last_error, "line %zu: %.200s", f->lineno, e.msg);
+        return 0;
+    }
+    ev.t_ms = now_s > 0 ? (uint32_t)(now_s * 1000.0 + 0.5) : 0;
+    emit(ctx, &ev);
+    return 1;
+}
+
 static int handle_line(st_follow *f, const char *line, size_t len, double now_s,
                        void (*emit)(void *, const st_event *), void *ctx)
 {
@@ -86,6 +104,8 @@ static int handle_line(st_follow *f, const char *line, size_t len, double now_s,
     f->lineno++;
     if (len == 0)
         return 0;
+    if (st_event_line_is_plain(line, len)) /* "stage NAME", "mark TEXT", ... */
+        return handle_plain(f, line, len, now_s, emit, ctx);
     s->n_samples = 0;
     s->events.len = 0;
     if (st_trace_feed_line(s, line, len, f->lineno, &e) != ST_OK) {

@@ -105,6 +105,28 @@ static void open_gpu(st_monitor *m)
     }
 }
 
+static int open_follower(st_follow **fp, const char *path, st_error *err)
+{
+    *fp = malloc(sizeof **fp);
+    if (!*fp)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
+    int rc = st_follow_open(*fp, path, err);
+    if (rc != ST_OK) {
+        free(*fp);
+        *fp = NULL;
+    }
+    return rc;
+}
+
+static void close_follower(st_follow **fp)
+{
+    if (*fp) {
+        st_follow_close(*fp);
+        free(*fp);
+        *fp = NULL;
+    }
+}
+
 int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opts *o,
                     int32_t pid, const st_job *launched_job, double now, st_error *err)
 {
@@ -151,19 +173,10 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         if (rc != ST_OK)
             goto fail_all;
     }
-    if (o->events_path) {
-        m->follow = malloc(sizeof *m->follow);
-        if (!m->follow) {
-            rc = st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
-            goto fail_all;
-        }
-        rc = st_follow_open(m->follow, o->events_path, err);
-        if (rc != ST_OK) {
-            free(m->follow);
-            m->follow = NULL;
-            goto fail_all;
-        }
-    }
+    if (o->events_path && (rc = open_follower(&m->follow, o->events_path, err)) != ST_OK)
+        goto fail_all;
+    if (o->job_events_path && (rc = open_follower(&m->job_follow, o->job_events_path, err)) != ST_OK)
+        goto fail_all;
     m->t0 = now;
     m->next_k = 0;
     m->gpu_next = now;
@@ -173,10 +186,8 @@ fail_all:
     if (m->rec)
         st_recorder_close(m->rec);
     m->rec = NULL;
-    if (m->follow) {
-        st_follow_close(m->follow);
-        free(m->follow);
-    }
+    close_follower(&m->follow);
+    close_follower(&m->job_follow);
     if (m->gpu)
         st_gpu_close(m->gpu);
     st_summary_free(&m->summary);
@@ -227,16 +238,30 @@ static void emit_followed(void *ctx, const st_event *ev)
     add_event(ctx, ev, NULL);
 }
 
-static void poll_follow(st_monitor *m, double now)
+/* Poll one follower; its error (if any) replaces follow_error.  Returns 1
+ * when it reported an error. */
+static int poll_one(st_monitor *m, st_follow *f, const char *label, double now)
 {
     st_error e;
     st_error_clear(&e);
-    if (st_follow_poll(m->follow, now - m->t0, emit_followed, m, &e) < 0)
-        snprintf(m->follow_error, sizeof m->follow_error, "events: %.240s", e.msg);
-    else if (m->follow->bad_lines)
-        snprintf(m->follow_error, sizeof m->follow_error, "events: %llu bad line(s), last: %.200s",
-                 (unsigned long long)m->follow->bad_lines, m->follow->last_error);
+    if (st_follow_poll(f, now - m->t0, emit_followed, m, &e) < 0)
+        snprintf(m->follow_error, sizeof m->follow_error, "%s: %.230s", label, e.msg);
+    else if (f->bad_lines)
+        snprintf(m->follow_error, sizeof m->follow_error, "%s: %llu bad line(s), last: %.190s",
+                 label, (unsigned long long)f->bad_lines, f->last_error);
     else
+        return 0;
+    return 1;
+}
+
+static void poll_follow(st_monitor *m, double now)
+{
+    int bad = 0;
+    if (m->follow)
+        bad |= poll_one(m, m->follow, "events", now);
+    if (m->job_follow)
+        bad |= poll_one(m, m->job_follow, "STAGETOP_EVENTS", now);
+    if (!bad)
         m->follow_error[0] = '\0';
 }
 
@@ -338,7 +363,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
             m->next_k = due;
         }
     }
-    if (m->follow)
+    if (m->follow || m->job_follow)
         poll_follow(m, now);
     memset(&s, 0, sizeof s);
     s.t_ms = t_ms_at(m, now);
@@ -505,11 +530,8 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     m->gpu_pids = NULL;
     m->gpu_bytes = NULL;
     m->gpu_n = m->gpu_cap = 0;
-    if (m->follow) {
-        st_follow_close(m->follow);
-        free(m->follow);
-        m->follow = NULL;
-    }
+    close_follower(&m->follow);
+    close_follower(&m->job_follow);
     st_summary_free(&m->summary);
     st_event_list_free(&m->events);
     st_ring_free(&m->ring);

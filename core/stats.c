@@ -46,6 +46,10 @@ static int push_stage(st_summary *s, const char *name, uint32_t t0_ms, st_error 
     memset(st, 0, sizeof *st);
     st_event_set_str(st->stage, sizeof st->stage, name);
     st->t0_ms = t0_ms;
+    if (s->has_swap) { /* growth counts from the last reading before it */
+        st->swap_base = st->swap_last = s->swap_end;
+        st->has_swap = 1;
+    }
     return ST_OK;
 }
 
@@ -104,6 +108,16 @@ int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err)
             st->has_peak = 1;
         }
         st->seconds_ms = (int64_t)s->last_t_ms - (int64_t)st->t0_ms;
+        if (st_sample_has(smp, ST_F_SWAP)) {
+            if (!st->has_swap)
+                st->swap_base = smp->swap_used;
+            st->swap_last = smp->swap_used;
+            st->has_swap = 1;
+        }
+        if (st_sample_has(smp, ST_F_LEVEL) && (!st->has_level || smp->level_c < st->min_level_c)) {
+            st->min_level_c = smp->level_c;
+            st->has_level = 1;
+        }
     }
     return rc;
 }
@@ -165,6 +179,12 @@ int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err)
         s->loads_count++;
         if (ev->has & ST_EVF_NBYTES)
             s->loads_bytes += ev->nbytes;
+        if (s->n_stages > 0) { /* the stage window open at the load */
+            st_stage_stat *st = &s->stages[s->n_stages - 1];
+            st->loads_count++;
+            if (ev->has & ST_EVF_NBYTES)
+                st->loads_bytes += ev->nbytes;
+        }
         if (ev->has & ST_EVF_SECONDS)
             s->loads_seconds += ev->seconds;
         if ((ev->has & ST_EVF_NOTE) && (ev->has & ST_EVF_NAME) && strcmp(ev->note, "outside_stage") == 0)
@@ -214,4 +234,13 @@ void st_summary_finish(st_summary *s)
         st_summary_stage_final(s, i, &st->seconds_ms, &st->peak_footprint, &st->has_peak);
     }
     s->finished = 1;
+}
+
+int64_t st_stage_swap_growth(const st_stage_stat *st, int *has)
+{
+    *has = st->has_swap;
+    if (!st->has_swap)
+        return 0;
+    return st->swap_last >= st->swap_base ? (int64_t)(st->swap_last - st->swap_base)
+                                          : -(int64_t)(st->swap_base - st->swap_last);
 }

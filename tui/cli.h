@@ -27,6 +27,7 @@ typedef struct cli_args {
     double wait_free;       /* percent, < 0 none */
     double start_timeout;   /* seconds */
     int on_budget_set;      /* --on-budget given */
+    int keep_events;        /* --keep-events: keep the job's $STAGETOP_EVENTS file */
 } cli_args;
 
 /* Signals: SIGINT, SIGTERM, SIGHUP set cli_signal and wake the self-pipe;
@@ -52,6 +53,19 @@ int cli_summary(const char *path);
 
 /* `stagetop plot FILE -o OUT.svg` (OUT "-" = stdout). */
 int cli_plot(const char *path, const char *out);
+
+/* The events file of a launched job ($STAGETOP_EVENTS): made in a private
+ * temp directory (0700) with mode 0600; prints why and returns -1 on failure. */
+typedef struct cli_job_events {
+    char dir[256];
+    char path[300];
+} cli_job_events;
+int cli_job_events_create(cli_job_events *je);
+/* Remove it (and its directory), or keep it and say where it is. */
+void cli_job_events_end(cli_job_events *je, int keep);
+/* `stagetop mark [TEXT...]` and `stagetop stage NAME` (argv[1] is the verb):
+ * append one line to $STAGETOP_EVENTS. */
+int cli_mark(int argc, char **argv);
 
 /* Exit code for the end of a watched run (shared by headless and the screen). */
 int cli_exit_code(const st_monitor *m, int signo);

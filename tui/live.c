@@ -199,6 +199,7 @@ static void on_key(live *s, int ch, double now)
     case '-': case '_': tui_view_zoom(v, -1); break;
     case KEY_LEFT: tui_view_pan(v, m, -1); break;
     case KEY_RIGHT: tui_view_pan(v, m, 1); break;
+    case 's': case 'S': v->stages = !v->stages; break;
     case '?': case 'h': case 'H': case KEY_F(1): v->help = 1; break;
     case 'q': case 'Q':
         if (m->job.paused_by_us && m->job.state == ST_JOB_PAUSED) {

@@ -29,6 +29,8 @@ static void usage(FILE *f)
 "       stagetop replay FILE|-               view a saved trace; - follows a JSONL stream on stdin\n"
 "       stagetop summary FILE|-              print a trace's summary as JSON\n"
 "       stagetop plot FILE -o OUT.svg        draw a trace as an SVG chart for a bug report\n"
+"       stagetop mark TEXT | stage NAME      (inside a job stagetop started) mark a moment or\n"
+"                                            a stage: appends to $STAGETOP_EVENTS\n"
 "\n"
 "Watches a process tree's memory footprint, the system's swap used and its\n"
 "memory-available level; p pauses the job, k kills it, e exports the trace.\n"
@@ -52,6 +54,7 @@ static void usage(FILE *f)
 "                          stagetop-job-TIME.log in the export dir)\n"
 "      --events FILE       follow a stageload trace the job writes (its stages and\n"
 "                          loads become markers and trace events)\n"
+"      --keep-events       (with CMD) keep the job's $STAGETOP_EVENTS file at the end\n"
 "      --ascii             ASCII drawing (also with a non-UTF-8 locale)\n"
 "      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
 "  -h, --help              this help\n"
@@ -97,7 +100,7 @@ static void gpu_status(FILE *f)
 enum {
     OPT_HEADLESS = 256, OPT_JSONL, OPT_HISTORY, OPT_EXPORT_DIR, OPT_SWAP_BUDGET, OPT_KILL_FREE,
     OPT_ON_BUDGET, OPT_WAIT_FREE, OPT_START_TIMEOUT, OPT_GRACE, OPT_JOB_LOG, OPT_ASCII,
-    OPT_NO_GPU, OPT_EVENTS
+    OPT_NO_GPU, OPT_EVENTS, OPT_KEEP_EVENTS
 };
 
 static int parse_args(int argc, char **argv, cli_args *a)
@@ -120,6 +123,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"no-gpu", no_argument, NULL, OPT_NO_GPU},
         {"events", required_argument, NULL, OPT_EVENTS},
+        {"keep-events", no_argument, NULL, OPT_KEEP_EVENTS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -195,6 +199,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
         case OPT_ASCII: a->ascii = 1; break;
         case OPT_NO_GPU: a->mon.no_gpu = 1; break;
         case OPT_EVENTS: a->mon.events_path = optarg; break;
+        case OPT_KEEP_EVENTS: a->keep_events = 1; break;
         case 'h':
             usage(stdout);
             gpu_status(stdout);
@@ -216,6 +221,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
         return bad_usage("give either -p PID or -- CMD, not both");
     if (a->jsonl && !a->headless)
         return bad_usage("--jsonl needs --headless");
+    if (a->keep_events && !a->cmd)
+        return bad_usage("--keep-events needs a command to start (-- CMD)");
     if (a->wait_free >= 0 && !a->cmd)
         return bad_usage("--wait-free needs a command to start (-- CMD)");
     if (a->headless && !a->pid && !a->cmd)
@@ -259,7 +266,16 @@ static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
         dup2(logfd, STDOUT_FILENO);
         dup2(logfd, STDERR_FILENO);
     }
+    /* The job (only) gets its events file in its environment. */
+    char *had = getenv("STAGETOP_EVENTS") ? strdup(getenv("STAGETOP_EVENTS")) : NULL;
+    if (a->mon.job_events_path)
+        setenv("STAGETOP_EVENTS", a->mon.job_events_path, 1);
     int rc = st_job_spawn(job, a->cmd, &e);
+    if (had)
+        setenv("STAGETOP_EVENTS", had, 1);
+    else
+        unsetenv("STAGETOP_EVENTS");
+    free(had);
     if (logfd >= 0) {
         dup2(saved[0], STDOUT_FILENO);
         dup2(saved[1], STDERR_FILENO);
@@ -293,6 +309,7 @@ static int run_watch(cli_args *a)
     st_job job;
     st_error e;
     char logpath[512] = "", cmdline[512] = "";
+    cli_job_events jev = {"", ""};
     int rc, keep_paused = 0;
     tui_opts to;
     screen_opts(&to, a->ascii, a->export_dir);
@@ -316,13 +333,19 @@ static int run_watch(cli_args *a)
         for (char **p = a->cmd; *p && off + 1 < sizeof cmdline; p++)
             off += (size_t)snprintf(cmdline + off, sizeof cmdline - off, "%s%s", p == a->cmd ? "" : " ", *p);
         a->mon.command = cmdline;
+        if (cli_job_events_create(&jev) != 0)
+            return CLI_EXIT_WATCH;
+        a->mon.job_events_path = jev.path;
         rc = spawn_job(a, &job, logpath, sizeof logpath);
-        if (rc != 0)
+        if (rc != 0) {
+            cli_job_events_end(&jev, 0);
             return rc;
+        }
         a->pid = job.pid;
     }
     rc = st_monitor_open(&m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e);
     if (rc != ST_OK) {
+        cli_job_events_end(&jev, 0);
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
@@ -345,6 +368,7 @@ static int run_watch(cli_args *a)
         if (rc == CLI_EXIT_OK)
             rc = CLI_EXIT_WATCH;
     }
+    cli_job_events_end(&jev, a->keep_events);
     if (keep_paused)
         fprintf(stderr, "stagetop: job %ld left paused as asked; resume with: kill -CONT %ld\n",
                 (long)pid, (long)pid);
@@ -404,6 +428,8 @@ int main(int argc, char **argv)
     cli_args a;
     if (argc >= 2 && strcmp(argv[1], "replay") == 0)
         return run_replay(argc, argv);
+    if (argc >= 2 && (strcmp(argv[1], "mark") == 0 || strcmp(argv[1], "stage") == 0))
+        return cli_mark(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "summary") == 0) {
         if (argc != 3)
             return bad_usage("usage: stagetop summary FILE|-");

@@ -390,6 +390,7 @@ static void on_key(replay *r, int ch, double now)
     case 'f': case 'F': fit(r); break;
     case ' ': tui_view_freeze(v, &r->m); break;
     case 'e': case 'E': do_export(r, now); break;
+    case 's': case 'S': v->stages = !v->stages; break;
     case '?': case 'h': case 'H': case KEY_F(1): v->help = 1; break;
     case 'q': case 'Q': r->quit = 1; break;
     default: r->dirty = 0; break;

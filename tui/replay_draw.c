@@ -445,7 +445,7 @@ static void draw_status(const replay *r, double now)
         tui_sanitize(raw, strlen(raw), v->ascii, -1, left, sizeof left);
         a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD;
     } else {
-        snprintf(left, sizeof left, "%s move  Home/End start/end  +/- zoom  f fit  space %s  e export  ? help  q quit",
+        snprintf(left, sizeof left, "%s move  Home/End start/end  +/- zoom  f fit  space %s  e export  s stages  ? help  q quit",
                  v->ascii ? "left/right" : "\xe2\x86\x90/\xe2\x86\x92", v->frozen ? "follow" : "hold");
     }
     if (!v->L.axis.h)
@@ -468,6 +468,7 @@ static void draw_help(const tui_view *v)
         "f           fit the whole trace in the window",
         "space       hold the window / follow the end",
         "e           export the trace as JSON",
+        "s           the stage table (time, peak, swap, level, loads)",
         "?           this help",
         "q           quit",
         "",
@@ -505,6 +506,8 @@ void rp_draw(replay *r, double now)
         }
         draw_summary(r);
         draw_status(r, now);
+        if (v->stages)
+            tui_stage_table_draw(v, &r->t.summary, v->L.label[0].y);
         if (v->help)
             draw_help(v);
     }

@@ -119,7 +119,8 @@ static void row_cache_fit(tui_view *v)
  * (which lanes.c redraws only where they changed). */
 static void clear_for_frame(tui_view *v)
 {
-    int full = v->full || v->help || v->drawn_help || v->L.too_small || !v->row_ok;
+    int full = v->full || v->help || v->drawn_help || v->stages || v->drawn_stages ||
+               v->L.too_small || !v->row_ok;
     if (full) {
         erase();
         if (v->row_ok)
@@ -453,7 +454,7 @@ static void draw_status(tui_view *v, const st_monitor *m, double now)
         tui_sanitize(warn, strlen(warn), v->ascii, -1, left, sizeof left);
         a = tui_attr(v, TUI_PAIR_WARN);
     } else {
-        snprintf(left, sizeof left, "p %s  k kill  e export  m mark  space %s  +/- zoom  ? help  q quit",
+        snprintf(left, sizeof left, "p %s  k kill  e export  m mark  s stages  space %s  +/- zoom  ? help  q quit",
                  m->job.state == ST_JOB_PAUSED ? "resume" : "pause",
                  v->frozen ? "unfreeze" : "freeze");
     }
@@ -480,6 +481,7 @@ static void draw_help(const tui_view *v)
         "k      kill the job (asks; SIGTERM, later SIGKILL)",
         "e      export the trace as JSON (path shown below)",
         "m      add a mark at this moment",
+        "s      the stage table (time, peak, swap, level, loads)",
         "space  freeze the graphs (left/right move them)",
         "+ -    zoom the time window in / out",
         "?      this help",
@@ -556,6 +558,7 @@ void tui_view_draw(tui_view *v, const st_monitor *m, double now)
     row_cache_fit(v);
     clear_for_frame(v);
     v->drawn_help = v->help;
+    v->drawn_stages = v->stages;
     if (v->L.too_small) {
         char msg[64];
         snprintf(msg, sizeof msg, "terminal too small (%dx%d)", v->L.cols, v->L.rows);
@@ -566,6 +569,8 @@ void tui_view_draw(tui_view *v, const st_monitor *m, double now)
         tui_lanes_draw(v, m, now);
         draw_list(v, m, now);
         draw_status(v, m, now);
+        if (v->stages)
+            tui_stage_table_draw(v, &m->summary, v->L.label[0].y);
         if (m->guard_tripped && m->job.state == ST_JOB_PAUSED && !v->help)
             draw_alert(v, m);
         if (v->help)

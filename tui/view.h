@@ -37,6 +37,8 @@ typedef struct tui_view {
     int frozen;              /* graphs stay on a fixed window */
     int64_t frozen_end;      /* the window's last column while frozen */
     int help;                /* the help box is open */
+    int stages;              /* the stage table is open (key s) */
+    int drawn_stages;        /* it was on the last frame */
     int prompt;              /* enum tui_prompt */
     char msg[256];           /* the last message, shown for a while */
     int msg_error;

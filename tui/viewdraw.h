@@ -27,6 +27,11 @@ int64_t tui_newest_col(const tui_view *v, const st_monitor *m);
 /* The stage of the latest stage event (raw text), or NULL. */
 const char *tui_current_stage(const st_monitor *m);
 
+/* The stage table (key `s`): a box from row y0 down to the status line,
+ * the latest stages that fit; one row's text for stage i (tests). */
+void tui_stage_table_draw(const tui_view *v, const st_summary *s, int y0);
+void tui_stage_row(const st_summary *s, size_t i, int ascii, char *out, size_t len);
+
 /* Draw the lanes, the window label, the time axis and the event row. */
 void tui_lanes_draw(tui_view *v, const st_monitor *m, double now);
 

@@ -29,6 +29,8 @@ typedef struct st_monitor_opts {
     st_guard_opts guard;     /* budgets (st_guard_active() says if any) */
     double discover_s;       /* tree discovery period; <= 0: automatic */
     const char *events_path; /* --events: a stageload trace the job writes */
+    const char *job_events_path; /* $STAGETOP_EVENTS of a launched job: followed
+                                    like events_path (plain or JSONL lines) */
 } st_monitor_opts;
 
 void st_monitor_opts_default(st_monitor_opts *o);
@@ -67,6 +69,7 @@ typedef struct st_monitor {
     uint64_t *gpu_bytes;     /* ... and its bytes on all GPUs */
     size_t gpu_n, gpu_cap;
     st_follow *follow;       /* --events, or NULL */
+    st_follow *job_follow;   /* job_events_path, or NULL */
     char follow_error[256];  /* latest --events read failure, "" if none */
 } st_monitor;
 

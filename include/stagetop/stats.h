@@ -35,6 +35,12 @@ typedef struct st_stage_stat {
      * open, before st_summary_finish applies the end rule */
     uint64_t open_peak;
     int has_open_peak;
+    /* (added for the stage table, `report` and `diff`) swap growth: the
+     * swap_used of the window's last sample minus the reading before the
+     * window opened (or its first sample); min level; loads in the window */
+    uint64_t swap_base, swap_last; int has_swap;
+    uint16_t min_level_c; int has_level;
+    uint64_t loads_count, loads_bytes;
 } st_stage_stat;
 
 typedef struct st_summary {
@@ -67,6 +73,8 @@ void st_summary_add_kernel_peak(st_summary *s, uint64_t bytes);
 /* Close the last stage window at the last sample.  Idempotent.  Feeding
  * more after finish re-opens it. */
 void st_summary_finish(st_summary *s);
+/* Swap growth of stage i in bytes (signed); 0 with *has = 0 without swap. */
+int64_t st_stage_swap_growth(const st_stage_stat *st, int *has);
 /* (added by trace) Stage i as st_summary_finish leaves it, without changing
  * s (for writers holding a const summary of a run still going):
  * *seconds_ms = t1 - t0, *peak / *has_peak as in st_stage_stat. */

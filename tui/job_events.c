@@ -1,0 +1,113 @@
+/* job_events.c: the events file of a job stagetop starts ($STAGETOP_EVENTS)
+ * and `stagetop mark TEXT` / `stagetop stage NAME`, which append to it.
+ *
+ * The file lives in a private directory (mkdtemp, mode 0700) and is created
+ * with O_EXCL, mode 0600: only the user (and the job) can write it.  The
+ * monitor follows it exactly like --events (plain lines or stageload JSONL,
+ * docs/trace-format.md); it is removed at the end unless --keep-events. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "stagetop/event_line.h"
+
+int cli_job_events_create(cli_job_events *je)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp || tmp[0] != '/')
+        tmp = "/tmp";
+    memset(je, 0, sizeof *je);
+    if ((size_t)snprintf(je->dir, sizeof je->dir, "%s/stagetop-XXXXXX", tmp) >= sizeof je->dir) {
+        fprintf(stderr, "stagetop: TMPDIR is too long for the job's events file\n");
+        return -1;
+    }
+    if (!mkdtemp(je->dir)) {
+        fprintf(stderr, "stagetop: cannot make a private directory in %s: %s\n", tmp,
+                strerror(errno));
+        je->dir[0] = '\0';
+        return -1;
+    }
+    snprintf(je->path, sizeof je->path, "%s/events", je->dir);
+    int fd = open(je->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        fprintf(stderr, "stagetop: %s: %s\n", je->path, strerror(errno));
+        rmdir(je->dir);
+        je->dir[0] = je->path[0] = '\0';
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+void cli_job_events_end(cli_job_events *je, int keep)
+{
+    if (!je->path[0])
+        return;
+    if (keep) {
+        fprintf(stderr, "stagetop: the job's events file is kept: %s\n", je->path);
+    } else {
+        unlink(je->path);
+        rmdir(je->dir);
+    }
+    je->dir[0] = je->path[0] = '\0';
+}
+
+int cli_mark(int argc, char **argv)
+{
+    const char *kind = argv[1]; /* "mark" or "stage" */
+    int is_stage = strcmp(kind, "stage") == 0;
+    if (argc >= 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
+        printf("usage: stagetop %s %s\n  appends \"%s %s\" to $STAGETOP_EVENTS, the events "
+               "file of a job\n  that stagetop started (stagetop [options] -- CMD)\n",
+               kind, is_stage ? "NAME" : "[TEXT...]", kind, is_stage ? "NAME" : "TEXT");
+        return CLI_EXIT_OK;
+    }
+    if (is_stage && argc < 3) {
+        fprintf(stderr, "stagetop: usage: stagetop stage NAME\n");
+        return CLI_EXIT_USAGE;
+    }
+    char text[1024] = "";
+    size_t off = 0;
+    for (int i = 2; i < argc; i++) {
+        int n = snprintf(text + off, sizeof text - off, "%s%s", i > 2 ? " " : "", argv[i]);
+        if (n < 0 || (size_t)n >= sizeof text - off) {
+            fprintf(stderr, "stagetop: %s: the text is too long (at most %zu bytes)\n", kind,
+                    sizeof text - 1);
+            return CLI_EXIT_USAGE;
+        }
+        off += (size_t)n;
+    }
+    const char *path = getenv("STAGETOP_EVENTS");
+    if (!path || !*path) {
+        fprintf(stderr, "stagetop: %s: STAGETOP_EVENTS is not set: run this inside a job that "
+                "stagetop started (stagetop [options] -- CMD)\n", kind);
+        return CLI_EXIT_WATCH;
+    }
+    char line[1100];
+    size_t len = st_event_line_format(kind, text, line, sizeof line);
+    if (len == 0) {
+        fprintf(stderr, "stagetop: %s: cannot format the line\n", kind);
+        return CLI_EXIT_USAGE;
+    }
+    /* No O_CREAT: the file is stagetop's; a missing one means the run is over. */
+    int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "stagetop: %s: %s: %s\n", kind, path, strerror(errno));
+        return CLI_EXIT_WATCH;
+    }
+    ssize_t w;
+    do {
+        w = write(fd, line, len); /* one write: lines of concurrent writers do not mix */
+    } while (w < 0 && errno == EINTR);
+    int e = errno;
+    close(fd);
+    if (w != (ssize_t)len) {
+        fprintf(stderr, "stagetop: %s: %s: %s\n", kind, path, w < 0 ? strerror(e) : "short write");
+        return CLI_EXIT_WATCH;
+    }
+    return CLI_EXIT_OK;
+}
