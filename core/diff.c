@@ -242,6 +242,15 @@ static void row5(st_jw *w, const char *name, const char *a, const char *b, const
     st_jw_char(w, '\n');
 }
 
+/* A level in hundredths as "56%" / "45.50%", or a change "+50 pts". */
+static void level_str(int c, char *buf, size_t n, int change)
+{
+    if (c % 100 == 0)
+        snprintf(buf, n, change ? "%+d pts" : "%d%%", c / 100);
+    else
+        snprintf(buf, n, change ? "%+.2f pts" : "%.2f%%", c / 100.0);
+}
+
 static void swap_path(const st_summary *s, char *buf, size_t n)
 {
     char x[32], y[32], z[32];
@@ -299,17 +308,14 @@ char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b)
     char pa[128], pb[128];
     swap_path(sa, pa, sizeof pa);
     swap_path(sb, pb, sizeof pb);
-    row5(&w, "swap start " ARROW " peak " ARROW " end", pa, pb, "");
+    row5(&w, "swap start " ARROW " peak " ARROW " end", pa, pb, DASH);
     row5(&w, "swap growth",
          sa->has_swap ? signed_bytes((int64_t)sa->swap_peak - (int64_t)sa->swap_start, x, sizeof x) : DASH,
          sb->has_swap ? signed_bytes((int64_t)sb->swap_peak - (int64_t)sb->swap_start, y, sizeof y) : DASH,
          d->has_swap_growth ? signed_bytes(d->swap_growth, z, sizeof z) : DASH);
-    if (sa->has_level)
-        snprintf(x, sizeof x, "%.2f%%", sa->min_level_c / 100.0);
-    if (sb->has_level)
-        snprintf(y, sizeof y, "%.2f%%", sb->min_level_c / 100.0);
-    if (sa->has_level && sb->has_level)
-        snprintf(z, sizeof z, "%+.2f pts", (sb->min_level_c - (double)sa->min_level_c) / 100.0);
+    level_str(sa->min_level_c, x, sizeof x, 0);
+    level_str(sb->min_level_c, y, sizeof y, 0);
+    level_str(sb->min_level_c - sa->min_level_c, z, sizeof z, 1);
     row5(&w, "min level", sa->has_level ? x : DASH, sb->has_level ? y : DASH,
          sa->has_level && sb->has_level ? z : DASH);
     row5(&w, "GPU peak", bytes_or_dash(sa->has_gpu, sa->peak_gpu, x, sizeof x),

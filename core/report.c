@@ -335,8 +335,11 @@ char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label
          fmt_signed(sa->has_swap, (int64_t)sa->swap_peak - (int64_t)sa->swap_start, x, sizeof x),
          fmt_signed(sb->has_swap, (int64_t)sb->swap_peak - (int64_t)sb->swap_start, y, sizeof y),
          fmt_signed(d->has_swap_growth, d->swap_growth, z, sizeof z));
-    if (sa->has_level && sb->has_level)
-        snprintf(z, sizeof z, "%+.2f pts", (sb->min_level_c - (double)sa->min_level_c) / 100.0);
+    int dl = sb->min_level_c - sa->min_level_c;
+    if (sa->has_level && sb->has_level && dl % 100 == 0)
+        snprintf(z, sizeof z, "%+d pts", dl / 100);
+    else if (sa->has_level && sb->has_level)
+        snprintf(z, sizeof z, "%+.2f pts", dl / 100.0);
     else
         snprintf(z, sizeof z, DASH);
     char lx[32], ly[32];

@@ -68,7 +68,12 @@ int cli_diff(int argc, char **argv)
             fprintf(stderr, "stagetop: cannot write the comparison\n");
             rc = CLI_EXIT_USAGE;
         } else if (gate && st_diff_peak_exceeds(&d, pct)) {
-            fprintf(stderr, "stagetop: B's peak footprint grew more than %g%% over A's\n", pct);
+            if (d.has_peak_pct)
+                fprintf(stderr, "stagetop: B's peak footprint is %+.2f%% against A's: over the "
+                                "limit of %g%% (--fail-peak)\n", d.peak_pct, pct);
+            else
+                fprintf(stderr, "stagetop: A's peak footprint is 0 and B's is not: over the "
+                                "limit (--fail-peak)\n");
             rc = CLI_EXIT_WATCH;
         }
         free(text);

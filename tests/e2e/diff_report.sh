@@ -81,7 +81,7 @@ gate() { # A B
     below=$($PY -c "print(repr($p - 0.01))"); above=$($PY -c "print(repr($p + 0.01))")
     "$ST" diff --fail-peak "$below" "$1" "$2" >/dev/null 2>"$tmp/err"; r1=$?
     "$ST" diff --fail-peak "$above" "$1" "$2" >/dev/null 2>&1; r0=$?
-    if [ "$r1" -eq 1 ] && [ "$r0" -eq 0 ] && grep -q 'peak footprint grew' "$tmp/err"; then
+    if [ "$r1" -eq 1 ] && [ "$r0" -eq 0 ] && grep -q 'over the limit' "$tmp/err"; then
         pass "--fail-peak $(basename "$1") -> $(basename "$2"): change $p %: $below exits 1, $above exits 0"
     else
         fail "--fail-peak $(basename "$1") -> $(basename "$2")" "change $p: $below gave $r1, $above gave $r0"
