@@ -63,6 +63,10 @@ static size_t clean(st_jw *w, const char *s, size_t n, size_t limit, int md)
             st_jw_lit(w, "&gt;");
         else if (md && c == '&')
             st_jw_lit(w, "&amp;");
+        else if (md && c == '~') /* GFM strikethrough; no backslash escape in every renderer */
+            st_jw_lit(w, "&#126;");
+        else if (md && c == '$') /* GitHub's math */
+            st_jw_lit(w, "&#36;");
         else {
             if (md && k == 1 && strchr("\\`*_[]|", (int)c))
                 st_jw_char(w, '\\');

@@ -199,7 +199,7 @@ static void event_line(st_jw *w, const st_event *ev)
         st_jw_raw(w, kind, strlen(kind));
     else
         ESC_FIELD(w, ev->kind_name);
-    if (ev->kind == ST_EV_STAGE && (ev->has & ST_EVF_STAGE)) {
+    if (ev->kind == ST_EV_STAGE && (ev->has & ST_EVF_STAGE) && ev->stage[0]) {
         st_jw_lit(w, " **");
         ESC_FIELD(w, ev->stage);
         st_jw_lit(w, "**");

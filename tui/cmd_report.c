@@ -38,7 +38,7 @@ static void put_row(st_jw *w, const char *label, const char *glyphs, const char 
 /* The stage row: "|name" at the column where each stage starts, cut at the
  * next one; one column per code point of terminal width 1 (wide
  * characters take two, zero-width ones are left out). */
-static void stage_row(st_jw *w, const st_trace *t, double x0_ms, double col_ms)
+static void stage_row(st_jw *w, const st_trace *t, uint32_t col_ms, uint64_t col0)
 {
     char cells[CHART_COLS][8];
     memset(cells, 0, sizeof cells);
@@ -46,9 +46,11 @@ static void stage_row(st_jw *w, const st_trace *t, double x0_ms, double col_ms)
         strcpy(cells[c], " ");
     const st_summary *s = &t->summary;
     for (size_t i = 0; i < s->n_stages; i++) {
-        int c = (int)floor((s->stages[i].t0_ms - x0_ms) / col_ms);
-        int stop = i + 1 < s->n_stages ? (int)floor((s->stages[i + 1].t0_ms - x0_ms) / col_ms)
-                                       : CHART_COLS;
+        /* the columns of tui_bucket: t / col_ms - col0 */
+        int c = (int)((int64_t)(s->stages[i].t0_ms / col_ms) - (int64_t)col0);
+        int stop = i + 1 < s->n_stages
+                       ? (int)((int64_t)(s->stages[i + 1].t0_ms / col_ms) - (int64_t)col0)
+                       : CHART_COLS;
         if (c < 0)
             c = 0;
         if (c >= CHART_COLS)
@@ -102,6 +104,8 @@ static char *chart(const st_trace *t)
     uint32_t col_ms = (uint32_t)ceil((s->last_t_ms - x0 + 1) / CHART_COLS);
     if (col_ms < 1)
         col_ms = 1;
+    while (s->last_t_ms / col_ms - (uint32_t)x0 / col_ms >= CHART_COLS)
+        col_ms++; /* the last sample in the last column, whatever x0's phase */
     uint64_t col0 = (uint64_t)x0 / col_ms;
     double v[CHART_COLS];
     char g[CHART_COLS * 4 + 1], a[32], b[32], d[32];
@@ -134,7 +138,7 @@ static char *chart(const st_trace *t)
         put_row(&w, "level", g, "0 .. 100 %");
     }
     if (s->n_stages)
-        stage_row(&w, t, x0, col_ms);
+        stage_row(&w, t, col_ms, col0);
     st_format_duration(x0 / 1000.0, a, sizeof a);
     st_format_duration(s->last_t_ms / 1000.0, d, sizeof d);
     st_md_printf(&w, LABEL " %-*s%s\n", "time", CHART_COLS - (int)strlen(d), a, d);

@@ -7,8 +7,8 @@
  * controls U+0080-U+009F, bidi controls U+202A-U+202E and U+2066-U+2069,
  * the line and paragraph separators U+2028/U+2029; invalid UTF-8 becomes
  * U+FFFD.  Markdown escaping then puts a backslash before \ ` * _ [ ] | and
- * writes < > & as entities, so text cannot end a table cell, open a code
- * span, a link, emphasis or HTML.  The writers append to an st_jw in memory
+ * writes < > & ~ $ as entities, so text cannot end a table cell, open a
+ * code span, a link, emphasis, strikethrough, math or HTML.  The writers append to an st_jw in memory
  * mode (json.h), used here as a growable string. */
 #ifndef STAGETOP_MD_H
 #define STAGETOP_MD_H

@@ -118,7 +118,7 @@ done
 # ---- hostile stage names ----
 $PY - "$STAGED" "$tmp/hostile.jsonl" <<'PY'
 import json, sys
-names = iter(["a|b", "x````y <b>z</b> *em* [l](u) \x1b[31m\u202e", "``x``"])
+names = iter(["a|b", "x````y <b>z</b> *em* [l](u) \x1b[31m\u202e", "``x`` ~~s~~ $m$ \\ &amp;"])
 with open(sys.argv[1], encoding="utf-8") as src, open(sys.argv[2], "w", encoding="utf-8") as out:
     for line in src:
         r = json.loads(line) if line.strip() else None

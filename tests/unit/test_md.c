@@ -46,6 +46,7 @@ static void test_md_specials(void **state)
     CHECK_ESC("*em* _u_ [l](u)", 1, "\\*em\\* \\_u\\_ \\[l\\](u)");
     CHECK_ESC("<b>&amp;</b>", 1, "&lt;b&gt;&amp;amp;&lt;/b&gt;");
     CHECK_ESC("plain text-1.0 (ok)", 1, "plain text-1.0 (ok)");
+    CHECK_ESC("~~s~~ $x$", 1, "&#126;&#126;s&#126;&#126; &#36;x&#36;");
     CHECK_ESC("a|b `c`", 0, "a|b `c`"); /* cleaning alone escapes nothing */
 }
 
