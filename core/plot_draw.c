@@ -255,10 +255,11 @@ int st_plot_draw_series(st_plot_ctx *p, int s, st_plot_col *cols, double *pts)
         last_c = c;
     }
     const struct series_style *st = &SERIES[s];
-    fprintf(p->f, "<g id=\"series-%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
+    const char *dash = p->dash ? p->dash : st->dash;
+    fprintf(p->f, "<g id=\"%sseries-%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
                   "stroke-linejoin=\"round\" stroke-linecap=\"round\"%s%s%s>\n",
-            st->id, st->color, st->width, st->dash ? " stroke-dasharray=\"" : "",
-            st->dash ? st->dash : "", st->dash ? "\"" : "");
+            p->id_prefix ? p->id_prefix : "", st->id, st->color, st->width,
+            dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
     size_t n = 0;
     for (int c = 0; c < p->pw; c++) {
         st_plot_col *k = &cols[c];
@@ -327,7 +328,7 @@ void st_plot_draw_bands(st_plot_ctx *p, const st_plot_band *b)
 {
     static const char *fill[2] = {"#e8eef6", "#f5f7fa"};
     char tt[400], s0[32], s1[32];
-    fputs("<g id=\"stages\">\n", p->f);
+    fprintf(p->f, "<g id=\"%sstages\">\n", p->id_prefix ? p->id_prefix : "");
     for (size_t i = 0; i < p->n_bands; i++) {
         const st_event *e = &p->t->events.v[b[i].ev];
         fprintf(p->f, "<g class=\"stage\"><title>");
@@ -357,8 +358,9 @@ void st_plot_draw_band_labels(st_plot_ctx *p, const st_plot_band *b)
 {
     const double fs = 11, cw = fs * CHAR_W;
     char clean[256];
-    fputs("<g id=\"stage-labels\" fill=\"#3d4650\" stroke=\"#ffffff\" stroke-width=\"3\" "
-          "stroke-linejoin=\"round\" paint-order=\"stroke\" text-anchor=\"middle\">\n", p->f);
+    fprintf(p->f, "<g id=\"%sstage-labels\" fill=\"#3d4650\" stroke=\"#ffffff\" stroke-width=\"3\" "
+          "stroke-linejoin=\"round\" paint-order=\"stroke\" text-anchor=\"middle\">\n",
+            p->id_prefix ? p->id_prefix : "");
     for (size_t i = 0; i < p->n_bands; i++) {
         const st_event *e = &p->t->events.v[b[i].ev];
         double w = b[i].x1 - b[i].x0, cx = (b[i].x0 + b[i].x1) / 2;
@@ -391,10 +393,11 @@ static void legend_item(st_plot_ctx *p, double *x, const char *label, int s, int
     fprintf(p->f, "<g class=\"legend-item\">");
     if (s >= 0) {
         const struct series_style *st = &SERIES[s];
+        const char *dash = p->dash ? p->dash : st->dash;
         char attrs[128];
         snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-width=\"%s\"%s%s%s", st->color,
-                 st->width, st->dash ? " stroke-dasharray=\"" : "", st->dash ? st->dash : "",
-                 st->dash ? "\"" : "");
+                 st->width, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
+                 dash ? "\"" : "");
         st_plot_line(p, attrs, *x, p->H - 18, *x + 18, p->H - 18);
     } else if (is_band) {
         fputs("<rect fill=\"#e8eef6\" stroke=\"#b6c0cc\" width=\"18\" height=\"10\" x=\"", p->f);

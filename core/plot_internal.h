@@ -46,6 +46,9 @@ typedef struct st_plot_ctx {
     double swap_start, swap_end;
     unsigned ev_seen;     /* 1u << kind of each event kind drawn (legend) */
     size_t n_bands;
+    /* (compare plot, plot_cmp.c) NULL for a single trace: */
+    const char *id_prefix; /* before the ids of series and stage groups */
+    const char *dash;      /* stroke-dasharray of every series ("none": solid) */
 } st_plot_ctx;
 
 /* ---- plot_text.c ---- */

@@ -12,6 +12,11 @@ done
 for c in pkg-config tmux python3 cc rsvg-convert; do
     command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 done
+# tests/e2e/diff_report.sh: Markdown parsed by python3-markdown, SVG by xmllint.
+pkgs="$pkgs python3-markdown libxml2-utils"
+{ /usr/bin/python3 -c 'import markdown' || python3 -c 'import markdown'; } 2>/dev/null ||
+    missing="$missing python3-markdown"
+command -v xmllint >/dev/null 2>&1 || missing="$missing xmllint"
 if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
     pkgs="$pkgs htop btop python3-psutil"
     brew="$brew htop btop"

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include "stagetop/monitor.h"
+#include "stagetop/trace.h"
 
 /* Exit codes (DESIGN.md §4). */
 enum {
@@ -66,6 +67,19 @@ void cli_job_events_end(cli_job_events *je, int keep);
 /* `stagetop mark [TEXT...]` and `stagetop stage NAME` (argv[1] is the verb):
  * append one line to $STAGETOP_EVENTS. */
 int cli_mark(int argc, char **argv);
+/* docs/report.md (tui/cmd_diff.c, tui/cmd_report.c):
+ * `stagetop diff [--json] [--fail-peak PCT] A B`: 0, 1 when B's peak
+ * footprint is more than PCT % above A's, 2 bad usage or unreadable input;
+ * `stagetop report FILE|A B [-o OUT.md]`;
+ * `stagetop plot FILE|A B -o OUT.svg`. */
+int cli_diff(int argc, char **argv);
+int cli_report(int argc, char **argv);
+int cli_plot_cmd(int argc, char **argv);
+/* Load a trace, or say why on stderr (file and line) and return -1 (t
+ * must still be freed). */
+int cli_load_trace(const char *path, st_trace *t);
+/* "stagetop: MESSAGE\ntry 'stagetop --help'" on stderr; CLI_EXIT_USAGE. */
+int cli_bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Exit code for the end of a watched run (shared by headless and the screen). */
 int cli_exit_code(const st_monitor *m, int signo);

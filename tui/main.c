@@ -31,6 +31,12 @@ static void usage(FILE *f)
 "       stagetop plot FILE -o OUT.svg        draw a trace as an SVG chart for a bug report\n"
 "       stagetop mark TEXT | stage NAME      (inside a job stagetop started) mark a moment or\n"
 "                                            a stage: appends to $STAGETOP_EVENTS\n"
+"       stagetop plot A B -o OUT.svg         two traces on one chart (A solid, B dashed)\n"
+"       stagetop diff [--json] [--fail-peak PCT] A B\n"
+"                                            compare two traces: stages, peaks, swap; with\n"
+"                                            --fail-peak exit 1 when B's peak footprint is\n"
+"                                            more than PCT %% above A's (2: bad usage/input)\n"
+"       stagetop report FILE|A B [-o OUT.md] a trace (or two compared) as Markdown\n"
 "\n"
 "Watches a process tree's memory footprint, the system's swap used and its\n"
 "memory-available level; p pauses the job, k kills it, e exports the trace.\n"
@@ -435,20 +441,12 @@ int main(int argc, char **argv)
             return bad_usage("usage: stagetop summary FILE|-");
         return cli_summary(argv[2]);
     }
-    if (argc >= 2 && strcmp(argv[1], "plot") == 0) {
-        const char *in = NULL, *out = NULL;
-        for (int i = 2; i < argc; i++) {
-            if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
-                out = argv[++i];
-            else if (!in)
-                in = argv[i];
-            else
-                return bad_usage("usage: stagetop plot FILE -o OUT.svg");
-        }
-        if (!in || !out)
-            return bad_usage("usage: stagetop plot FILE -o OUT.svg");
-        return cli_plot(in, out);
-    }
+    if (argc >= 2 && strcmp(argv[1], "plot") == 0)
+        return cli_plot_cmd(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "diff") == 0)
+        return cli_diff(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "report") == 0)
+        return cli_report(argc, argv);
     int rc = parse_args(argc, argv, &a);
     if (rc != 0)
         return rc;

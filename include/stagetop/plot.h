@@ -43,4 +43,14 @@ int st_plot_svg(const st_trace *t, const st_plot_opts *o, FILE *out, st_error *e
  * partial file under path and no stray temporary file. */
 int st_plot_svg_file(const st_trace *t, const st_plot_opts *o, const char *path, st_error *err);
 
+/* Two traces on one chart (plot_cmp.c): one time axis, A solid and B
+ * dashed, both runs' stage bands as strips, a legend naming both (labels:
+ * their file names).  ST_EINVAL when either has no samples (nothing is
+ * written); the _file form writes atomically as st_plot_svg_file. */
+int st_plot_cmp_svg(const st_trace *a, const st_trace *b, const char *label_a,
+                    const char *label_b, const st_plot_opts *o, FILE *out, st_error *err);
+int st_plot_cmp_svg_file(const st_trace *a, const st_trace *b, const char *label_a,
+                         const char *label_b, const st_plot_opts *o, const char *path,
+                         st_error *err);
+
 #endif

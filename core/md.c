@@ -1,0 +1,149 @@
+/* md.c: cleaning and Markdown escaping of trace text (md.h). */
+#include "stagetop/md.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Code point of the valid sequence p[0..len). */
+static uint32_t cp_of(const unsigned char *p, size_t len)
+{
+    if (len == 1)
+        return p[0];
+    if (len == 2)
+        return (uint32_t)(p[0] & 0x1F) << 6 | (p[1] & 0x3F);
+    if (len == 3)
+        return (uint32_t)(p[0] & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
+    return (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3F) << 12 |
+           (uint32_t)(p[2] & 0x3F) << 6 | (p[3] & 0x3F);
+}
+
+static int dropped_cp(uint32_t c)
+{
+    return (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) ||
+           (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029;
+}
+
+/* Write (w non-NULL) or count the code points of the cleaned text, writing
+ * at most `limit` of them (0 = all).  Returns the code points kept. */
+static size_t clean(st_jw *w, const char *s, size_t n, size_t limit, int md)
+{
+    const unsigned char *p = (const unsigned char *)s, *e;
+    size_t cps = 0, len = s ? strnlen(s, n) : 0;
+    e = p + len;
+    while (p < e) {
+        size_t k = st_utf8_seq(p, e);
+        if (w && limit && cps == limit)
+            break;
+        if (k == 0) {
+            if (w)
+                st_jw_lit(w, "\xEF\xBF\xBD");
+            p++;
+            cps++;
+            continue;
+        }
+        uint32_t c = cp_of(p, k);
+        const char *p0 = (const char *)p;
+        p += k;
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            continue;
+        if (c == 0x7F || dropped_cp(c))
+            continue;
+        cps++;
+        if (!w)
+            continue;
+        if (c < 0x20)
+            st_jw_char(w, ' ');
+        else if (md && c == '<')
+            st_jw_lit(w, "&lt;");
+        else if (md && c == '>')
+            st_jw_lit(w, "&gt;");
+        else if (md && c == '&')
+            st_jw_lit(w, "&amp;");
+        else if (md && c == '~') /* GFM strikethrough; no backslash escape in every renderer */
+            st_jw_lit(w, "&#126;");
+        else if (md && c == '$') /* GitHub's math */
+            st_jw_lit(w, "&#36;");
+        else {
+            if (md && k == 1 && strchr("\\`*_[]|", (int)c))
+                st_jw_char(w, '\\');
+            st_jw_raw(w, p0, k);
+        }
+    }
+    return cps;
+}
+
+static void clean_to(st_jw *w, const char *s, size_t n, size_t max_cps, int md)
+{
+    if (max_cps && clean(NULL, s, n, 0, md) > max_cps) {
+        clean(w, s, n, max_cps - 1, md);
+        st_jw_lit(w, "\xE2\x80\xA6");
+    } else {
+        clean(w, s, n, 0, md);
+    }
+}
+
+void st_text_clean_to(st_jw *w, const char *s, size_t n, size_t max_cps)
+{
+    clean_to(w, s, n, max_cps, 0);
+}
+
+void st_text_clean_lines_to(st_jw *w, const char *s)
+{
+    while (s && *s) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        clean_to(w, s, n, 0, 0);
+        st_jw_char(w, '\n');
+        s += n + (nl ? 1 : 0);
+    }
+}
+
+void st_md_escape_to(st_jw *w, const char *s, size_t n, size_t max_cps)
+{
+    clean_to(w, s, n, max_cps, 1);
+}
+
+size_t st_md_fence(const char *text, char *buf, size_t size)
+{
+    size_t run = 0, longest = 0;
+    for (const char *p = text ? text : ""; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    size_t n = longest + 1 < 3 ? 3 : longest + 1;
+    if (n > size - 1)
+        n = size - 1;
+    memset(buf, '`', n);
+    buf[n] = '\0';
+    return n;
+}
+
+void st_md_printf(st_jw *w, const char *fmt, ...)
+{
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        st_jw_raw(w, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        w->err = w->err ? w->err : ENOMEM;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    st_jw_raw(w, big, (size_t)n);
+    free(big);
+}

@@ -1,0 +1,233 @@
+/* plot_cmp.c: two traces on one chart (`stagetop plot A B`, docs/plot.md):
+ * one time axis (seconds since each run's start) and one byte axis for
+ * both, A's series solid and B's dashed, each run's stage bands as a strip
+ * at the top of the plot area (A above B), a title naming both runs, a
+ * line of numbers per run, and a legend.  Event markers are left out. */
+#include "stagetop/plot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot_internal.h"
+#include "stagetop/diff.h"
+#include "stagetop/report.h"
+
+#define STRIP 20.0 /* height of a stage strip, pixels */
+
+static double nice_step(double range, double target)
+{
+    double raw = range / target, mag = pow(10, floor(log10(raw))), f = raw / mag;
+    return mag * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10);
+}
+
+/* Both runs' frame: the canvas, the plot area, and axes over both. */
+static void frame(st_plot_ctx *pa, st_plot_ctx *pb)
+{
+    pa->L = 74;
+    pa->R = pa->W - 54;
+    pa->T = 80;
+    pa->B = pa->H - 92;
+    pa->pw = (int)(pa->R - pa->L);
+    double tmin = fmin(pa->tmin, pb->tmin), tmax = fmax(pa->tmax, pb->tmax);
+    pa->x0 = tmin <= 0.1 * (tmax - tmin) ? 0 : tmin;
+    pa->x1 = tmax - pa->x0 < 1.0 ? pa->x0 + 1.0 : tmax;
+    double m = 0;
+    for (int s = 0; s < S_LEVEL; s++) {
+        if (pa->has[s] && pa->peak[s] > m)
+            m = pa->peak[s];
+        if (pb->has[s] && pb->peak[s] > m)
+            m = pb->peak[s];
+    }
+    m = (m < 1024 ? 1024 : m) * 1.2; /* headroom for the strips */
+    double unit = m >= ST_PLOT_GIB ? ST_PLOT_GIB : m >= 1048576.0 ? 1048576.0 : 1024.0;
+    pa->ystep = nice_step(m / unit, 5) * unit;
+    pa->ymax = ceil(m / pa->ystep - 1e-9) * pa->ystep;
+    pb->L = pa->L; pb->R = pa->R; pb->T = pa->T; pb->B = pa->B; pb->pw = pa->pw;
+    pb->x0 = pa->x0; pb->x1 = pa->x1; pb->ymax = pa->ymax; pb->ystep = pa->ystep;
+}
+
+static int check(const st_trace *t, const char *side, const st_plot_opts *o, st_plot_ctx *p,
+                 st_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->W = o && o->width ? o->width : ST_PLOT_WIDTH;
+    p->H = o && o->height ? o->height : ST_PLOT_HEIGHT;
+    if (p->W < ST_PLOT_MIN_WIDTH || p->W > ST_PLOT_MAX_SIDE || p->H < ST_PLOT_MIN_HEIGHT ||
+        p->H > ST_PLOT_MAX_SIDE)
+        return st_error_set(err, ST_EINVAL, 0, "plot size %dx%d is out of range (%dx%d to %dx%d)",
+                            p->W, p->H, ST_PLOT_MIN_WIDTH, ST_PLOT_MIN_HEIGHT, ST_PLOT_MAX_SIDE,
+                            ST_PLOT_MAX_SIDE);
+    if (!t)
+        return st_error_set(err, ST_EINVAL, 0, "no trace %s to plot", side);
+    p->t = t;
+    if (t->samples)
+        st_plot_scan(p);
+    if (!p->n_drawable)
+        return st_error_set(err, ST_EINVAL, 0,
+                            "trace %s has no samples (footprint, swap, GPU or level) to plot", side);
+    return ST_OK;
+}
+
+/* "A: label · what · peak X · swap rise Y · D" (+ the peak's change for B). */
+static void run_line(st_plot_ctx *p, double y, const char *side, const char *label,
+                     const st_plot_ctx *other)
+{
+    char what[640], line[1400], b[64], c[64], d[64], ch[64] = "";
+    st_trace_what(&p->t->meta, what, sizeof what);
+    if (other && p->has[S_FOOT] && other->has[S_FOOT] && other->peak[S_FOOT] > 0)
+        snprintf(ch, sizeof ch, " (%+.1f %%)",
+                 100.0 * (p->peak[S_FOOT] - other->peak[S_FOOT]) / other->peak[S_FOOT]);
+    snprintf(line, sizeof line, "%s: %.300s%s%.300s \xC2\xB7 peak footprint %s%s \xC2\xB7 "
+             "swap rise %s \xC2\xB7 %s", side, label, what[0] ? " \xC2\xB7 " : "", what,
+             p->has[S_FOOT] ? st_plot_fmt_bytes(b, sizeof b, p->peak[S_FOOT]) : "\xE2\x80\x93", ch,
+             p->has[S_SWAP] ? st_plot_fmt_bytes(c, sizeof c, p->peak[S_SWAP] - p->swap_start)
+                            : "\xE2\x80\x93",
+             st_plot_fmt_secs(d, sizeof d, p->tmax - p->tmin));
+    st_plot_text(p, p->L - 60, y, "fill=\"#24292f\"", 12.5, line, strlen(line), p->W - 28.0);
+}
+
+static void run_legend(st_plot_ctx *p, double x, const char *side, const char *label,
+                       const char *dash)
+{
+    char attrs[96], text[600];
+    snprintf(attrs, sizeof attrs, "stroke=\"#24292f\" stroke-width=\"2\" stroke-dasharray=\"%s\"",
+             dash);
+    fputs("<g class=\"legend-run\">", p->f);
+    st_plot_line(p, attrs, x, p->H - 42, x + 28, p->H - 42);
+    snprintf(text, sizeof text, "%s: %.500s", side, label);
+    st_plot_text(p, x + 34, p->H - 38, "fill=\"#24292f\"", 12, text, strlen(text),
+                 (p->W - 2 * p->L) / 2.0 - 40);
+    fputs("</g>\n", p->f);
+}
+
+/* A run's stage strip: its bands drawn between y0 and y0 + STRIP. */
+static void strip(st_plot_ctx *p, const st_plot_band *b, double y0, int labels, const char *side)
+{
+    st_plot_ctx s = *p;
+    s.T = y0;
+    s.B = y0 + STRIP;
+    if (labels) {
+        st_plot_draw_band_labels(&s, b);
+        st_plot_text(&s, s.L - 6, y0 + 14, "text-anchor=\"end\" fill=\"#57606a\"", 11, side, 1, 20);
+    } else {
+        st_plot_draw_bands(&s, b);
+    }
+}
+
+static int render(st_plot_ctx *pa, st_plot_ctx *pb, const char *la, const char *lb, st_error *err)
+{
+    FILE *f = pa->f;
+    st_plot_band *ba = NULL, *bb = NULL;
+    st_plot_col *cols = malloc(sizeof *cols * (size_t)pa->pw);
+    double *pts = malloc(sizeof *pts * 4 * (size_t)pa->pw);
+    int rc = ST_OK;
+    if (!cols || !pts) {
+        rc = st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for the plot");
+        goto out;
+    }
+    if ((rc = st_plot_collect_bands(pa, &ba, err)) != ST_OK ||
+        (rc = st_plot_collect_bands(pb, &bb, err)) != ST_OK)
+        goto out;
+    pa->id_prefix = "a-";
+    pb->id_prefix = "b-";
+    pa->dash = "none";
+    pb->dash = "7 4";
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" font-family=\"-apple-system, 'Segoe UI', Helvetica, "
+               "Arial, sans-serif\">\n<title>A: ", pa->W, pa->H, pa->W, pa->H);
+    st_plot_put_raw(pa, la, 4096, 200);
+    fputs(" vs B: ", f);
+    st_plot_put_raw(pa, lb, 4096, 200);
+    fputs("</title>\n<desc>stagetop " ST_VERSION " comparison plot: A solid, B dashed.</desc>\n", f);
+    fprintf(f, "<rect id=\"background\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", pa->W,
+            pa->H);
+    st_plot_ctx axes = *pa;
+    for (int s = 0; s < S_N; s++)
+        axes.has[s] = pa->has[s] || pb->has[s];
+    st_plot_draw_axes(&axes);
+    st_plot_draw_ram(pa);
+    if (ba)
+        strip(pa, ba, pa->T, 0, "A");
+    if (bb)
+        strip(pb, bb, pa->T + STRIP, 0, "B");
+    fputs("<g id=\"run-a\">\n", f);
+    for (int s = S_N - 1; s >= 0; s--)
+        if (pa->has[s])
+            st_plot_draw_series(pa, s, cols, pts);
+    fputs("</g>\n<g id=\"run-b\">\n", f);
+    for (int s = S_N - 1; s >= 0; s--)
+        if (pb->has[s])
+            st_plot_draw_series(pb, s, cols, pts);
+    fputs("</g>\n", f);
+    if (ba)
+        strip(pa, ba, pa->T, 1, "A");
+    if (bb)
+        strip(pb, bb, pa->T + STRIP, 1, "B");
+    char title[1400], wa[640], wb[640];
+    st_trace_what(&pa->t->meta, wa, sizeof wa);
+    st_trace_what(&pb->t->meta, wb, sizeof wb);
+    snprintf(title, sizeof title, "%.600s vs %.600s", wa[0] ? wa : "A", wb[0] ? wb : "B");
+    st_plot_text(pa, 14, 28, "font-weight=\"bold\" fill=\"#24292f\"", 17, title, strlen(title),
+                 pa->W - 28.0);
+    run_line(pa, 47, "A", la, NULL);
+    run_line(pb, 65, "B", lb, pa);
+    axes.dash = "none";
+    axes.n_bands = (ba != NULL) || (bb != NULL);
+    axes.ev_seen = 0;
+    st_plot_draw_legend(&axes);
+    run_legend(pa, pa->L, "A", la, "none");
+    run_legend(pa, (pa->L + pa->R) / 2, "B", lb, "7 4");
+    fputs("</svg>\n", f);
+out:
+    free(ba);
+    free(bb);
+    free(cols);
+    free(pts);
+    return rc;
+}
+
+int st_plot_cmp_svg(const st_trace *a, const st_trace *b, const char *label_a,
+                    const char *label_b, const st_plot_opts *o, FILE *out, st_error *err)
+{
+    st_plot_ctx pa, pb;
+    int rc;
+    if ((rc = check(a, "A", o, &pa, err)) != ST_OK || (rc = check(b, "B", o, &pb, err)) != ST_OK)
+        return rc;
+    if (!out)
+        return st_error_set(err, ST_EINVAL, 0, "no output stream for the plot");
+    pa.f = pb.f = out;
+    pb.W = pa.W;
+    pb.H = pa.H;
+    frame(&pa, &pb);
+    errno = 0;
+    if ((rc = render(&pa, &pb, label_a ? label_a : "A", label_b ? label_b : "B", err)) != ST_OK)
+        return rc;
+    if (fflush(out) != 0 || ferror(out)) {
+        int e = errno ? errno : EIO;
+        return st_error_set(err, ST_EIO, e, "writing the SVG failed: %s", strerror(e));
+    }
+    return ST_OK;
+}
+
+int st_plot_cmp_svg_file(const st_trace *a, const st_trace *b, const char *label_a,
+                         const char *label_b, const st_plot_opts *o, const char *path,
+                         st_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    if (!path || !*path)
+        return st_error_set(err, ST_EINVAL, 0, "no output file for the plot");
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return st_error_set(err, ST_ENOMEM, errno, "out of memory for the plot");
+    int rc = st_plot_cmp_svg(a, b, label_a, label_b, o, f, err);
+    if (fclose(f) != 0 && rc == ST_OK)
+        rc = st_error_set(err, ST_ENOMEM, errno, "out of memory for the plot");
+    if (rc == ST_OK)
+        rc = st_write_file_atomic(path, buf, len, err);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,60 @@
+/* diff.h: two traces compared (`stagetop diff A B`, docs/report.md).
+ *
+ * Stages are matched by name: one row per distinct name, A's names in the
+ * order they first appear, then the names only B has in theirs.  A name
+ * that occurs more than once on one side sums its time and takes its
+ * highest peak.  Changes are B against A:
+ *   peak_footprint_pct  100 * (B - A) / A (none when A's peak is 0)
+ *   duration_s          B's duration - A's
+ *   swap growth         (B's swap peak - start) - (A's peak - start)
+ * Text output is cleaned for a terminal (md.h); JSON is the summaries as
+ * `stagetop summary` prints them plus the stages and the changes. */
+#ifndef STAGETOP_DIFF_H
+#define STAGETOP_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/error.h"
+#include "stagetop/trace.h"
+
+typedef struct st_diff_side {
+    int present;             /* the stage is on this side */
+    int64_t seconds_ms;
+    uint64_t peak_footprint; int has_peak;
+} st_diff_side;
+
+typedef struct st_diff_stage {
+    char stage[64];
+    st_diff_side a, b;
+} st_diff_stage;
+
+typedef struct st_diff {
+    const st_trace *a, *b;   /* borrowed */
+    st_diff_stage *stages;   /* owned */
+    size_t n_stages, cap_stages;
+    double peak_pct; int has_peak_pct;
+    double duration_s;
+    int64_t swap_growth; int has_swap_growth; /* both sides have swap */
+} st_diff;
+
+/* Compare a and b (both loaded and finished); ST_ENOMEM. */
+int st_diff_compute(const st_trace *a, const st_trace *b, st_diff *d, st_error *err);
+void st_diff_free(st_diff *d);
+
+/* 100 * (b - a) / a; *ok = 0 when a is 0. */
+double st_diff_pct(uint64_t a, uint64_t b, int *ok);
+/* Does B's peak footprint exceed A's by more than pct percent?  (A peak of
+ * 0 on A's side: any B peak above 0 does.) */
+int st_diff_peak_exceeds(const st_diff *d, double pct);
+
+/* What ran: the command, else the start record's pipeline, mode and steps
+ * ("Qwen-Image-2.1 · mode staged · steps 20"), else ""; raw trace text
+ * (untrusted: clean or escape it, md.h). */
+void st_trace_what(const st_trace_meta *m, char *buf, size_t size);
+
+/* The comparison as text (for a terminal) and as JSON; malloc'd, NULL when
+ * out of memory.  label_a / label_b name the sides (file names). */
+char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b);
+char *st_diff_json(const st_diff *d);
+
+#endif

@@ -1,0 +1,34 @@
+/* md.h: text from a trace made safe for a terminal and for Markdown
+ * (`stagetop diff`, `stagetop report`; docs/report.md).
+ *
+ * Trace text (stage names, commands, notes) is untrusted.  Cleaning keeps
+ * valid UTF-8 and drops what a terminal or a Markdown renderer could act
+ * on: C0 controls and DEL (a tab, CR or newline becomes a space), C1
+ * controls U+0080-U+009F, bidi controls U+202A-U+202E and U+2066-U+2069,
+ * the line and paragraph separators U+2028/U+2029; invalid UTF-8 becomes
+ * U+FFFD.  Markdown escaping then puts a backslash before \ ` * _ [ ] | and
+ * writes < > & ~ $ as entities, so text cannot end a table cell, open a
+ * code span, a link, emphasis, strikethrough, math or HTML.  The writers append to an st_jw in memory
+ * mode (json.h), used here as a growable string. */
+#ifndef STAGETOP_MD_H
+#define STAGETOP_MD_H
+
+#include <stddef.h>
+#include "stagetop/json.h"
+
+/* Append s[0..n) (stops at a NUL) cleaned, at most max_cps code points
+ * (0 = no limit; a shortened text ends in "…"). */
+void st_text_clean_to(st_jw *w, const char *s, size_t n, size_t max_cps);
+/* Clean each line of s (NUL-terminated) and append it with its newline. */
+void st_text_clean_lines_to(st_jw *w, const char *s);
+/* The same, Markdown-escaped (for a table cell or a line of text). */
+void st_md_escape_to(st_jw *w, const char *s, size_t n, size_t max_cps);
+/* The backtick fence for a code block holding text: one backtick more than
+ * the longest run of backticks in text, at least three; into buf (size
+ * >= 4), shortened to the buffer (then text must be shortened too).
+ * Returns the fence length. */
+size_t st_md_fence(const char *text, char *buf, size_t size);
+/* printf to the writer (numbers follow the C locale of the caller). */
+void st_md_printf(st_jw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,35 @@
+/* stages.h: a trace's per-stage table (`stagetop report`, docs/report.md).
+ *
+ * One row per stage window of the trace's summary (stats.h: the windows,
+ * their time and peak footprint are the summary's own), plus, over the same
+ * samples (t0 <= t < t1; the last window also t == end):
+ *   swap growth  swap_used of the window's last sample minus that of the
+ *                last sample before the window (or the window's first
+ *                sample for the first window), so the rows add up to the
+ *                run's end - start;
+ *   min level    the lowest memory level in the window;
+ *   loads        load/reload events at t0 <= t < t1 (the last window also
+ *                t >= t1): how many, and their bytes. */
+#ifndef STAGETOP_STAGES_H
+#define STAGETOP_STAGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/error.h"
+#include "stagetop/trace.h"
+
+typedef struct st_stage_row {
+    char stage[64];
+    uint32_t t0_ms;
+    int64_t seconds_ms;
+    uint64_t peak_footprint; int has_peak;
+    int64_t swap_growth; int has_swap;
+    uint16_t min_level_c; int has_level;
+    uint64_t loads_count, loads_bytes;
+} st_stage_row;
+
+/* The rows of t (its summary must be finished: st_trace_load_* leaves it
+ * so).  *rows is malloc'd (NULL when there are no stages); ST_ENOMEM. */
+int st_stage_rows(const st_trace *t, st_stage_row **rows, size_t *n, st_error *err);
+
+#endif

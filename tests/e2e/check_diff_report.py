@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Checks for tests/e2e/diff_report.sh, independent of stagetop's C code.
+
+  check_diff_report.py expect TRACE              stageload's summary of TRACE, as JSON
+  check_diff_report.py diffjson A B OUT.json     `stagetop diff --json A B` against
+                                                 summarize() of A and B
+  check_diff_report.py pct A B                   100 * (peak B - peak A) / peak A
+  check_diff_report.py difftext A B OUT.txt      the text form's stage rows and peak change
+  check_diff_report.py report TRACE OUT.md       the Markdown report (python3-markdown)
+  check_diff_report.py reportdiff A B OUT.md     `stagetop report A B`
+  check_diff_report.py svg A B OUT.svg           `stagetop plot A B`
+TRACE is a stageload JSONL file (what the expectations are derived from);
+the file stagetop read may be the same run in another format.  Exit 0 or a
+message saying what differs.
+"""
+import html.parser
+import json
+import sys
+
+
+def records(path):
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(l) for l in fh if l.strip()]
+
+
+def expected(path):
+    """stageload's summarize(), re-derived: records sorted by t; the time
+    before the first stage is "setup" unless that stage starts at t <= 0; a
+    window holds t0 <= t < t1, the last one also t == end."""
+    recs = records(path)
+    samples = sorted((r for r in recs if r.get("type") == "sample"), key=lambda r: r["t"])
+    events = sorted((r for r in recs if r.get("type") == "event"), key=lambda r: r["t"])
+    last = samples[-1]["t"]
+    sw = [s["swap_used"] for s in samples]
+    out = {"duration": round(last - samples[0]["t"], 3),
+           "peak_footprint": max(s["footprint"] for s in samples),
+           "swap": {"start": sw[0], "peak": max(sw), "end": sw[-1]},
+           "min_level": min(s["level"] for s in samples)}
+    starts = [e for e in events if e["kind"] == "stage"]
+    bounds = [(e["stage"], e["t"]) for e in starts]
+    if not starts or starts[0]["t"] > 0:
+        bounds.insert(0, ("setup", 0.0))
+    stages = []
+    for i, (name, t0) in enumerate(bounds):
+        t1 = bounds[i + 1][1] if i + 1 < len(bounds) else last
+        win = [s for s in samples if t0 <= s["t"] < t1 or (s["t"] == t1 and t1 == last)]
+        fp = [s["footprint"] for s in win]
+        stages.append({"stage": name, "t0": t0, "seconds": round(t1 - t0, 3),
+                       "peak_footprint": max(fp) if fp else None,
+                       "min_level": min(s["level"] for s in win) if win else None,
+                       "loads": sum(1 for e in events if e["kind"] in ("load", "reload")
+                                    and t0 <= e["t"] and (e["t"] < t1 or i + 1 == len(bounds)))})
+    out["stages"] = stages
+    return out
+
+
+def pct(a, b):
+    return 100.0 * (b - a) / a
+
+
+def fail(msg):
+    sys.exit(msg)
+
+
+def diffjson(fa, fb, out):
+    ea, eb = expected(fa), expected(fb)
+    got = json.load(open(out, encoding="utf-8"))
+    for side, e in (("a", ea), ("b", eb)):
+        g = got[side]
+        for k in ("duration", "peak_footprint", "swap", "min_level"):
+            if g[k] != e[k]:
+                fail(f"{side}.{k}: expected {e[k]!r}, got {g[k]!r}")
+    names = []
+    for e in (ea, eb):
+        for s in e["stages"]:
+            if s["stage"] not in names:
+                names.append(s["stage"])
+    if [s["stage"] for s in got["stages"]] != names:
+        fail(f"stages: expected {names}, got {[s['stage'] for s in got['stages']]}")
+    for row in got["stages"]:
+        for side, e in (("a", ea), ("b", eb)):
+            mine = [s for s in e["stages"] if s["stage"] == row["stage"]]
+            if not mine:
+                if row[side] is not None:
+                    fail(f"{row['stage']}.{side}: expected null, got {row[side]!r}")
+                continue
+            want = {"seconds": round(sum(s["seconds"] for s in mine), 3),
+                    "peak_footprint": max((s["peak_footprint"] for s in mine
+                                           if s["peak_footprint"] is not None), default=None)}
+            g = row[side]
+            if g is None or abs(g["seconds"] - want["seconds"]) > 1e-9 or \
+                    g["peak_footprint"] != want["peak_footprint"]:
+                fail(f"{row['stage']}.{side}: expected {want}, got {g!r}")
+    ch = got["change"]
+    p = pct(ea["peak_footprint"], eb["peak_footprint"])
+    if abs(ch["peak_footprint_pct"] - p) > 1e-9 * max(1.0, abs(p)):
+        fail(f"change.peak_footprint_pct: expected {p!r}, got {ch['peak_footprint_pct']!r}")
+    d = round(eb["duration"] - ea["duration"], 3)
+    if abs(ch["duration_s"] - d) > 1.5e-3:
+        fail(f"change.duration_s: expected {d!r}, got {ch['duration_s']!r}")
+    g = (eb["swap"]["peak"] - eb["swap"]["start"]) - (ea["swap"]["peak"] - ea["swap"]["start"])
+    if ch["swap_growth_bytes"] != g:
+        fail(f"change.swap_growth_bytes: expected {g}, got {ch['swap_growth_bytes']}")
+    print(f"{len(names)} stages, peak change {p:+.3f} %")
+
+
+def difftext(fa, fb, out):
+    ea, eb = expected(fa), expected(fb)
+    text = open(out, encoding="utf-8").read()
+    if "\x1b" in text:
+        fail("an ESC byte in the text output")
+    rows = {l.split()[0]: l for l in text.splitlines() if l.strip()}
+    for e in (ea, eb):
+        for s in e["stages"]:
+            if s["stage"] not in rows:
+                fail(f"no row for stage {s['stage']!r}")
+    p = f"{pct(ea['peak_footprint'], eb['peak_footprint']):+.1f}%"
+    line = [l for l in text.splitlines() if l.startswith("peak footprint")]
+    if not line or not line[0].rstrip().endswith(p):
+        fail(f"peak footprint row should end in {p}: {line!r}")
+    for s in ea["stages"]:
+        t = f"{s['seconds']:.1f}s"
+        if t not in rows[s["stage"]]:
+            fail(f"stage {s['stage']}: A's time {t} not in {rows[s['stage']]!r}")
+
+
+class Html(html.parser.HTMLParser):
+    """Tables (rows of cell texts), code blocks, headings."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables, self.code, self.heads, self.stack, self.text = [], [], [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        self.stack.append(tag)
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th", "code", "h3", "h4"):
+            self.text = ""
+
+    def handle_endtag(self, tag):
+        if self.stack:
+            self.stack.pop()
+        if tag in ("td", "th"):
+            self.tables[-1][-1].append(self.text.strip())
+        elif tag == "code" and "pre" in self.stack:
+            self.code.append(self.text)
+        elif tag in ("h3", "h4"):
+            self.heads.append(self.text.strip())
+        if tag in ("td", "th", "code", "h3", "h4") and "td" not in self.stack and "th" not in self.stack:
+            self.text = None
+
+    def handle_data(self, data):
+        if self.text is not None:
+            self.text += data
+
+
+def parse_md(path):
+    import markdown
+    raw = open(path, "rb").read()
+    for bad in (b"\x1b", b"\xc2\x9b", b"\x07", b"\x00"):
+        if bad in raw:
+            fail(f"{path}: holds the control byte(s) {bad!r}")
+    src = raw.decode("utf-8")
+    h = Html()
+    h.feed(markdown.markdown(src, extensions=["tables", "fenced_code"]))
+    return h, src
+
+
+def clean(name):
+    """What a stage name should read as in the report: controls dropped."""
+    return "".join(c for c in name if not (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F
+                                             or 0x202A <= ord(c) <= 0x202E
+                                             or 0x2066 <= ord(c) <= 0x2069))
+
+
+def stage_table(h, header0="stage"):
+    t = [t for t in h.tables if t and t[0] and t[0][0] == header0]
+    if len(t) != 1:
+        fail(f"expected one table headed {header0!r}, found {len(t)}: {[x[0] for x in h.tables]}")
+    return t[0]
+
+
+def report(trace, out):
+    e = expected(trace)
+    h, src = parse_md(out)
+    t = stage_table(h)
+    want_cols = ["stage", "start", "time", "peak footprint", "swap growth", "min level", "loads"]
+    if t[0] != want_cols:
+        fail(f"stage table header {t[0]}")
+    if len(t) - 1 != len(e["stages"]):
+        fail(f"stage table has {len(t) - 1} rows, expected {len(e['stages'])}")
+    for row, s in zip(t[1:], e["stages"]):
+        if len(row) != len(want_cols):
+            fail(f"row {row!r} has {len(row)} cells, expected {len(want_cols)}")
+        if row[0] != clean(s["stage"]):
+            fail(f"stage cell {row[0]!r}, expected {clean(s['stage'])!r}")
+        if row[2] != f"{s['seconds']:.1f} s":
+            fail(f"{row[0]}: time {row[2]!r}, expected {s['seconds']:.1f} s")
+        lv = s["min_level"]
+        want_lv = "–" if lv is None else f"{lv} %" if float(lv).is_integer() else f"{lv:.2f} %"
+        if row[5] != want_lv.replace(".0 %", " %"):
+            fail(f"{row[0]}: min level {row[5]!r}, expected {want_lv!r}")
+        if int(row[6].split()[0]) != s["loads"]:
+            fail(f"{row[0]}: loads {row[6]!r}, expected {s['loads']}")
+    if len(h.code) != 1:
+        fail(f"expected one code block (the chart), found {len(h.code)}")
+    chart = h.code[0]
+    for lab in ("footprint", "swap", "level", "stages", "time"):
+        if not any(l.startswith(lab) for l in chart.splitlines()):
+            fail(f"chart has no {lab!r} row")
+    if not any(c in chart for c in "▁▂▃▄▅▆▇█"):
+        fail("chart has no sparkline glyphs")
+    if "Events" not in h.heads or h.heads[-1] != "Events":
+        fail(f"headings {h.heads}: the chart's fence must close before Events")
+    n_ev = sum(1 for r in records(trace) if r.get("type") == "event")
+    items = [l for l in src.split("#### Events", 1)[1].splitlines() if l.startswith("- ")]
+    if len(items) != n_ev:
+        fail(f"{len(items)} event lines, expected {n_ev}")
+    print(f"{len(t) - 1} stage rows, chart of {len(chart.splitlines())} lines, {n_ev} events")
+    return chart
+
+
+def reportdiff(fa, fb, out):
+    ea, eb = expected(fa), expected(fb)
+    h, _ = parse_md(out)
+    t = stage_table(h)
+    names = []
+    for e in (ea, eb):
+        for s in e["stages"]:
+            if clean(s["stage"]) not in names:
+                names.append(clean(s["stage"]))
+    if [r[0] for r in t[1:]] != names or any(len(r) != 6 for r in t):
+        fail(f"comparison stage rows {t[1:]}, expected names {names}")
+    summ = [x for x in h.tables if x and x[0] and x[0][0] == "measure"]
+    p = f"{pct(ea['peak_footprint'], eb['peak_footprint']):+.1f} %"
+    row = [r for r in summ[0] if r[0] == "peak footprint"] if summ else []
+    if not row or row[0][3] != p:
+        fail(f"peak footprint row {row!r}: change should be {p}")
+    print(f"{len(names)} stages, peak {p}")
+
+
+def svg(fa, fb, out):
+    import xml.etree.ElementTree as ET
+    NS = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(out).getroot()
+    ids = {e.get("id"): e for e in root.iter() if e.get("id")}
+    for need in ("run-a", "run-b", "a-series-footprint", "b-series-footprint", "legend"):
+        if need not in ids:
+            fail(f"no element with id {need!r}")
+    if ids["b-series-footprint"].get("stroke-dasharray") in (None, "none"):
+        fail("B's footprint is not dashed")
+    if ids["a-series-footprint"].get("stroke-dasharray") not in (None, "none"):
+        fail("A's footprint is dashed")
+    for side, f in (("a", fa), ("b", fb)):
+        n = sum(1 for r in records(f) if r.get("type") == "event" and r.get("kind") == "stage")
+        g = ids.get(f"{side}-stages")
+        bands = [x for x in g if x.get("class") == "stage"] if g is not None else []
+        if len(bands) != n:
+            fail(f"{side}: {len(bands)} stage bands, expected {n}")
+    legend = " ".join(t.text or "" for t in root.iter(NS + "text"))
+    for lab in ("A: ", "B: "):
+        if lab not in legend:
+            fail(f"legend lacks {lab!r}")
+    print("ok")
+
+
+def main(argv):
+    cmd = argv[1]
+    if cmd == "expect":
+        print(json.dumps(expected(argv[2])))
+    elif cmd == "pct":
+        print(repr(pct(expected(argv[2])["peak_footprint"], expected(argv[3])["peak_footprint"])))
+    elif cmd == "diffjson":
+        diffjson(argv[2], argv[3], argv[4])
+    elif cmd == "difftext":
+        difftext(argv[2], argv[3], argv[4])
+    elif cmd == "report":
+        report(argv[2], argv[3])
+    elif cmd == "reportdiff":
+        reportdiff(argv[2], argv[3], argv[4])
+    elif cmd == "svg":
+        svg(argv[2], argv[3], argv[4])
+    else:
+        fail(f"unknown check {cmd}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,202 @@
+#!/bin/sh
+# `stagetop diff`, `stagetop report` and `stagetop plot A B` on the real
+# stageload fixtures (Qwen-Image eager vs staged), checked against
+# tests/e2e/check_diff_report.py, which re-derives stageload's summarize()
+# from the JSONL on its own:
+#  - diff --json: per-stage times and peaks of both sides, the summaries,
+#    the peak's change in percent, the duration and swap-growth changes;
+#    with A and B as stagetop JSON, stagetop JSONL and stageload files;
+#  - diff (text): a row per stage, the peak footprint row's change;
+#  - --fail-peak: PCT just under the real change exits 1, just over 0, in
+#    both directions (A/B swapped); bad usage and bad input exit 2, the
+#    error naming the file and line;
+#  - report FILE, report A B: valid Markdown (python3-markdown: one table row
+#    per stage with the right cells, the chart inside <pre><code>, no escape
+#    bytes), also with hostile stage names (a|b, backtick runs, ESC, HTML);
+#    -o writes the same text atomically (no temporary file left);
+#  - plot A B: xmllint and rsvg-convert accept it; A solid, B dashed, both
+#    runs' stage bands, a legend.
+# Prints PASS/FAIL/SKIP lines.
+set -u
+ROOT=${ST_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+B=${ST_BUILD:-build}
+case "$B" in /*) ;; *) B="$ROOT/$B" ;; esac
+ST=${STAGETOP:-$B/stagetop}
+[ -x "$ST" ] || { echo "SKIP: diff_report: $ST is not built"; exit 0; }
+"$ST" diff --help >/dev/null 2>&1 || { echo "FAIL: diff_report: $ST has no diff command"; exit 1; }
+PY=""
+for p in python3 /usr/bin/python3; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import markdown' 2>/dev/null; then PY=$p; break; fi
+done
+[ -n "$PY" ] || { echo "SKIP: diff_report: no python3 with python3-markdown (scripts/deps.sh)"; exit 0; }
+CHECK="$PY $ROOT/tests/e2e/check_diff_report.py"
+TOOL="$B/tools/trace-summary"
+
+FIX="$ROOT/tests/fixtures/stageload"
+EAGER=$(ls "$FIX"/*qwen-image__eager-*.trace.jsonl 2>/dev/null | head -1)
+STAGED=$(ls "$FIX"/*qwen-image__staged-*.trace.jsonl 2>/dev/null | head -1)
+[ -n "$EAGER" ] && [ -n "$STAGED" ] || { echo "FAIL: diff_report: no eager/staged Qwen-Image pair in $FIX"; exit 1; }
+
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+
+# ---- diff --json, every format on either side ----
+forms="stageload:$EAGER:$STAGED"
+if [ -x "$TOOL" ]; then
+    "$TOOL" --export "$EAGER" "$tmp/eager.json" && "$TOOL" --export "$STAGED" "$tmp/staged.json" &&
+    "$TOOL" --jsonl "$EAGER" >"$tmp/eager.jsonl" && "$TOOL" --jsonl "$STAGED" >"$tmp/staged.jsonl" &&
+        forms="$forms json:$tmp/eager.json:$tmp/staged.json jsonl:$tmp/eager.jsonl:$tmp/staged.jsonl mixed:$tmp/eager.json:$tmp/staged.jsonl"
+else
+    echo "SKIP: diff_report: formats: $TOOL is not built (only stageload files compared)"
+fi
+for f in $forms; do
+    name=${f%%:*}; rest=${f#*:}; a=${rest%%:*}; b=${rest#*:}
+    if "$ST" diff --json "$a" "$b" >"$tmp/d.json" 2>"$tmp/err" &&
+       $CHECK diffjson "$EAGER" "$STAGED" "$tmp/d.json" >"$tmp/why" 2>&1; then
+        pass "diff --json ($name): $(cat "$tmp/why")"
+    else
+        fail "diff --json ($name)" "$(cat "$tmp/err" "$tmp/why" 2>/dev/null | head -5 | tr '\n' ' ')"
+    fi
+done
+# swapped sides
+if "$ST" diff --json "$STAGED" "$EAGER" >"$tmp/d.json" 2>"$tmp/err" &&
+   $CHECK diffjson "$STAGED" "$EAGER" "$tmp/d.json" >"$tmp/why" 2>&1; then
+    pass "diff --json (staged vs eager): $(cat "$tmp/why")"
+else
+    fail "diff --json (staged vs eager)" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
+fi
+
+# ---- diff, text ----
+if "$ST" diff "$EAGER" "$STAGED" >"$tmp/d.txt" 2>"$tmp/err" &&
+   $CHECK difftext "$EAGER" "$STAGED" "$tmp/d.txt" >"$tmp/why" 2>&1; then
+    pass "diff (text)"
+else
+    fail "diff (text)" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
+fi
+
+# ---- --fail-peak both ways, around the real change ----
+gate() { # A B
+    p=$($CHECK pct "$1" "$2") || { fail "--fail-peak" "cannot compute the change"; return; }
+    below=$($PY -c "print(repr($p - 0.01))"); above=$($PY -c "print(repr($p + 0.01))")
+    "$ST" diff --fail-peak "$below" "$1" "$2" >/dev/null 2>"$tmp/err"; r1=$?
+    "$ST" diff --fail-peak "$above" "$1" "$2" >/dev/null 2>&1; r0=$?
+    if [ "$r1" -eq 1 ] && [ "$r0" -eq 0 ] && grep -q 'over the limit' "$tmp/err"; then
+        pass "--fail-peak $(basename "$1") -> $(basename "$2"): change $p %: $below exits 1, $above exits 0"
+    else
+        fail "--fail-peak $(basename "$1") -> $(basename "$2")" "change $p: $below gave $r1, $above gave $r0"
+    fi
+}
+gate "$EAGER" "$STAGED"
+gate "$STAGED" "$EAGER"
+
+# ---- usage and bad input ----
+"$ST" diff "$EAGER" >/dev/null 2>&1; r=$?
+"$ST" diff --fail-peak lots "$EAGER" "$STAGED" >/dev/null 2>&1; r2=$?
+[ "$r" -eq 2 ] && [ "$r2" -eq 2 ] && pass "diff: bad usage exits 2" || fail "diff: bad usage" "exit $r, $r2"
+{ head -5 "$EAGER"; printf '{"type":"sample","t":3.0,"footprint":"many"}\n'; } >"$tmp/bad.jsonl"
+"$ST" diff "$EAGER" "$tmp/bad.jsonl" >/dev/null 2>"$tmp/err"; r=$?
+if [ "$r" -eq 2 ] && grep -q "bad.jsonl" "$tmp/err" && grep -q "line 6" "$tmp/err"; then
+    pass "diff: bad input exits 2 naming file and line"
+else
+    fail "diff: bad input" "exit $r: $(cat "$tmp/err")"
+fi
+"$ST" report "$tmp/bad.jsonl" >/dev/null 2>"$tmp/err"; r=$?
+[ "$r" -eq 1 ] && grep -q "line 6" "$tmp/err" && pass "report: bad input exits 1 naming the line" ||
+    fail "report: bad input" "exit $r: $(cat "$tmp/err")"
+
+# ---- report on each fixture ----
+for f in "$FIX"/*.trace.jsonl; do
+    n=$(basename "$f")
+    if "$ST" report "$f" >"$tmp/r.md" 2>"$tmp/err" && $CHECK report "$f" "$tmp/r.md" >"$tmp/why" 2>&1; then
+        pass "report $n: $(cat "$tmp/why")"
+    else
+        fail "report $n" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
+    fi
+done
+
+# ---- hostile stage names ----
+$PY - "$STAGED" "$tmp/hostile.jsonl" <<'PY'
+import json, sys
+names = iter(["a|b", "x````y <b>z</b> *em* [l](u) \x1b[31m\u202e", "``x`` ~~s~~ $m$ \\ &amp;"])
+with open(sys.argv[1], encoding="utf-8") as src, open(sys.argv[2], "w", encoding="utf-8") as out:
+    for line in src:
+        r = json.loads(line) if line.strip() else None
+        if r and r.get("type") == "event" and r.get("kind") == "stage":
+            r["stage"] = next(names)
+            line = json.dumps(r) + "\n"
+        out.write(line)
+PY
+if "$ST" report "$tmp/hostile.jsonl" >"$tmp/h.md" 2>"$tmp/err" &&
+   $CHECK report "$tmp/hostile.jsonl" "$tmp/h.md" >"$tmp/why" 2>&1 &&
+   grep -q '^`````$' "$tmp/h.md"; then
+    pass "report: hostile stage names stay in their cells and the fence holds"
+else
+    fail "report: hostile stage names" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
+fi
+if "$ST" report "$EAGER" "$tmp/hostile.jsonl" >"$tmp/hd.md" 2>"$tmp/err" &&
+   $CHECK reportdiff "$EAGER" "$tmp/hostile.jsonl" "$tmp/hd.md" >"$tmp/why" 2>&1; then
+    pass "report A B (hostile B): $(cat "$tmp/why")"
+else
+    fail "report A B (hostile B)" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
+fi
+if "$ST" diff "$EAGER" "$tmp/hostile.jsonl" >"$tmp/hd.txt" 2>&1 && ! grep -q "$(printf '\033')" "$tmp/hd.txt"; then
+    pass "diff (text): no escape byte from a hostile stage name"
+else
+    fail "diff (text), hostile" "exit or ESC in the output"
+fi
+
+# ---- report A B, and -o ----
+if "$ST" report "$EAGER" "$STAGED" >"$tmp/rd.md" 2>"$tmp/err" &&
+   $CHECK reportdiff "$EAGER" "$STAGED" "$tmp/rd.md" >"$tmp/why" 2>&1; then
+    pass "report A B: $(cat "$tmp/why")"
+else
+    fail "report A B" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
+fi
+mkdir "$tmp/out"
+if "$ST" report "$STAGED" -o "$tmp/out/r.md" 2>"$tmp/err" && "$ST" report "$STAGED" >"$tmp/stdout.md" &&
+   cmp -s "$tmp/out/r.md" "$tmp/stdout.md" && [ "$(ls -A "$tmp/out")" = "r.md" ]; then
+    pass "report -o: the same text, no temporary file left"
+else
+    fail "report -o" "$(cat "$tmp/err"; ls -A "$tmp/out")"
+fi
+"$ST" report "$STAGED" -o "$tmp/missing/r.md" 2>"$tmp/err"; r=$?
+[ "$r" -eq 1 ] && [ ! -e "$tmp/missing" ] && grep -q "missing" "$tmp/err" &&
+    pass "report -o into a missing directory fails with a message" ||
+    fail "report -o missing directory" "exit $r: $(cat "$tmp/err")"
+if [ "$(id -u)" -ne 0 ]; then
+    mkdir "$tmp/ro"; chmod 555 "$tmp/ro"
+    "$ST" report "$STAGED" -o "$tmp/ro/r.md" 2>"$tmp/err"; r=$?
+    [ "$r" -eq 1 ] && [ -z "$(ls -A "$tmp/ro")" ] && pass "report -o into a read-only directory fails, leaving nothing" ||
+        fail "report -o read-only" "exit $r: $(ls -A "$tmp/ro")"
+else
+    echo "SKIP: report -o read-only: running as root (permissions do not stop root)"
+fi
+
+# ---- plot A B ----
+if "$ST" plot "$EAGER" "$STAGED" -o "$tmp/cmp.svg" 2>"$tmp/err" &&
+   $CHECK svg "$EAGER" "$STAGED" "$tmp/cmp.svg" >"$tmp/why" 2>&1; then
+    pass "plot A B: both runs, B dashed, both stage bands, a legend"
+else
+    fail "plot A B" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
+fi
+if command -v xmllint >/dev/null 2>&1; then
+    xmllint --noout "$tmp/cmp.svg" 2>"$tmp/err" && pass "plot A B: xmllint" || fail "plot A B: xmllint" "$(head -3 "$tmp/err")"
+else
+    echo "SKIP: plot A B: xmllint: not installed (scripts/deps.sh)"
+fi
+if command -v rsvg-convert >/dev/null 2>&1; then
+    if rsvg-convert "$tmp/cmp.svg" -o "$tmp/cmp.png" 2>"$tmp/err" &&
+       $PY -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); sys.exit(not (d[:8]==b'\x89PNG\r\n\x1a\n' and struct.unpack('>II', d[16:24])==(1000,560)))" "$tmp/cmp.png"; then
+        pass "plot A B: rsvg-convert renders 1000x560"
+    else
+        fail "plot A B: rsvg-convert" "$(head -3 "$tmp/err")"
+    fi
+else
+    echo "SKIP: plot A B: rsvg-convert: not installed (scripts/deps.sh)"
+fi
+printf '{"type":"start","interval":0.5}\n' >"$tmp/empty.jsonl"
+"$ST" plot "$EAGER" "$tmp/empty.jsonl" -o "$tmp/out/none.svg" 2>"$tmp/err"; r=$?
+[ "$r" -eq 1 ] && [ ! -e "$tmp/out/none.svg" ] && [ "$(ls -A "$tmp/out")" = "r.md" ] &&
+    pass "plot A B: a trace without samples fails, leaving no file" ||
+    fail "plot A B, no samples" "exit $r: $(cat "$tmp/err")"

@@ -1,0 +1,125 @@
+/* cmd_diff.c: `stagetop diff [--json] [--fail-peak PCT] A B` and
+ * `stagetop plot FILE|A B -o OUT.svg` (docs/report.md, docs/plot.md). */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stagetop/diff.h"
+#include "stagetop/plot.h"
+#include "stagetop/units.h"
+
+int cli_bad_usage(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "stagetop: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\ntry 'stagetop --help'\n");
+    return CLI_EXIT_USAGE;
+}
+
+int cli_diff(int argc, char **argv)
+{
+    static const char *const use = "usage: stagetop diff [--json] [--fail-peak PCT] A B";
+    const char *in[2] = {NULL, NULL};
+    int n = 0, json = 0, gate = 0;
+    double pct = 0;
+    st_error e;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else if (strcmp(argv[i], "--fail-peak") == 0 && i + 1 < argc) {
+            if (st_parse_double(argv[++i], -100, 1e9, &pct, &e) != ST_OK)
+                return cli_bad_usage("--fail-peak: %s", e.msg);
+            gate = 1;
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf("%s\n", use);
+            return CLI_EXIT_OK;
+        } else if (n < 2 && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
+            in[n++] = argv[i];
+        } else {
+            return cli_bad_usage("%s", use);
+        }
+    }
+    if (n != 2 || (strcmp(in[0], "-") == 0 && strcmp(in[1], "-") == 0))
+        return cli_bad_usage("%s", use);
+    st_trace a, b;
+    if (cli_load_trace(in[0], &a) != 0) {
+        st_trace_free(&a);
+        return CLI_EXIT_USAGE;
+    }
+    if (cli_load_trace(in[1], &b) != 0) {
+        st_trace_free(&a);
+        st_trace_free(&b);
+        return CLI_EXIT_USAGE;
+    }
+    st_diff d;
+    int rc = CLI_EXIT_OK;
+    if (st_diff_compute(&a, &b, &d, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: diff: %s\n", e.msg);
+        rc = CLI_EXIT_USAGE;
+    } else {
+        char *text = json ? st_diff_json(&d) : st_diff_text(&d, in[0], in[1]);
+        if (!text || printf(json ? "%s\n" : "%s", text) < 0 || fflush(stdout) != 0) {
+            fprintf(stderr, "stagetop: cannot write the comparison\n");
+            rc = CLI_EXIT_USAGE;
+        } else if (gate && st_diff_peak_exceeds(&d, pct)) {
+            if (d.has_peak_pct)
+                fprintf(stderr, "stagetop: B's peak footprint is %+.2f%% against A's: over the "
+                                "limit of %g%% (--fail-peak)\n", d.peak_pct, pct);
+            else
+                fprintf(stderr, "stagetop: A's peak footprint is 0 and B's is not: over the "
+                                "limit (--fail-peak)\n");
+            rc = CLI_EXIT_WATCH;
+        }
+        free(text);
+        st_diff_free(&d);
+    }
+    st_trace_free(&a);
+    st_trace_free(&b);
+    return rc;
+}
+
+int cli_plot_cmd(int argc, char **argv)
+{
+    static const char *const use = "usage: stagetop plot FILE -o OUT.svg\n"
+                                   "       stagetop plot A B -o OUT.svg";
+    const char *in[2] = {NULL, NULL}, *out = NULL;
+    int n = 0;
+    for (int i = 2; i < argc; i++) {
+        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+            out = argv[++i];
+        else if (n < 2)
+            in[n++] = argv[i];
+        else
+            return cli_bad_usage("%s", use);
+    }
+    if (!n || !out)
+        return cli_bad_usage("%s", use);
+    if (n == 1)
+        return cli_plot(in[0], out);
+    st_trace a, b;
+    st_error e;
+    st_plot_opts o;
+    int rc = CLI_EXIT_WATCH;
+    st_plot_opts_init(&o);
+    int la = cli_load_trace(in[0], &a), lb = la == 0 ? cli_load_trace(in[1], &b) : -1;
+    const char *na = strrchr(in[0], '/'), *nb = strrchr(in[1], '/'); /* file names */
+    na = na && na[1] ? na + 1 : in[0];
+    nb = nb && nb[1] ? nb + 1 : in[1];
+    if (la == 0 && lb == 0) {
+        if ((strcmp(out, "-") == 0 ? st_plot_cmp_svg(&a, &b, na, nb, &o, stdout, &e)
+                                   : st_plot_cmp_svg_file(&a, &b, na, nb, &o, out, &e)) != ST_OK)
+            fprintf(stderr, "stagetop: %s: %s\n", out, e.msg);
+        else
+            rc = CLI_EXIT_OK;
+    }
+    st_trace_free(&a);
+    if (la == 0)
+        st_trace_free(&b);
+    return rc;
+}

@@ -1,0 +1,214 @@
+/* cmd_report.c: `stagetop report FILE|A B [-o OUT.md]` (docs/report.md):
+ * loads the traces, draws the chart with the sparkline renderer (spark.h)
+ * and hands it to core's Markdown writer (report.h). */
+#include "cli.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sanitize.h"
+#include "spark.h"
+#include "stagetop/diff.h"
+#include "stagetop/json.h"
+#include "stagetop/md.h"
+#include "stagetop/report.h"
+#include "stagetop/units.h"
+
+#define CHART_COLS 64
+#define LABEL "%-10s"
+
+int cli_load_trace(const char *path, st_trace *t)
+{
+    st_error e;
+    st_trace_init(t);
+    if (st_trace_load_file(path, t, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static void put_row(st_jw *w, const char *label, const char *glyphs, const char *note)
+{
+    st_md_printf(w, LABEL " %s %s\n", label, glyphs, note);
+}
+
+/* The stage row: "|name" at the column where each stage starts, cut at the
+ * next one; one column per code point of terminal width 1 (wide
+ * characters take two, zero-width ones are left out). */
+static void stage_row(st_jw *w, const st_trace *t, uint32_t col_ms, uint64_t col0)
+{
+    char cells[CHART_COLS][8];
+    memset(cells, 0, sizeof cells);
+    for (int c = 0; c < CHART_COLS; c++)
+        strcpy(cells[c], " ");
+    const st_summary *s = &t->summary;
+    for (size_t i = 0; i < s->n_stages; i++) {
+        /* the columns of tui_bucket: t / col_ms - col0 */
+        int c = (int)((int64_t)(s->stages[i].t0_ms / col_ms) - (int64_t)col0);
+        int stop = i + 1 < s->n_stages
+                       ? (int)((int64_t)(s->stages[i + 1].t0_ms / col_ms) - (int64_t)col0)
+                       : CHART_COLS;
+        if (c < 0)
+            c = 0;
+        if (c >= CHART_COLS)
+            break;
+        if (stop > CHART_COLS)
+            stop = CHART_COLS;
+        strcpy(cells[c++], "|");
+        st_jw n;
+        st_jw_init(&n, -1);
+        st_text_clean_to(&n, s->stages[i].stage, sizeof s->stages[i].stage, 0);
+        char *name = st_jw_take(&n);
+        st_jw_free(&n);
+        const unsigned char *p = (const unsigned char *)(name ? name : "");
+        size_t left = strlen((const char *)p);
+        while (left && c < stop) {
+            uint32_t cp;
+            int k = tui_utf8_decode(p, left, &cp);
+            if (k <= 0)
+                break;
+            int wd = tui_cp_width(cp);
+            if (wd == 2 && c + 1 < stop) {
+                snprintf(cells[c], sizeof cells[c], "%.*s", k, (const char *)p);
+                cells[c + 1][0] = '\0';
+                c += 2;
+            } else if (wd == 1) {
+                snprintf(cells[c], sizeof cells[c], "%.*s", k, (const char *)p);
+                c++;
+            } else if (wd == 2) {
+                break;
+            }
+            p += k;
+            left -= (size_t)k;
+        }
+        free(name);
+    }
+    st_md_printf(w, LABEL " ", "stages");
+    for (int c = 0; c < CHART_COLS; c++)
+        st_jw_raw(w, cells[c], strlen(cells[c]));
+    st_jw_char(w, '\n');
+}
+
+/* The chart: footprint (3 rows), swap and level sparklines, the stage row
+ * and the time axis, CHART_COLS columns over the trace's time. */
+static char *chart(const st_trace *t)
+{
+    const st_summary *s = &t->summary;
+    if (!s->n_samples)
+        return NULL;
+    double span = s->last_t_ms - (double)s->first_t_ms;
+    double x0 = s->first_t_ms <= 0.1 * span ? 0 : s->first_t_ms;
+    uint32_t col_ms = (uint32_t)ceil((s->last_t_ms - x0 + 1) / CHART_COLS);
+    if (col_ms < 1)
+        col_ms = 1;
+    while (s->last_t_ms / col_ms - (uint32_t)x0 / col_ms >= CHART_COLS)
+        col_ms++; /* the last sample in the last column, whatever x0's phase */
+    uint64_t col0 = (uint64_t)x0 / col_ms;
+    double v[CHART_COLS];
+    char g[CHART_COLS * 4 + 1], a[32], b[32], d[32];
+    st_jw w;
+    st_jw_init(&w, -1);
+    st_samples_view view = st_trace_view(t);
+    tui_bucket(view, ST_F_FOOTPRINT, TUI_AGG_MAX, col_ms, 1, col0, CHART_COLS, v);
+    for (int r = 0; r < 3; r++) {
+        tui_graph_row(v, CHART_COLS, 0, (double)s->peak_footprint, 3, r, 0, g, sizeof g);
+        put_row(&w, r ? "" : "footprint", g,
+                r ? (r == 2 ? "0" : "") : st_format_bytes(s->peak_footprint, a, sizeof a));
+    }
+    if (s->has_swap) {
+        double lo = INFINITY, hi = -INFINITY;
+        tui_bucket(view, ST_F_SWAP, TUI_AGG_MAX, col_ms, 1, col0, CHART_COLS, v);
+        for (size_t i = 0; i < t->n_samples; i++)
+            if (st_sample_has(&t->samples[i], ST_F_SWAP)) {
+                lo = fmin(lo, (double)t->samples[i].swap_used);
+                hi = fmax(hi, (double)t->samples[i].swap_used);
+            }
+        tui_spark(v, CHART_COLS, lo, hi, 0, g, sizeof g);
+        char note[80];
+        snprintf(note, sizeof note, "%s .. %s", st_format_bytes((uint64_t)lo, a, sizeof a),
+                 st_format_bytes((uint64_t)hi, b, sizeof b));
+        put_row(&w, "swap", g, note);
+    }
+    if (s->has_level) {
+        tui_bucket(view, ST_F_LEVEL, TUI_AGG_MIN, col_ms, 1, col0, CHART_COLS, v);
+        tui_spark(v, CHART_COLS, 0, 100, 0, g, sizeof g);
+        put_row(&w, "level", g, "0 .. 100 %");
+    }
+    if (s->n_stages)
+        stage_row(&w, t, col_ms, col0);
+    st_format_duration(x0 / 1000.0, a, sizeof a);
+    st_format_duration(s->last_t_ms / 1000.0, d, sizeof d);
+    st_md_printf(&w, LABEL " %-*s%s\n", "time", CHART_COLS - (int)strlen(d), a, d);
+    char *out = st_jw_take(&w);
+    st_jw_free(&w);
+    return out;
+}
+
+static int emit(char *md, const char *out, st_error *e)
+{
+    int rc = CLI_EXIT_OK;
+    if (!md) {
+        fprintf(stderr, "stagetop: report: %s\n", e->msg);
+        return CLI_EXIT_WATCH;
+    }
+    if (out && strcmp(out, "-") != 0) {
+        if (st_write_file_atomic(out, md, strlen(md), e) != ST_OK) {
+            fprintf(stderr, "stagetop: %s: %s\n", out, e->msg);
+            rc = CLI_EXIT_WATCH;
+        }
+    } else if (fputs(md, stdout) < 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "stagetop: cannot write the report\n");
+        rc = CLI_EXIT_WATCH;
+    }
+    free(md);
+    return rc;
+}
+
+int cli_report(int argc, char **argv)
+{
+    static const char *const use = "usage: stagetop report FILE [-o OUT.md]\n"
+                                   "       stagetop report A B [-o OUT.md]";
+    const char *in[2] = {NULL, NULL}, *out = NULL;
+    int n = 0;
+    for (int i = 2; i < argc; i++) {
+        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+            out = argv[++i];
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf("%s\n", use);
+            return CLI_EXIT_OK;
+        } else if (n < 2 && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0))
+            in[n++] = argv[i];
+        else
+            return cli_bad_usage("%s", use);
+    }
+    if (n == 0 || (n == 2 && strcmp(in[0], "-") == 0 && strcmp(in[1], "-") == 0))
+        return cli_bad_usage("%s", use);
+    st_trace t[2];
+    st_error e;
+    st_error_clear(&e);
+    int rc = CLI_EXIT_WATCH, loaded = 0;
+    for (; loaded < n; loaded++)
+        if (cli_load_trace(in[loaded], &t[loaded]) != 0) {
+            st_trace_free(&t[loaded]);
+            break;
+        }
+    if (loaded == n && n == 1) {
+        char *c = chart(&t[0]);
+        rc = emit(st_report_md(&t[0], in[0], c, &e), out, &e);
+        free(c);
+    } else if (loaded == n) {
+        st_diff d;
+        if (st_diff_compute(&t[0], &t[1], &d, &e) != ST_OK) {
+            fprintf(stderr, "stagetop: report: %s\n", e.msg);
+        } else {
+            rc = emit(st_report_diff_md(&d, in[0], in[1], &e), out, &e);
+            st_diff_free(&d);
+        }
+    }
+    for (int i = 0; i < loaded; i++)
+        st_trace_free(&t[i]);
+    return rc;
+}
