@@ -53,6 +53,9 @@ int cli_summary(const char *path);
 /* `stagetop plot FILE -o OUT.svg` (OUT "-" = stdout). */
 int cli_plot(const char *path, const char *out);
 
+/* `stagetop doctor [-p PID] [--json] [--no-gpu]` (tui/doctor.c). */
+int cli_doctor(int argc, char **argv);
+
 /* Exit code for the end of a watched run (shared by headless and the screen). */
 int cli_exit_code(const st_monitor *m, int signo);
 

@@ -29,6 +29,7 @@ static void usage(FILE *f)
 "       stagetop replay FILE|-               view a saved trace; - follows a JSONL stream on stdin\n"
 "       stagetop summary FILE|-              print a trace's summary as JSON\n"
 "       stagetop plot FILE -o OUT.svg        draw a trace as an SVG chart for a bug report\n"
+"       stagetop doctor [-p PID] [--json]    check every number against an independent source\n"
 "\n"
 "Watches a process tree's memory footprint, the system's swap used and its\n"
 "memory-available level; p pauses the job, k kills it, e exports the trace.\n"
@@ -409,6 +410,8 @@ int main(int argc, char **argv)
             return bad_usage("usage: stagetop summary FILE|-");
         return cli_summary(argv[2]);
     }
+    if (argc >= 2 && strcmp(argv[1], "doctor") == 0)
+        return cli_doctor(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "plot") == 0) {
         const char *in = NULL, *out = NULL;
         for (int i = 2; i < argc; i++) {
