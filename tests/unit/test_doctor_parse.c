@@ -165,7 +165,15 @@ static void nvidia_smi(void **state)
     uint64_t bytes;
     int lines;
     st_error e;
+    size_t len;
+    char *t = load("nvidia", "compute-apps-h200.txt", &len); /* a real H200 capture */
     (void)state;
+    assert_int_equal(st_doc_parse_nvsmi(t, len, 493, &bytes, &lines, NULL), ST_OK);
+    assert_int_equal(bytes, 2658 * MIB);
+    assert_int_equal(lines, 1);
+    assert_int_equal(st_doc_parse_nvsmi(t, len, 494, &bytes, &lines, NULL), ST_OK);
+    assert_int_equal(bytes, 0);
+    free(t);
     /* one line per GPU the pid uses; other pids and [N/A] left out */
     assert_int_equal(st_doc_parse_nvsmi(S("1234, 612\n5678, 10240\n1234, 100\n1234, [N/A]\n"), 1234, &bytes,
                                         &lines, NULL), ST_OK);
