@@ -119,7 +119,7 @@ if [ ! -f "$FAKE" ]; then
 elif command -v nvidia-smi >/dev/null 2>&1; then
     skip "doctor gpu row" "a real nvidia-smi is installed: it would not know the fake NVML's processes (tests/gpu/README.md has the real-GPU check)"
 else
-    printf 'device 10G 141G Fake H200\nproc 0 %s 1G c\n' "$HOLD" >"$T/nvml.script"
+    printf 'device 10G 141G Fake H200\ndriver 580.159.04-fake\nproc 0 %s 1G c\n' "$HOLD" >"$T/nvml.script"
     gpu() { # NAME [PATH]: run doctor with the fake NVML; the JSON to $T/NAME.json, exit code echoed
         ST_NVML_LIB=$FAKE FAKE_NVML_SCRIPT=$T/nvml.script PATH=${2:-$PATH} \
             "$STAGETOP" doctor -p "$HOLD" --json >"$T/$1.json" 2>"$T/$1.err"
@@ -135,7 +135,7 @@ assert sys.argv[2] == "0" and d["ok"] is True, (sys.argv[2], d)
 assert g and g[0]["stagetop"] == 1 << 30 and g[0]["reference"] is None and g[0]["ok"] is None, g
 assert "no reference" in g[0]["note"] and "nvidia-smi" in g[0]["source"], g
 n = d["facts"]["nvml"]
-assert n["found"] is True and n["devices"] == ["Fake H200"], n
+assert n["found"] is True and n["devices"] == ["Fake H200"] and n["version"] == "580.159.04-fake", n
 EOF
     # A stand-in nvidia-smi: prints the query's CSV for the held pid.
     mkdir -p "$T/bin"
