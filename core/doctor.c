@@ -112,8 +112,9 @@ static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
     struct rlimit rl;
     st_proc_mem pm;
     st_sys_mem sm;
-    st_proc_id one;
+    st_proc_id one = {1, 0};
     st_error e;
+    int got_one = 0;
 
     if (uname(&u) == 0)
         snprintf(f->os, sizeof f->os, "%s %s %s %s", u.sysname, u.release, u.version, u.machine);
@@ -127,14 +128,15 @@ static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
            : x->plat->read_system(x->b, &sm, NULL) == ST_OK && (sm.valid & ST_F_PRESSURE);
     f->is_root = geteuid() == 0;
     st_error_clear(&e);
-    if (x->plat->identify(x->b, 1, &one, &e) == ST_OK && x->plat->read_proc(x->b, one, &pm, &e) == ST_OK) {
+    if (x->plat->identify(x->b, 1, &one, &e) == ST_OK && (got_one = 1) &&
+        x->plat->read_proc(x->b, one, &pm, &e) == ST_OK) {
         f->others_readable = 1;
         snprintf(f->others_detail, sizeof f->others_detail, "pid 1's memory is readable%s",
                  f->is_root ? " (running as root)" : "");
     } else {
         snprintf(f->others_detail, sizeof f->others_detail, "pid 1: %s", e.msg);
     }
-    if (x->plat->release)
+    if (got_one && x->plat->release)
         x->plat->release(x->b, one);
     f->fd_soft = f->fd_hard = UINT64_MAX;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {

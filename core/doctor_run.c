@@ -78,6 +78,15 @@ int st_doc_run(const char *const argv[], double timeout_s, char *out, size_t cap
         *len = 0;
     if (pipe(pfd) != 0)
         return st_error_set(err, ST_EIO, errno, "pipe: %s", strerror(errno));
+    for (int i = 0; i < 2; i++) { /* with stdin/stdout closed, pipe() may hand out 0..2 */
+        if (pfd[i] <= 2) {
+            int hi = fcntl(pfd[i], F_DUPFD, 3);
+            if (hi >= 0) {
+                close(pfd[i]);
+                pfd[i] = hi;
+            }
+        }
+    }
     fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
     env = c_locale_env();
     if (!env || posix_spawn_file_actions_init(&fa) != 0) {
