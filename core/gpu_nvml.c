@@ -61,6 +61,8 @@ size_t st_gpu_devices(const st_gpu *g, const st_gpu_device **out)
     return 0;
 }
 
+const char *st_gpu_version(const st_gpu *g) { (void)g; return ""; }
+
 #else /* everything else: NVML through dlopen */
 
 #include <dlfcn.h>
@@ -83,6 +85,7 @@ typedef nvml_ret (*nvml_name_fn)(nvml_dev dev, char *name, unsigned len);
 typedef nvml_ret (*nvml_mem_fn)(nvml_dev dev, nvml_memory *mem);
 typedef nvml_ret (*nvml_procs_fn)(nvml_dev dev, unsigned *count, void *infos);
 typedef const char *(*nvml_errstr_fn)(nvml_ret r);
+typedef nvml_ret (*nvml_version_fn)(char *version, unsigned len);
 
 enum {
     NVML_SUCCESS = 0,
@@ -103,6 +106,7 @@ static const char *const list_name[LIST_N] = {"compute processes", "graphics pro
 struct st_gpu {
     void *dl;
     char lib[128];                  /* what was loaded, for messages */
+    char version[80];               /* driver version, "" when unknown */
     nvml_void_fn shutdown;
     nvml_mem_fn get_memory;
     nvml_errstr_fn error_string;    /* may be NULL */
@@ -252,6 +256,13 @@ int st_gpu_open(st_gpu **out, const char *lib, st_error *err)
     }
 
     r = init();
+    if (r == NVML_SUCCESS) {
+        nvml_version_fn get_version = NULL; /* optional: for `stagetop doctor` */
+        if (LOAD(g->dl, "nvmlSystemGetDriverVersion", get_version) &&
+            get_version(g->version, sizeof g->version) != NVML_SUCCESS)
+            g->version[0] = '\0';
+        g->version[sizeof g->version - 1] = '\0';
+    }
     if (r != NVML_SUCCESS) {
         snprintf(msg, sizeof msg, "NVML init failed: %s (%d): no GPU lane",
                  nvml_strerror(g, r), r);
@@ -496,6 +507,11 @@ size_t st_gpu_devices(const st_gpu *g, const st_gpu_device **out)
     if (out)
         *out = g ? g->devs : NULL;
     return g ? g->ndev : 0;
+}
+
+const char *st_gpu_version(const st_gpu *g)
+{
+    return g ? g->version : "";
 }
 
 #endif /* !__APPLE__ */

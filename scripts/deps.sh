@@ -3,7 +3,7 @@
 # benchmarks too (`deps.sh bench`), where that is possible: Debian/Ubuntu as
 # root with apt-get; otherwise print the exact command to run.
 set -u
-pkgs="build-essential pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux python3 librsvg2-bin"
+pkgs="build-essential pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux python3 librsvg2-bin procps"
 brew="ncurses cjson cmocka pkg-config tmux librsvg coreutils"
 missing=""
 for pc in ncursesw libcjson cmocka; do
@@ -17,6 +17,10 @@ pkgs="$pkgs python3-markdown libxml2-utils"
 { /usr/bin/python3 -c 'import markdown' || python3 -c 'import markdown'; } 2>/dev/null ||
     missing="$missing python3-markdown"
 command -v xmllint >/dev/null 2>&1 || missing="$missing xmllint"
+# ps and free: references of `stagetop doctor` (docs/doctor.md); macOS has ps, not free
+if [ "$(uname -s)" = Linux ]; then
+    for c in ps free; do command -v "$c" >/dev/null 2>&1 || missing="$missing $c"; done
+fi
 if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
     pkgs="$pkgs htop btop python3-psutil"
     brew="$brew htop btop"

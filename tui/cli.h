@@ -80,6 +80,8 @@ int cli_plot_cmd(int argc, char **argv);
 int cli_load_trace(const char *path, st_trace *t);
 /* "stagetop: MESSAGE\ntry 'stagetop --help'" on stderr; CLI_EXIT_USAGE. */
 int cli_bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* `stagetop doctor [-p PID] [--json] [--no-gpu]` (tui/doctor.c). */
+int cli_doctor(int argc, char **argv);
 
 /* Exit code for the end of a watched run (shared by headless and the screen). */
 int cli_exit_code(const st_monitor *m, int signo);

@@ -37,6 +37,7 @@ static void usage(FILE *f)
 "                                            --fail-peak exit 1 when B's peak footprint is\n"
 "                                            more than PCT %% above A's (2: bad usage/input)\n"
 "       stagetop report FILE|A B [-o OUT.md] a trace (or two compared) as Markdown\n"
+"       stagetop doctor [-p PID] [--json]    check every number against an independent source\n"
 "\n"
 "Watches a process tree's memory footprint, the system's swap used and its\n"
 "memory-available level; p pauses the job, k kills it, e exports the trace.\n"
@@ -447,6 +448,22 @@ int main(int argc, char **argv)
         return cli_diff(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "report") == 0)
         return cli_report(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "doctor") == 0)
+        return cli_doctor(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "plot") == 0) {
+        const char *in = NULL, *out = NULL;
+        for (int i = 2; i < argc; i++) {
+            if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+                out = argv[++i];
+            else if (!in)
+                in = argv[i];
+            else
+                return bad_usage("usage: stagetop plot FILE -o OUT.svg");
+        }
+        if (!in || !out)
+            return bad_usage("usage: stagetop plot FILE -o OUT.svg");
+        return cli_plot(in, out);
+    }
     int rc = parse_args(argc, argv, &a);
     if (rc != 0)
         return rc;

@@ -30,4 +30,8 @@ int st_gpu_read(st_gpu *g, const int32_t *pids, size_t n, uint64_t *total,
 /* Devices as of the last st_gpu_read. */
 size_t st_gpu_devices(const st_gpu *g, const st_gpu_device **out);
 
+/* The driver version NVML reports (nvmlSystemGetDriverVersion), "" when
+ * unknown. */
+const char *st_gpu_version(const st_gpu *g);
+
 #endif

@@ -13,6 +13,8 @@
  *   proc DEV PID BYTES|na c|g          a process on GPU DEV, compute or graphics
  *                                      (na: usedGpuMemory = ULLONG_MAX)
  *   layout 24|32                       entry size written by _v2/_v3 (R535: 32)
+ *   driver VERSION                     what nvmlSystemGetDriverVersion says
+ *                                      (absent: the symbol answers "not supported")
  *   fail CALL CODE [after K]           CALL (init count handle name memory
  *                                      compute graphics) returns CODE after
  *                                      K successful calls
@@ -56,6 +58,7 @@ static struct {
     struct fdev dev[MAX_DEV];
     struct fproc proc[MAX_PROC];
     int layout;
+    char driver[32];
     int fail_code[C_N];
     long fail_after[C_N];
     long calls[C_N];
@@ -127,6 +130,8 @@ static void load_script(void)
             p->pid = (unsigned)strtoul(c, NULL, 10);
             p->bytes = parse_size(d);
             p->graphics = e[0] == 'g';
+        } else if (strcmp(a, "driver") == 0 && nf == 2) {
+            snprintf(F.driver, sizeof F.driver, "%s", b);
         } else if (strcmp(a, "layout") == 0 && nf == 2) {
             F.layout = atoi(b) == 32 ? 32 : 24;
         } else if (strcmp(a, "insufficient") == 0 && nf == 2) {
@@ -220,6 +225,19 @@ int nvmlDeviceGetCount_v2(unsigned *n) { return do_count(n); }
 EXPORT int nvmlDeviceGetHandleByIndex_v2(unsigned i, void **h);
 int nvmlDeviceGetHandleByIndex_v2(unsigned i, void **h) { return do_handle(i, h); }
 #endif
+
+EXPORT int nvmlSystemGetDriverVersion(char *buf, unsigned len);
+int nvmlSystemGetDriverVersion(char *buf, unsigned len)
+{
+    if (!F.inited)
+        return 1;
+    if (!F.driver[0])
+        return 3; /* NVML_ERROR_NOT_SUPPORTED */
+    if (!buf || strlen(F.driver) + 1 > len)
+        return 7;
+    memcpy(buf, F.driver, strlen(F.driver) + 1);
+    return 0;
+}
 
 EXPORT int nvmlDeviceGetName(void *h, char *buf, unsigned len);
 int nvmlDeviceGetName(void *h, char *buf, unsigned len)

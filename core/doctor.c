@@ -1,0 +1,271 @@
+/* doctor.c: `stagetop doctor`'s checks and facts (include/stagetop/doctor.h,
+ * docs/doctor.md).  Each lane is read through the backend (the platform
+ * table the monitor samples with), then through its reference
+ * (doctor_ref.c), then through the backend again: the reference agrees
+ * when it lies within the tolerance of the two backend readings. */
+#include "stagetop/doctor.h"
+#include "stagetop/gpu.h"
+#include "stagetop/sample.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIB (1024ull * 1024ull)
+#define CHILD_READY_S 120.0 /* filling 256 MiB on a loaded machine */
+
+typedef struct doc_ctx {
+    const st_platform *plat;
+    st_backend *b;
+    st_proc_id id;
+    st_gpu *gpu;
+    int is_linux;
+} doc_ctx;
+
+enum { L_FOOTPRINT, L_RSS, L_PEAK, L_SWAP, L_LEVEL, L_PRESSURE, L_GPU, L_N };
+static const char *const lane_name[L_N] = {"footprint", "rss", "kernel peak", "swap used",
+                                           "level", "pressure", "gpu"};
+
+/* One backend reading of lane k: 1 with *v, 0 when the system has none, or
+ * a negative status when the process cannot be read any more. */
+static int read_lane(doc_ctx *x, int k, uint64_t *v, st_error *err)
+{
+    st_proc_mem pm;
+    st_sys_mem sm;
+    int rc;
+    if (k <= L_PEAK) {
+        static const unsigned bit[] = {ST_PM_FOOTPRINT, ST_PM_RSS, ST_PM_PEAK};
+        if ((rc = x->plat->read_proc(x->b, x->id, &pm, err)) != ST_OK)
+            return rc;
+        if (!(pm.valid & bit[k]))
+            return 0;
+        *v = k == L_FOOTPRINT ? pm.footprint : k == L_RSS ? pm.rss : pm.peak;
+        return 1;
+    }
+    if (k == L_GPU) {
+        uint64_t total = 0;
+        if (!x->gpu || st_gpu_read(x->gpu, &x->id.pid, 1, &total, NULL, NULL) != ST_OK)
+            return 0;
+        *v = total;
+        return 1;
+    }
+    if (x->plat->read_system(x->b, &sm, NULL) != ST_OK)
+        return 0;
+    if (k == L_SWAP && (sm.valid & ST_F_SWAP)) {
+        *v = sm.swap_used;
+        return 1;
+    }
+    if (k == L_LEVEL && (sm.valid & ST_F_LEVEL)) {
+        *v = sm.level_c;
+        return 1;
+    }
+    if (k == L_PRESSURE && (sm.valid & ST_F_PRESSURE)) {
+        *v = sm.pressure_c;
+        return 1;
+    }
+    return 0;
+}
+
+/* Lane k: backend, reference, backend again. */
+static int check_lane(doc_ctx *x, int k, st_doc_check *c, st_error *err)
+{
+    int rc;
+    memset(c, 0, sizeof *c);
+    snprintf(c->lane, sizeof c->lane, "%s", lane_name[k]);
+    c->unit = k <= L_SWAP || k == L_GPU ? ST_DOC_BYTES
+            : k == L_PRESSURE && !x->is_linux ? ST_DOC_STATE : ST_DOC_PERCENT_C;
+    c->rule = ST_DOC_WITHIN;
+    c->ok = ST_DOC_NOT_CHECKED;
+    rc = read_lane(x, k, &c->value, err);
+    if (rc < 0)
+        return rc;
+    if (rc == 0) {
+        snprintf(c->note, sizeof c->note, "%s", k <= L_PEAK ?
+                 "the backend read none for this process (a zombie or a kernel thread has no memory; "
+                 "a kernel peak needs RUSAGE_INFO_V4 on macOS)" : "the backend has none on this system");
+        return ST_OK;
+    }
+    c->has_value = 1;
+    st_doc_reference(x->plat->name, x->id.pid, c);
+    rc = read_lane(x, k, &c->after, err);
+    if (rc < 0)
+        return rc;
+    c->has_after = rc == 1;
+    return ST_OK;
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
+{
+    st_doc_facts *f = &r->facts;
+    struct utsname u;
+    struct rlimit rl;
+    st_proc_mem pm;
+    st_sys_mem sm;
+    st_proc_id one = {1, 0};
+    st_error e;
+    int got_one = 0;
+
+    if (uname(&u) == 0)
+        snprintf(f->os, sizeof f->os, "%s %s %s %s", u.sysname, u.release, u.version, u.machine);
+    st_doc_os_release(x->plat->name, f->os_release, sizeof f->os_release);
+    f->kernel_peak = x->plat->read_proc(x->b, x->id, &pm, NULL) == ST_OK && (pm.valid & ST_PM_PEAK);
+    /* macOS: the backend asks for RUSAGE_INFO_V4 and falls back to V2,
+     * which has no lifetime peak (docs/metrics.md). */
+    snprintf(f->rusage_flavor, sizeof f->rusage_flavor, "%s",
+             x->is_linux ? "n/a" : f->kernel_peak ? "V4" : "V2");
+    f->psi = !x->is_linux ? -1
+           : x->plat->read_system(x->b, &sm, NULL) == ST_OK && (sm.valid & ST_F_PRESSURE);
+    f->is_root = geteuid() == 0;
+    st_error_clear(&e);
+    if (x->plat->identify(x->b, 1, &one, &e) == ST_OK && (got_one = 1) &&
+        x->plat->read_proc(x->b, one, &pm, &e) == ST_OK) {
+        f->others_readable = 1;
+        snprintf(f->others_detail, sizeof f->others_detail, "pid 1's memory is readable%s",
+                 f->is_root ? " (running as root)" : "");
+    } else {
+        snprintf(f->others_detail, sizeof f->others_detail, "pid 1: %s", e.msg);
+    }
+    if (got_one && x->plat->release)
+        x->plat->release(x->b, one);
+    f->fd_soft = f->fd_hard = UINT64_MAX;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        f->fd_soft = rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_cur;
+        f->fd_hard = rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_max;
+    }
+    /* What one sample of one process costs: read_proc + read_system. */
+    f->samples_timed = o->samples > 0 ? o->samples : 200;
+    {
+        double t0;
+        int n = 0;
+        (void)x->plat->read_proc(x->b, x->id, &pm, NULL); /* warm: fds opened */
+        t0 = mono_s();
+        for (int i = 0; i < f->samples_timed; i++) {
+            if (x->plat->read_proc(x->b, x->id, &pm, NULL) != ST_OK)
+                break;
+            (void)x->plat->read_system(x->b, &sm, NULL);
+            n++;
+        }
+        f->samples_timed = n;
+        f->us_per_sample = n ? (mono_s() - t0) * 1e6 / n : 0;
+    }
+}
+
+static void gpu_facts(doc_ctx *x, const st_doc_opts *o, st_doc_facts *f)
+{
+    st_error e;
+    st_error_clear(&e);
+    if (o->no_gpu) {
+        snprintf(f->nvml_detail, sizeof f->nvml_detail, "not asked (--no-gpu)");
+        return;
+    }
+    if (st_gpu_open(&x->gpu, o->gpu_lib, &e) != ST_OK) {
+        x->gpu = NULL;
+        snprintf(f->nvml_detail, sizeof f->nvml_detail, "%s", e.msg[0] ? e.msg : "not available");
+        return;
+    }
+    f->nvml_found = 1;
+    snprintf(f->nvml_detail, sizeof f->nvml_detail, "found");
+    snprintf(f->nvml_version, sizeof f->nvml_version, "%s", st_gpu_version(x->gpu));
+    {
+        const st_gpu_device *d;
+        uint64_t dummy;
+        (void)st_gpu_read(x->gpu, &x->id.pid, 1, &dummy, NULL, NULL); /* fills the device list */
+        size_t n = st_gpu_devices(x->gpu, &d);
+        f->ngpu = n;
+        for (size_t i = 0; i < n && i < ST_DOC_MAX_GPUS; i++)
+            snprintf(f->gpu_names[i], sizeof f->gpu_names[i], "%s", d[i].name);
+    }
+}
+
+/* Linux, doctor's own child: wait4's ru_maxrss is the kernel's high-water
+ * mark of the resident set (the same counter as VmHWM) reached through
+ * another path (the rusage of a reaped child). */
+static void own_peak(st_doc_check *c, uint64_t maxrss_kib)
+{
+    if (!c->has_value || maxrss_kib == 0)
+        return;
+    c->has_ref = 1;
+    c->rule = ST_DOC_WITHIN;
+    c->ref = maxrss_kib * 1024;
+    c->tol = c->value / 100 > 4 * MIB ? c->value / 100 : 4 * MIB;
+    snprintf(c->source, sizeof c->source, "wait4() ru_maxrss (KiB) of the child, after it was killed");
+    c->note[0] = '\0';
+}
+
+int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *r, st_error *err)
+{
+    doc_ctx x;
+    st_doc_child child = {0, -1};
+    uint64_t maxrss = 0;
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    memset(&x, 0, sizeof x);
+    x.plat = plat;
+    x.is_linux = strcmp(plat->name, "linux") == 0;
+    r->platform = plat->name;
+    r->footprint_metric = plat->footprint_metric;
+    r->peak_metric = plat->peak_metric;
+    r->pid = o->pid;
+    if (o->pid <= 0) {
+        r->child_bytes = o->child_bytes ? o->child_bytes : 256 * MIB;
+        if ((rc = st_doc_child_start(&child, r->child_bytes, CHILD_READY_S, err)) != ST_OK)
+            return rc;
+        r->pid = child.pid;
+        r->own_child = 1;
+    }
+    if ((rc = plat->open(&x.b, err)) != ST_OK) {
+        st_doc_child_stop(&child, NULL);
+        return rc;
+    }
+    rc = plat->identify(x.b, r->pid, &x.id, err);
+    if (rc == ST_OK) {
+        st_proc_mem pm;
+        rc = plat->read_proc(x.b, x.id, &pm, err); /* refused (another user's) or gone */
+    }
+    if (rc == ST_OK) {
+        gpu_facts(&x, o, &r->facts);
+        for (int k = 0; k < L_N && rc == ST_OK; k++) {
+            if (k == L_GPU && !x.gpu)
+                continue;
+            rc = check_lane(&x, k, &r->checks[r->n], err);
+            if (rc == ST_OK)
+                r->n++;
+        }
+        if (rc != ST_OK && err) {
+            char why[sizeof err->msg];
+            snprintf(why, sizeof why, "%s", err->msg);
+            st_error_set(err, rc, err->sys_errno, "process %ld could not be read during the check: %s",
+                         (long)r->pid, why);
+        }
+    }
+    if (rc == ST_OK)
+        facts(&x, o, r);
+    st_gpu_close(x.gpu);
+    plat->close(x.b);
+    st_doc_child_stop(&child, &maxrss);
+    if (rc != ST_OK)
+        return rc;
+    if (r->own_child && x.is_linux)
+        for (size_t i = 0; i < r->n; i++)
+            if (strcmp(r->checks[i].lane, "kernel peak") == 0)
+                own_peak(&r->checks[i], maxrss);
+    r->ok = 1;
+    for (size_t i = 0; i < r->n; i++) {
+        st_doc_judge(&r->checks[i]);
+        if (r->checks[i].ok == ST_DOC_MISMATCH)
+            r->ok = 0;
+    }
+    return ST_OK;
+}

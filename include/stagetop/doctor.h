@@ -1,0 +1,187 @@
+/* doctor.h: `stagetop doctor`, every lane checked against a reading that
+ * does not share the monitor's code path (docs/doctor.md).
+ *
+ *  - core/doctor_parse.c: parsers of the reference tools' text output
+ *    (macOS footprint, vmmap, sysctl, memory_pressure; Linux smaps_rollup,
+ *    /proc/swaps, free; ps; nvidia-smi).  Pure functions on memory, tested
+ *    on captured real outputs (tests/fixtures/macos/).
+ *  - core/doctor_run.c: a small runner for those tools (posix_spawn, a
+ *    timeout, output captured) and the child doctor checks when no pid is
+ *    given (it holds random bytes and says when it is ready).
+ *  - core/doctor.c, core/doctor_ref.c: the checks and the facts.
+ *  - core/doctor_json.c: the report as JSON.
+ * Nothing here prints; tui/doctor.c does. */
+#ifndef STAGETOP_DOCTOR_H
+#define STAGETOP_DOCTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/error.h"
+#include "stagetop/platform.h"
+
+struct st_jw;
+
+/* ---- parsers (core/doctor_parse.c) ---- */
+
+/* A size as the macOS tools print it: "1.2G", "213.8M", "2192K", "142 MB",
+ * "253904480 B", "0 B" (binary units).  *res gets one unit of the last
+ * printed digit (0.1 GiB for "1.2G", 1 for "N B"): the reading's
+ * resolution, which a tolerance must allow for. */
+int st_doc_parse_size(const char *s, size_t n, uint64_t *bytes, uint64_t *res, st_error *err);
+
+/* Valid bits of st_doc_fp. */
+enum { ST_DOC_FP_NOW = 1u << 0, ST_DOC_FP_PEAK = 1u << 1 };
+
+/* The physical footprint and its peak, bytes, with their resolutions. */
+typedef struct st_doc_fp {
+    uint64_t now, now_res, peak, peak_res;
+    unsigned valid;
+} st_doc_fp;
+
+/* `vmmap --summary PID` (also the header of leaks and sample):
+ * "Physical footprint:" and "Physical footprint (peak):". */
+int st_doc_parse_vmmap(const char *text, size_t len, st_doc_fp *out, st_error *err);
+/* `footprint -p PID`: "phys_footprint:" and "phys_footprint_peak:" of its
+ * "Auxiliary data", else the "Footprint: N UNIT" of the header line. */
+int st_doc_parse_footprint(const char *text, size_t len, st_doc_fp *out, st_error *err);
+/* `sysctl vm.swapusage` or `sysctl -n vm.swapusage`:
+ * "total = 2048.00M  used = 1462.50M  free = 585.50M  (encrypted)". */
+int st_doc_parse_swapusage(const char *text, size_t len, uint64_t *total, uint64_t *used,
+                           uint64_t *res, st_error *err);
+/* `memory_pressure` (no arguments!): "System-wide memory free percentage:
+ * 86%", in hundredths of a percent. */
+int st_doc_parse_memory_pressure(const char *text, size_t len, uint16_t *free_c, st_error *err);
+/* One unsigned integer, blanks around it (`ps -o rss= -p PID`,
+ * `sysctl -n kern.memorystatus_vm_pressure_level`). */
+int st_doc_parse_uint(const char *text, size_t len, uint64_t *v, st_error *err);
+/* `nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,
+ * nounits`: the MiB of every line of pid, summed (one line per GPU), in
+ * bytes.  *lines counts pid's lines; "[N/A]" values are skipped. */
+int st_doc_parse_nvsmi(const char *text, size_t len, int32_t pid, uint64_t *bytes, int *lines,
+                       st_error *err);
+
+/* /proc/PID/smaps_rollup, bytes. */
+typedef struct st_doc_smaps {
+    uint64_t rss, anonymous, swap, pss_shmem;
+    unsigned valid; /* 1 rss, 2 anonymous, 4 swap, 8 pss_shmem */
+} st_doc_smaps;
+int st_doc_parse_smaps_rollup(const char *text, size_t len, st_doc_smaps *out, st_error *err);
+/* /proc/swaps: the Used column (KiB) summed over devices, bytes. */
+int st_doc_parse_proc_swaps(const char *text, size_t len, uint64_t *used, uint64_t *total,
+                            st_error *err);
+/* `free -b`: Mem: total and available, Swap: total and used, bytes. */
+typedef struct st_doc_free {
+    uint64_t mem_total, mem_available, swap_total, swap_used;
+} st_doc_free;
+int st_doc_parse_free(const char *text, size_t len, st_doc_free *out, st_error *err);
+/* /proc/pressure/memory: the "some" line's avg10, hundredths of a percent. */
+int st_doc_parse_psi_some(const char *text, size_t len, uint16_t *avg10_c, st_error *err);
+
+/* ---- runner and the held child (core/doctor_run.c) ---- */
+
+/* Run argv[0] (found on PATH) with argv, stdin and stderr on /dev/null and
+ * LC_ALL=C; its stdout (at most cap-1 bytes, NUL-terminated) goes to out.
+ * Killed after timeout_s.  ST_ENOTSUP when the tool is not installed,
+ * ST_EIO when it failed (exit status in the message) or timed out. */
+int st_doc_run(const char *const argv[], double timeout_s, char *out, size_t cap, size_t *len,
+               st_error *err);
+/* Read a whole (small) file into out (cap-1 bytes at most). */
+int st_doc_read_file(const char *path, char *out, size_t cap, size_t *len, st_error *err);
+
+typedef struct st_doc_child {
+    int32_t pid;  /* 0: none */
+    int life_fd;  /* its end of the life pipe: closing it ends the child */
+} st_doc_child;
+
+/* Fork a child that fills `bytes` with pseudo-random bytes (they do not
+ * compress), touches them, writes one byte on a pipe and waits for the
+ * life pipe to close.  Waits up to timeout_s for it to be ready. */
+int st_doc_child_start(st_doc_child *c, uint64_t bytes, double timeout_s, st_error *err);
+/* Kill and reap the child (safe when none); *maxrss (may be NULL) gets
+ * wait4's ru_maxrss as the system gives it (KiB on Linux, bytes on
+ * macOS), 0 if unknown. */
+void st_doc_child_stop(st_doc_child *c, uint64_t *maxrss);
+
+/* ---- the checks (core/doctor.c) ---- */
+
+enum st_doc_unit { ST_DOC_BYTES = 0, ST_DOC_PERCENT_C = 1, ST_DOC_STATE = 2 };
+enum st_doc_rule { ST_DOC_WITHIN = 0, ST_DOC_AT_LEAST = 1 };
+enum st_doc_ok { ST_DOC_NOT_CHECKED = -1, ST_DOC_MISMATCH = 0, ST_DOC_AGREES = 1 };
+
+typedef struct st_doc_check {
+    char lane[16];      /* footprint, rss, kernel peak, swap used, level, pressure, gpu */
+    int unit;           /* enum st_doc_unit (percent: hundredths) */
+    int rule;           /* enum st_doc_rule */
+    int has_value, has_after, has_ref;
+    uint64_t value, after, ref, tol; /* after: the backend read again after the reference */
+    int ok;             /* enum st_doc_ok */
+    char source[300];   /* where the reference came from */
+    char note[300];     /* why not checked, or what the rule means */
+} st_doc_check;
+
+#define ST_DOC_MAX_CHECKS 8
+#define ST_DOC_MAX_GPUS 8
+
+typedef struct st_doc_facts {
+    char os[300];           /* uname: sysname release version machine */
+    char os_release[128];   /* PRETTY_NAME (Linux) or sw_vers (macOS) */
+    char rusage_flavor[8];  /* "V4", "V2", "n/a" */
+    int kernel_peak;        /* the backend reads a kernel peak */
+    int nvml_found;
+    char nvml_detail[300];  /* why not, or "found" */
+    char nvml_version[64];  /* driver version, "" when unknown */
+    size_t ngpu;
+    char gpu_names[ST_DOC_MAX_GPUS][64];
+    int psi;                /* 1 present, 0 absent, -1 not this system */
+    int others_readable;    /* pid 1's memory readable through the backend */
+    char others_detail[300];
+    int is_root;
+    uint64_t fd_soft, fd_hard; /* UINT64_MAX: unlimited */
+    double us_per_sample;   /* read_proc + read_system, averaged */
+    int samples_timed;
+} st_doc_facts;
+
+typedef struct st_doc_report {
+    const char *platform;   /* st_platform.name */
+    const char *footprint_metric, *peak_metric;
+    int32_t pid;
+    int own_child;          /* the pid is doctor's own child */
+    uint64_t child_bytes;
+    st_doc_facts facts;
+    st_doc_check checks[ST_DOC_MAX_CHECKS];
+    size_t n;
+    int ok;                 /* no check disagrees */
+} st_doc_report;
+
+typedef struct st_doc_opts {
+    int32_t pid;            /* 0: start a child */
+    uint64_t child_bytes;   /* its memory (default 256 MiB) */
+    const char *gpu_lib;    /* NVML path (NULL: the default search) */
+    int no_gpu;
+    int samples;            /* backend samples timed for us_per_sample */
+} st_doc_opts;
+
+/* Run every check.  Fails (ST_ESRCH, ST_EPERM, ...) only when the pid
+ * cannot be watched at all; a lane that disagrees is in the report. */
+int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *r,
+                  st_error *err);
+
+/* ---- the references of each system (core/doctor_ref.c) ---- */
+
+/* Fill the reference of check c (lane, value already set) for pid on the
+ * system named plat_name ("linux", "darwin").  Leaves c->has_ref 0 and a
+ * note when there is none. */
+void st_doc_reference(const char *plat_name, int32_t pid, st_doc_check *c);
+/* The OS release line (PRETTY_NAME, sw_vers). */
+void st_doc_os_release(const char *plat_name, char *buf, size_t len);
+
+/* ---- JSON (core/doctor_json.c) ---- */
+
+/* The report as one JSON object (docs/doctor.md). */
+void st_doc_json(struct st_jw *w, const st_doc_report *r);
+/* Decide c->ok: WITHIN agrees when ref is within tol of value, of after,
+ * or between them (memory moves between reads); AT_LEAST agrees when
+ * value + tol >= ref. */
+void st_doc_judge(st_doc_check *c);
+
+#endif

@@ -1,0 +1,170 @@
+/* doctor.c: `stagetop doctor [-p PID] [--json] [--no-gpu]`: every lane read
+ * through the backend and through an independent reference, printed as a
+ * table (or JSON) with the facts a bug report needs (docs/doctor.md).
+ * Exit 0 when every checked lane agrees, 1 when one does not or the pid
+ * cannot be watched, 2 on bad usage. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stagetop/doctor.h"
+#include "stagetop/json.h"
+
+static const char doctor_use[] = "usage: stagetop doctor [-p PID] [--json] [--no-gpu]";
+
+static void doctor_help(void)
+{
+    printf("%s\n"
+           "Reads every lane (footprint, rss, kernel peak, swap used, level, pressure,\n"
+           "GPU) through stagetop's backend and through a source that does not share\n"
+           "its code (another kernel file or a system tool), and says whether they agree.\n"
+           "  -p PID    check this process (default: a child doctor starts, holding\n"
+           "            256 MiB of random bytes; it is killed at the end)\n"
+           "  --json    the report as one JSON object (docs/doctor.md)\n"
+           "  --no-gpu  leave NVML out\n"
+           "exit: 0 every lane agrees; 1 a lane disagrees or the pid cannot be watched; 2 usage\n",
+           doctor_use);
+}
+
+/* A value in its unit, for the table. */
+static char *fmt(const st_doc_check *c, int has, uint64_t v, char *buf, size_t len)
+{
+    if (!has)
+        snprintf(buf, len, "-");
+    else if (c->unit == ST_DOC_PERCENT_C)
+        snprintf(buf, len, "%u.%02u%%", (unsigned)(v / 100), (unsigned)(v % 100));
+    else if (c->unit == ST_DOC_STATE)
+        snprintf(buf, len, "%llu", (unsigned long long)(v / 100));
+    else if (v >= 1024 * 1024)
+        snprintf(buf, len, "%.1f MiB", (double)v / (1024.0 * 1024.0));
+    else
+        snprintf(buf, len, "%.1f KiB", (double)v / 1024.0);
+    return buf;
+}
+
+static void print_table(const st_doc_report *r)
+{
+    const st_doc_facts *f = &r->facts;
+    size_t bad = 0, unchecked = 0;
+    printf("stagetop doctor: pid %ld", (long)r->pid);
+    if (r->own_child)
+        printf(" (doctor's own child, holding %llu MiB of random bytes)",
+               (unsigned long long)(r->child_bytes >> 20));
+    printf("\n\n%-12s %-13s %-13s %-12s %-5s %s\n", "lane", "stagetop", "reference", "tolerance", "ok",
+           "source");
+    for (size_t i = 0; i < r->n; i++) {
+        const st_doc_check *c = &r->checks[i];
+        char a[32], b[32], t[32], tol[40];
+        snprintf(tol, sizeof tol, "%s%s", c->rule == ST_DOC_AT_LEAST ? "-" : "+/-",
+                 fmt(c, 1, c->tol, t, sizeof t));
+        printf("%-12s %-13s %-13s %-12s %-5s %s\n", c->lane, fmt(c, c->has_value, c->value, a, sizeof a),
+               fmt(c, c->has_ref, c->ref, b, sizeof b), c->has_ref ? tol : "-",
+               c->ok == ST_DOC_AGREES ? "ok" : c->ok == ST_DOC_MISMATCH ? "NO" : "-",
+               c->source[0] ? c->source : "-");
+        if (c->note[0])
+            printf("%-12s   %s\n", "", c->note);
+        bad += c->ok == ST_DOC_MISMATCH;
+        unchecked += c->ok == ST_DOC_NOT_CHECKED;
+    }
+    printf("\nfacts:\n");
+    printf("  os:             %s\n", f->os);
+    if (f->os_release[0])
+        printf("  release:        %s\n", f->os_release);
+    printf("  backend:        %s (footprint %s, peak %s)\n", r->platform, r->footprint_metric, r->peak_metric);
+    printf("  rusage flavor:  %s\n", f->rusage_flavor);
+    printf("  kernel peak:    %s\n", f->kernel_peak ? "available" : "not available");
+    printf("  NVML:           %s", f->nvml_found ? "found" : f->nvml_detail);
+    if (f->nvml_found) {
+        printf(", driver %s, %zu device(s)", f->nvml_version[0] ? f->nvml_version : "unknown", f->ngpu);
+        for (size_t i = 0; i < f->ngpu && i < ST_DOC_MAX_GPUS; i++)
+            printf("%s%s", i ? ", " : ": ", f->gpu_names[i]);
+    }
+    printf("\n  PSI:            %s\n", f->psi < 0 ? "n/a" : f->psi ? "present" : "absent");
+    printf("  other users:    %s (%s)\n", f->others_readable ? "readable" : "not readable", f->others_detail);
+    if (f->fd_soft == UINT64_MAX)
+        printf("  fd limit:       unlimited\n");
+    else
+        printf("  fd limit:       %llu (hard %llu)\n", (unsigned long long)f->fd_soft,
+               f->fd_hard == UINT64_MAX ? 0ull : (unsigned long long)f->fd_hard);
+    printf("  cost:           %.1f us per sample of one process (%d samples)\n", f->us_per_sample,
+           f->samples_timed);
+    if (bad)
+        printf("\nresult: %zu lane(s) disagree:", bad);
+    else
+        printf("\nresult: every checked lane agrees");
+    for (size_t i = 0; bad && i < r->n; i++)
+        if (r->checks[i].ok == ST_DOC_MISMATCH)
+            printf(" %s", r->checks[i].lane);
+    if (unchecked)
+        printf(" (%zu lane(s) had no reference or no reading here: not counted as failures)", unchecked);
+    printf("\n");
+}
+
+int cli_doctor(int argc, char **argv)
+{
+    st_doc_opts o;
+    st_doc_report *r;
+    st_error e;
+    int json = 0, rc;
+    memset(&o, 0, sizeof o);
+    for (int i = 2; i < argc; i++) {
+        if ((strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "--pid") == 0) && i + 1 < argc) {
+            char *end;
+            long v;
+            errno = 0;
+            v = strtol(argv[++i], &end, 10);
+            if (!*argv[i] || *end || errno || v < 1 || v > 0x7fffffffL) {
+                fprintf(stderr, "stagetop: doctor: invalid pid '%s'\n%s\n", argv[i], doctor_use);
+                return CLI_EXIT_USAGE;
+            }
+            o.pid = (int32_t)v;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else if (strcmp(argv[i], "--no-gpu") == 0) {
+            o.no_gpu = 1;
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            doctor_help();
+            return CLI_EXIT_OK;
+        } else {
+            fprintf(stderr, "stagetop: doctor: unexpected argument '%s'\n%s\n", argv[i], doctor_use);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    o.gpu_lib = getenv("ST_NVML_LIB");
+    if (o.gpu_lib && !*o.gpu_lib)
+        o.gpu_lib = NULL;
+    r = calloc(1, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "stagetop: doctor: out of memory\n");
+        return CLI_EXIT_WATCH;
+    }
+    st_error_clear(&e);
+    rc = st_doctor_run(&st_platform_native, &o, r, &e);
+    if (rc != ST_OK) {
+        if (o.pid)
+            fprintf(stderr, "stagetop: doctor: cannot check pid %ld: %s\n", (long)o.pid, e.msg);
+        else
+            fprintf(stderr, "stagetop: doctor: cannot check its own child: %s\n", e.msg);
+        free(r);
+        return CLI_EXIT_WATCH;
+    }
+    if (json) {
+        st_jw w;
+        st_jw_init(&w, STDOUT_FILENO);
+        st_doc_json(&w, r);
+        if (st_jw_flush(&w) != 0)
+            rc = -1;
+        st_jw_free(&w);
+    } else {
+        print_table(r);
+        if (fflush(stdout) != 0)
+            rc = -1;
+    }
+    rc = rc != 0 ? CLI_EXIT_WATCH : r->ok ? CLI_EXIT_OK : CLI_EXIT_WATCH;
+    free(r);
+    return rc;
+}
