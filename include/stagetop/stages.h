@@ -1,15 +1,17 @@
 /* stages.h: a trace's per-stage table (`stagetop report`, docs/report.md).
  *
- * One row per stage window of the trace's summary (stats.h: the windows,
- * their time and peak footprint are the summary's own), plus, over the same
- * samples (t0 <= t < t1; the last window also t == end):
- *   swap growth  swap_used of the window's last sample minus that of the
- *                last sample before the window (or the window's first
- *                sample for the first window), so the rows add up to the
- *                run's end - start;
+ * One row per stage window of the trace's summary: its time and peak
+ * footprint (stats.h: the summary's own windows), and the numbers the
+ * summary keeps per window as samples and events are fed (stats.h,
+ * st_stage_stat):
+ *   swap growth  swap_used of the window's last sample minus the reading
+ *                before the window opened (or the window's first sample for
+ *                the first window), so the rows add up to the run's
+ *                end - start;
  *   min level    the lowest memory level in the window;
- *   loads        load/reload events at t0 <= t < t1 (the last window also
- *                t >= t1): how many, and their bytes. */
+ *   loads        load/reload events fed while the window was open: how many,
+ *                and their bytes.
+ * The screen's stage table (key s) shows the same fields. */
 #ifndef STAGETOP_STAGES_H
 #define STAGETOP_STAGES_H
 
