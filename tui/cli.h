@@ -27,6 +27,9 @@ typedef struct cli_args {
     double wait_free;       /* percent, < 0 none */
     double start_timeout;   /* seconds */
     int on_budget_set;      /* --on-budget given */
+    const char *metrics_path; /* --metrics FILE; NULL none */
+    int notify;             /* --notify */
+    struct tui_outputs *outs; /* opened by main.c from the two above */
 } cli_args;
 
 /* Signals: SIGINT, SIGTERM, SIGHUP set cli_signal and wake the self-pipe;

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "tui.h"
+#include "outputs.h"
 #include "stagetop/units.h"
 
 #ifndef ST_VERSION
@@ -52,6 +53,10 @@ static void usage(FILE *f)
 "                          stagetop-job-TIME.log in the export dir)\n"
 "      --events FILE       follow a stageload trace the job writes (its stages and\n"
 "                          loads become markers and trace events)\n"
+"      --metrics FILE      after each sample, replace FILE with the latest values in\n"
+"                          Prometheus text format (node_exporter's textfile collector)\n"
+"      --notify            bell + desktop notification (OSC 9/777; tmux passthrough)\n"
+"                          when the guard acts, the job ends, or a limit is near\n"
 "      --ascii             ASCII drawing (also with a non-UTF-8 locale)\n"
 "      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
 "  -h, --help              this help\n"
@@ -97,7 +102,7 @@ static void gpu_status(FILE *f)
 enum {
     OPT_HEADLESS = 256, OPT_JSONL, OPT_HISTORY, OPT_EXPORT_DIR, OPT_SWAP_BUDGET, OPT_KILL_FREE,
     OPT_ON_BUDGET, OPT_WAIT_FREE, OPT_START_TIMEOUT, OPT_GRACE, OPT_JOB_LOG, OPT_ASCII,
-    OPT_NO_GPU, OPT_EVENTS
+    OPT_NO_GPU, OPT_EVENTS, OPT_METRICS, OPT_NOTIFY
 };
 
 static int parse_args(int argc, char **argv, cli_args *a)
@@ -120,6 +125,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"no-gpu", no_argument, NULL, OPT_NO_GPU},
         {"events", required_argument, NULL, OPT_EVENTS},
+        {"metrics", required_argument, NULL, OPT_METRICS},
+        {"notify", no_argument, NULL, OPT_NOTIFY},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -195,6 +202,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
         case OPT_ASCII: a->ascii = 1; break;
         case OPT_NO_GPU: a->mon.no_gpu = 1; break;
         case OPT_EVENTS: a->mon.events_path = optarg; break;
+        case OPT_METRICS: a->metrics_path = optarg; break;
+        case OPT_NOTIFY: a->notify = 1; break;
         case 'h':
             usage(stdout);
             gpu_status(stdout);
@@ -306,26 +315,38 @@ static int run_watch(cli_args *a)
             return CLI_EXIT_WATCH;
         }
     }
+    tui_outputs outs; /* --metrics, --notify: checked before a job starts */
+    if (tui_outputs_open(&outs, a->metrics_path, a->notify, !a->headless, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s\n", e.msg);
+        return CLI_EXIT_WATCH;
+    }
     if (a->cmd) {
         if (a->wait_free >= 0) {
             rc = cli_wait_free(plat, a->wait_free, a->start_timeout, a->mon.interval);
-            if (rc != 0)
+            if (rc != 0) {
+                tui_outputs_close(&outs);
                 return rc;
+            }
         }
         size_t off = 0;
         for (char **p = a->cmd; *p && off + 1 < sizeof cmdline; p++)
             off += (size_t)snprintf(cmdline + off, sizeof cmdline - off, "%s%s", p == a->cmd ? "" : " ", *p);
         a->mon.command = cmdline;
         rc = spawn_job(a, &job, logpath, sizeof logpath);
-        if (rc != 0)
+        if (rc != 0) {
+            tui_outputs_close(&outs);
             return rc;
+        }
         a->pid = job.pid;
     }
     rc = st_monitor_open(&m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e);
     if (rc != ST_OK) {
         fprintf(stderr, "stagetop: %s\n", e.msg);
+        tui_outputs_close(&outs);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
+    tui_outputs_bind(&outs, &m);
+    a->outs = to.outs = &outs;
     st_monitor_start(&m, st_now());
     if (a->headless) {
         rc = cli_headless(&m, a);
@@ -338,6 +359,7 @@ static int run_watch(cli_args *a)
             rc = cli_exit_code(&m, cli_signal);
         }
     }
+    tui_outputs_close(&outs);
     int32_t pid = m.job.pid;
     int launched_alive = m.job.launched && m.job.state != ST_JOB_EXITED;
     if (st_monitor_close(&m, keep_paused, &e) != ST_OK) {
