@@ -6,21 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
-
-unsigned st_atomic_mode(void)
-{
-    static int have;
-    static unsigned mode;
-    if (!have) { /* umask() can only be read by setting it */
-        mode_t old = umask(022);
-        umask(old);
-        mode = 0666u & ~(unsigned)old;
-        have = 1;
-    }
-    return mode;
-}
 
 /* Write all of buf; 0 or an errno. */
 static int write_all(int fd, const char *p, size_t left)
@@ -53,19 +40,26 @@ int st_atomic_write(const char *path, const char *data, size_t len, unsigned fla
     else
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     const char *base = slash ? slash + 1 : path;
-    int nt = snprintf(tmp, sizeof tmp, "%s/.%.64s.XXXXXX", dir, base);
-    if (nt < 0 || (size_t)nt >= sizeof tmp)
-        return st_error_set(err, ST_EINVAL, ENAMETOOLONG, "path too long: %s", path);
-    unsigned mode = st_atomic_mode();
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        return st_error_set(err, ST_EIO, e, "cannot create a file in %s: %s", dir, strerror(e));
+    /* O_EXCL: never an existing file, never through a symlink; the mode is
+     * 0666 less the umask, as for any new file. */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    unsigned long long salt = (unsigned long long)ts.tv_nsec ^ ((unsigned long long)ts.tv_sec << 30);
+    int fd = -1, e = 0;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        int nt = snprintf(tmp, sizeof tmp, "%s/.%.64s.%ld-%llx", dir, base, (long)getpid(),
+                          (salt + (unsigned long long)attempt * 0x9E3779B97F4A7C15ull) & 0xffffffffffull);
+        if (nt < 0 || (size_t)nt >= sizeof tmp)
+            return st_error_set(err, ST_EINVAL, ENAMETOOLONG, "path too long: %s", path);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        e = fd < 0 ? errno : 0;
+        if (fd < 0 && e != EEXIST)
+            break;
     }
-    (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-    (void)fchmod(fd, (mode_t)mode);
+    if (fd < 0)
+        return st_error_set(err, ST_EIO, e, "cannot create a file in %s: %s", dir, strerror(e));
     const char *what = "writing";
-    int e = write_all(fd, data, len);
+    e = write_all(fd, data, len);
     if (!e && (flags & ST_ATOMIC_SYNC) && fsync(fd) != 0) {
         e = errno;
         what = "syncing";

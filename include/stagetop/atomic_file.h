@@ -1,8 +1,8 @@
 /* atomic_file.h: replace a file's contents atomically.
  *
  * The same steps as the trace export's (core/trace_export.c): a temporary
- * file beside the target (".NAME.XXXXXX", created with mkstemp, so never an
- * existing file or a symlink), written whole, renamed over the target.  A
+ * file beside the target (".NAME.PID-RANDOM", created with O_EXCL, so never
+ * an existing file or a symlink), written whole, renamed over the target.  A
  * reader sees the old contents or the new ones, never a mix; a failure
  * leaves the old file and removes the temporary one.  A process killed
  * between creating and renaming leaves the temporary file behind. */
@@ -22,8 +22,5 @@ enum st_atomic_flags {
  * and the reason ("cannot create a file in DIR: ...", "renaming into
  * PATH: ..."). */
 int st_atomic_write(const char *path, const char *data, size_t len, unsigned flags, st_error *err);
-
-/* The mode new files get here: 0666 less the process's umask (read once). */
-unsigned st_atomic_mode(void);
 
 #endif
