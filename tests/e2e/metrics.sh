@@ -73,3 +73,21 @@ check "a 200-character argument: the label is cut at 120 characters plus ..." \
 if command -v promtool >/dev/null 2>&1; then
     check "promtool accepts the cut label" sh -c "promtool check metrics <'$T/long.prom'"
 fi
+
+# --- the documentation's examples are valid ------------------------------------------
+if command -v promtool >/dev/null 2>&1; then
+    python3 - "$ST_ROOT/docs/metrics-export.md" "$T" <<'PY'
+import re, sys
+doc, out = open(sys.argv[1]).read(), sys.argv[2]
+rules = re.search(r"# stagetop.rules.yml\n(.*?)```", doc, re.S).group(1)
+conf = re.search(r"# prometheus.yml\n(.*?)```", doc, re.S).group(1)
+open(out + "/rules.yml", "w").write(rules)
+open(out + "/prometheus.yml", "w").write(conf + "rule_files: [rules.yml]\n")
+PY
+    check "docs/metrics-export.md: the scrape config and the alert rules pass promtool check config" \
+        promtool check config "$T/prometheus.yml"
+fi
+"$STAGETOP" --help >"$T/help"
+check "--help and the man page describe --metrics and --notify" \
+    sh -c "grep -q -- '--metrics FILE' '$T/help' && grep -q -- '--notify' '$T/help' && \
+           grep -q 'metrics' '$ST_ROOT/docs/stagetop.1' && grep -q 'notify' '$ST_ROOT/docs/stagetop.1'"

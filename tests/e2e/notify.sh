@@ -3,8 +3,8 @@
 # a terminal and keeps every raw byte written to it; tests/e2e/check_notify.py
 # finds the notifications in them (bell + OSC 9 + OSC 777 each).  The screen's
 # and tmux's form, and the 30 s limit on a repeating trigger, are in
-# tui_outputs.sh; swap growth near --swap-budget needs swap to grow, so it is
-# tested in tests/unit/test_notify.c only.
+# tui_outputs.sh; swap growth near --swap-budget needs swap to grow: it is in
+# tests/swap/notify_swap.test.sh (root) and tests/unit/test_notify.c.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
