@@ -47,3 +47,31 @@ check "inside tmux: every notification in the DCS passthrough form, none bare; t
         --text guard="job paused" --text exit="exit status"
 check "the record holds the two budget events the second notification was held back for" \
     two_budgets "$T/run.jsonl"
+
+# --- without --notify the screen writes no bell and no OSC ---------------------------
+start_pane off 100 30 "until [ -e '$T/go2' ]; do sleep 0.05; done; \
+    '$STAGETOP' --interval 0.1 --grace 1 --kill-free 100 --on-budget pause \
+    --record '$T/off.jsonl' --job-log '$T/off.log' -- sleep 300"
+tm pipe-pane -t off "cat >>'$T/off.raw'"
+touch "$T/go2"
+pane=$(tm display -p -t off '#{pane_pid}')
+until_ok 20 pgrep -P "$pane" -x stagetop
+st=$(stagetop_pid off)
+until_ok 10 sh -c "pgrep -P $st >/dev/null"
+remember_job "$(pgrep -P "$st" | head -1)"
+wait_screen off 20 'BUDGET CROSSED: job paused' >/dev/null
+tm send-keys -t off k
+wait_screen off 5 'y/n' >/dev/null
+tm send-keys -t off y
+until_ok 15 grep -q '"kind":"exit"' "$T/off.jsonl"
+tm send-keys -t off q
+wait_screen off 10 'stagetop-exit=' >/dev/null
+tm pipe-pane -t off
+check "without --notify: the guard acted and the job ended, and the pane got no bell, OSC 9/777 or passthrough" \
+    python3 -c '
+import sys
+raw = open(sys.argv[1], "rb").read()
+assert len(raw) > 1000, len(raw)   # the screen was captured
+for bad in (b"\x07", b"]9;", b"]777;", b"\x1bPtmux;"):
+    assert bad not in raw, bad
+' "$T/off.raw"
