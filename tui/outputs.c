@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,15 @@ int tui_outputs_after_sample(tui_outputs *o, const st_monitor *m, double now)
     if (o->notify_on) {
         st_notify_msg msg[ST_NOTIFY_NKINDS];
         char bytes[ST_NOTIFY_MAX];
+        sigset_t ttou, old;
         int n = st_notify_check(&o->nt, m, now, msg, ST_NOTIFY_NKINDS);
+        /* A headless stagetop in the background of a terminal with `stty
+         * tostop` would be stopped by SIGTTOU on writing, and its guard
+         * with it: with SIGTTOU blocked the kernel lets the write through. */
+        sigemptyset(&ttou);
+        sigaddset(&ttou, SIGTTOU);
+        if (n > 0)
+            sigprocmask(SIG_BLOCK, &ttou, &old);
         for (int i = 0; i < n; i++) {
             size_t len = st_notify_format(&msg[i], o->tmux, bytes, sizeof bytes);
             int rc = len ? write_all(o->fd, bytes, len) : 0;
@@ -96,6 +105,8 @@ int tui_outputs_after_sample(tui_outputs *o, const st_monitor *m, double now)
             else
                 o->notified++;
         }
+        if (n > 0)
+            sigprocmask(SIG_SETMASK, &old, NULL);
     }
     int said = o->error_new;
     o->error_new = 0;

@@ -83,6 +83,21 @@ for bad in (b"\x1b]0;pwned", b"\x1b[2J", b"\xc2\x9b", b"\xe2\x80\xae"):
 assert b"evil?]0,pwned??[2J??x,y" in raw, raw[-400:]
 ' "$T/evil.raw"
 
+# --- in the background of a terminal with `stty tostop` --------------------------------
+# A background process that writes to its terminal gets SIGTTOU, which stops
+# it: a stopped stagetop would no longer guard anything.
+cat >"$T/bg.sh" <<SH
+set -m
+stty tostop
+'$STAGETOP' --headless --notify --interval 0.05 -- sh -c 'exit 4' &
+wait \$!
+echo "bg-rc=\$?"
+stty -tostop
+SH
+env -u TMUX timeout -k 5 60 script -qfec "sh '$T/bg.sh'" "$T/bg.raw" </dev/null >/dev/null 2>&1
+check "a background stagetop under 'stty tostop' writes its notification and is not stopped (job's code 4)" \
+    sh -c "grep -aq 'bg-rc=4' '$T/bg.raw' && python3 '$CHECK' '$T/bg.raw' --want exit=1 --text exit='exit status 4'"
+
 # --- no terminal at all --------------------------------------------------------------
 setsid "$STAGETOP" --headless --notify -- true 2>"$T/err" </dev/null >/dev/null
 rc=$?
