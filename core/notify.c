@@ -124,7 +124,7 @@ size_t st_notify_format(const st_notify_msg *msg, int tmux, char *out, size_t ou
         return 0;
     out[0] = '\0';
     st_notify_clean(msg->title, 1, title, sizeof title);
-    st_notify_clean(msg->body, 0, body, sizeof body);
+    st_notify_clean(msg->body, 1, body, sizeof body); /* some OSC 777 readers split all ';' */
     puts_(&b, "\a");
     char text[sizeof title + sizeof body + 4];
     snprintf(text, sizeof text, "%s: %s", title, body);
@@ -180,7 +180,7 @@ static void say_exit(const st_monitor *m, const st_event *ev, st_notify_msg *g)
         snprintf(how, sizeof how, "exit status %lld", (long long)ev->value);
     else
         snprintf(how, sizeof how, "it is gone");
-    snprintf(g->body, sizeof g->body, "job %ld ended (%s); peak footprint %s", (long)m->job.pid, how,
+    snprintf(g->body, sizeof g->body, "job %ld ended (%s), peak footprint %s", (long)m->job.pid, how,
              st_format_bytes(m->summary.peak_footprint, peak, sizeof peak));
 }
 

@@ -35,8 +35,8 @@ enum st_notify_kind { ST_NOTIFY_GUARD, ST_NOTIFY_EXIT, ST_NOTIFY_SWAP, ST_NOTIFY
 
 typedef struct st_notify_msg {
     int kind;          /* enum st_notify_kind */
-    char title[96];    /* clean (st_notify_clean), no ';' */
-    char body[256];    /* clean */
+    char title[96];    /* cleaned by st_notify_format (st_notify_clean, no ';') */
+    char body[256];    /* likewise */
 } st_notify_msg;
 
 typedef struct st_notifier {

@@ -48,6 +48,8 @@ def main(argv):
     found = []
     for m in rx.finditer(raw):
         text9, title, body = (g.decode("utf-8") for g in m.groups())
+        if ";" in body:
+            raise SystemExit(f"a ';' in an OSC 777 body (some terminals split on it): {body!r}")
         if text9 != f"{title}: {body}":
             raise SystemExit(f"OSC 9 and OSC 777 disagree: {text9!r} vs {title!r}/{body!r}")
         found.append((kind_of(body), title, body))

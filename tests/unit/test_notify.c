@@ -214,11 +214,11 @@ static void test_format_plain_and_tmux(void **state)
     char out[ST_NOTIFY_MAX];
     memset(&msg, 0, sizeof msg);
     snprintf(msg.title, sizeof msg.title, "stagetop: job;x\033]");
-    snprintf(msg.body, sizeof msg.body, "swap grew\a 1 GiB\033\\");
+    snprintf(msg.body, sizeof msg.body, "swap grew\a 1 GiB;\033\\");
     size_t n = st_notify_format(&msg, 0, out, sizeof out);
     assert_int_equal(n, strlen(out));
-    const char *want = "\a\033]9;stagetop: job,x?]: swap grew? 1 GiB?\\\033\\"
-                       "\033]777;notify;stagetop: job,x?];swap grew? 1 GiB?\\\033\\";
+    const char *want = "\a\033]9;stagetop: job,x?]: swap grew? 1 GiB,?\\\033\\"
+                       "\033]777;notify;stagetop: job,x?];swap grew? 1 GiB,?\\\033\\";
     assert_string_equal(out, want);
     assert_int_equal(count(out, "\a"), 1);       /* the bell, once */
     assert_int_equal(count(out, "\033"), 4);     /* two OSC openers, two STs */
