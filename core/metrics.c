@@ -69,9 +69,7 @@ int st_metrics_open(st_metrics *mx, const char *path, st_error *err)
     if (!path || !*path || path[strlen(path) - 1] == '/')
         return st_error_set(err, ST_EINVAL, EINVAL, "metrics: bad file name '%s'", path ? path : "");
     st_metrics_set_labels(mx, 0, "");
-    mx->path = strdup(path);
-    if (!mx->path)
-        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
+    mx->path = path;
     /* Can a file be made there?  Say so now, not after the first sample. */
     char probe[4096 + 80];
     const char *slash = strrchr(path, '/');
@@ -82,7 +80,7 @@ int st_metrics_open(st_metrics *mx, const char *path, st_error *err)
     int fd = mkstemp(probe);
     if (fd < 0) {
         int e = errno;
-        st_metrics_close(mx);
+        mx->path = NULL;
         return st_error_set(err, ST_EIO, e, "metrics: cannot create a file beside %s: %s", path,
                             strerror(e));
     }
@@ -93,7 +91,6 @@ int st_metrics_open(st_metrics *mx, const char *path, st_error *err)
 
 void st_metrics_close(st_metrics *mx)
 {
-    free(mx->path);
     free(mx->buf);
     mx->path = NULL;
     mx->buf = NULL;

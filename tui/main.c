@@ -315,7 +315,7 @@ static int run_watch(cli_args *a)
             return CLI_EXIT_WATCH;
         }
     }
-    tui_outputs outs; /* --metrics, --notify: checked before a job starts */
+    tui_outputs outs; /* --metrics, --notify: checked before a job starts (holds nothing yet) */
     if (tui_outputs_open(&outs, a->metrics_path, a->notify, !a->headless, &e) != ST_OK) {
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return CLI_EXIT_WATCH;
@@ -323,26 +323,21 @@ static int run_watch(cli_args *a)
     if (a->cmd) {
         if (a->wait_free >= 0) {
             rc = cli_wait_free(plat, a->wait_free, a->start_timeout, a->mon.interval);
-            if (rc != 0) {
-                tui_outputs_close(&outs);
+            if (rc != 0)
                 return rc;
-            }
         }
         size_t off = 0;
         for (char **p = a->cmd; *p && off + 1 < sizeof cmdline; p++)
             off += (size_t)snprintf(cmdline + off, sizeof cmdline - off, "%s%s", p == a->cmd ? "" : " ", *p);
         a->mon.command = cmdline;
         rc = spawn_job(a, &job, logpath, sizeof logpath);
-        if (rc != 0) {
-            tui_outputs_close(&outs);
+        if (rc != 0)
             return rc;
-        }
         a->pid = job.pid;
     }
     rc = st_monitor_open(&m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e);
     if (rc != ST_OK) {
         fprintf(stderr, "stagetop: %s\n", e.msg);
-        tui_outputs_close(&outs);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
     tui_outputs_bind(&outs, &m);

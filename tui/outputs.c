@@ -19,6 +19,17 @@ static void note_error(tui_outputs *o, const char *what, const char *msg)
     o->error_new = 1;
 }
 
+/* Headless: the controlling terminal, else stderr when it is a terminal;
+ * -1 when neither.  *own: the fd was opened here. */
+static int notify_fd(int *own)
+{
+    int fd = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    *own = fd >= 0;
+    if (fd < 0 && isatty(STDERR_FILENO))
+        fd = STDERR_FILENO;
+    return fd;
+}
+
 int tui_outputs_open(tui_outputs *o, const char *metrics_path, int notify, int screen,
                      st_error *err)
 {
@@ -33,19 +44,14 @@ int tui_outputs_open(tui_outputs *o, const char *metrics_path, int notify, int s
     if (notify) {
         const char *tm = getenv("TMUX");
         o->tmux = tm && *tm;
-        if (screen) {
-            o->fd = STDOUT_FILENO;
-        } else {
-            o->fd = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC);
-            if (o->fd >= 0)
-                o->own_fd = 1;
-            else if (isatty(STDERR_FILENO))
-                o->fd = STDERR_FILENO;
-        }
-        if (o->fd < 0) {
-            tui_outputs_close(o);
-            return st_error_set(err, ST_EINVAL, 0,
-                                "--notify: no terminal to notify on (no /dev/tty, stderr is not a terminal)");
+        o->screen = screen;
+        if (!screen) { /* is there a terminal?  (opened for good in bind) */
+            int own, fd = notify_fd(&own);
+            if (fd < 0)
+                return st_error_set(err, ST_EINVAL, 0,
+                                    "--notify: no terminal to notify on (no /dev/tty, stderr is not a terminal)");
+            if (own)
+                close(fd);
         }
         st_notifier_init(&o->nt);
         o->notify_on = 1;
@@ -57,6 +63,13 @@ void tui_outputs_bind(tui_outputs *o, const st_monitor *m)
 {
     if (o->metrics_on)
         st_metrics_set_labels(&o->mx, m->meta.pid, m->meta.command);
+    if (o->notify_on) {
+        o->fd = o->screen ? STDOUT_FILENO : notify_fd(&o->own_fd);
+        if (o->fd < 0) {
+            o->notify_on = 0;
+            note_error(o, "notify", "the terminal went away");
+        }
+    }
 }
 
 static int write_all(int fd, const char *p, size_t left)

@@ -14,6 +14,7 @@ typedef struct tui_outputs {
     st_metrics mx;
     int notify_on;
     int tmux;               /* $TMUX set: the DCS passthrough form */
+    int screen;             /* notifications go to the screen's terminal (stdout) */
     int fd;                 /* where notifications go; -1 none */
     int own_fd;             /* fd is /dev/tty, opened here */
     st_notifier nt;
@@ -22,16 +23,19 @@ typedef struct tui_outputs {
     int error_new;          /* 1 until the front end has shown error */
 } tui_outputs;
 
-/* metrics_path NULL: no metrics file; notify 0: no notifications.  With a
- * screen (screen = 1) notifications go to stdout, the screen's terminal,
- * between frames (curses has flushed everything by then; OSC sequences and
- * the bell move no cursor).  Headless, they go to /dev/tty (the controlling
+/* Check the outputs before a job starts; holds nothing yet (an early
+ * return needs no tui_outputs_close).  metrics_path NULL: no metrics file
+ * (else it must outlive o); notify 0: no notifications.  With a screen
+ * (screen = 1) notifications go to stdout, the screen's terminal, between
+ * frames (curses has flushed everything by then; OSC sequences and the bell
+ * move no cursor).  Headless, they go to /dev/tty (the controlling
  * terminal) or, when there is none, to stderr if it is a terminal;
- * otherwise ST_EINVAL ("no terminal").  ST_EIO when the metrics file
- * cannot be created. */
+ * otherwise ST_EINVAL ("no terminal").  ST_EIO when no file can be created
+ * beside the metrics file. */
 int tui_outputs_open(tui_outputs *o, const char *metrics_path, int notify, int screen,
                      st_error *err);
-/* Once the run is open: its pid and command label the metrics. */
+/* Once the run is open: its pid and command label the metrics, and the
+ * terminal for notifications is opened. */
 void tui_outputs_bind(tui_outputs *o, const st_monitor *m);
 
 /* After a sample: rewrite the metrics file, write due notifications.

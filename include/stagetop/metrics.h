@@ -30,14 +30,15 @@ typedef struct st_metrics_values {
 } st_metrics_values;
 
 typedef struct st_metrics {
-    char *path;
+    const char *path;       /* the caller's string: it must outlive mx */
     char labels[1024];      /* pid="..",command=".." (rendered once) */
     char *buf; size_t len, cap;
     uint64_t writes;        /* files written */
 } st_metrics;
 
-/* Remember path; checks that a file can be created beside path now
- * (ST_EIO naming the directory otherwise). */
+/* Remember path (not copied); checks that a file can be created beside
+ * path now (ST_EIO naming the directory otherwise).  Allocates nothing: a
+ * failed or unused mx needs no st_metrics_close. */
 int st_metrics_open(st_metrics *mx, const char *path, st_error *err);
 /* The labels of every metric: the root pid and the job's command. */
 void st_metrics_set_labels(st_metrics *mx, int32_t pid, const char *command);
