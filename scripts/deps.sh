@@ -3,13 +3,17 @@
 # benchmarks too (`deps.sh bench`), where that is possible: Debian/Ubuntu as
 # root with apt-get; otherwise print the exact command to run.
 set -u
-pkgs="build-essential pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux python3 librsvg2-bin prometheus"
-brew="ncurses cjson cmocka pkg-config tmux librsvg coreutils prometheus"
+pkgs="build-essential pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux python3 librsvg2-bin"
+brew="ncurses cjson cmocka pkg-config tmux librsvg coreutils"
 missing=""
+# tests/e2e/metrics.sh: promtool (in Debian's prometheus package) checks the --metrics file.
+pkgs="$pkgs prometheus"
+brew="$brew prometheus"
+command -v promtool >/dev/null 2>&1 || missing="$missing promtool"
 for pc in ncursesw libcjson cmocka; do
     pkg-config --exists "$pc" 2>/dev/null || missing="$missing $pc"
 done
-for c in pkg-config tmux python3 cc rsvg-convert promtool; do   # promtool: tests/e2e/metrics.sh
+for c in pkg-config tmux python3 cc rsvg-convert; do
     command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 done
 if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
@@ -41,5 +45,5 @@ if command -v apt-get >/dev/null 2>&1; then
     echo "deps: run: sudo apt-get install $pkgs"
     exit 1
 fi
-echo "deps: install ncurses (wide), cJSON, cmocka, pkg-config, tmux, python3, rsvg-convert and promtool (prometheus) with your package manager"
+echo "deps: install ncurses (wide), cJSON, cmocka, pkg-config, tmux, python3 and rsvg-convert with your package manager"
 exit 1
