@@ -53,12 +53,12 @@ static void usage(FILE *f)
 "                          stagetop-job-TIME.log in the export dir)\n"
 "      --events FILE       follow a stageload trace the job writes (its stages and\n"
 "                          loads become markers and trace events)\n"
+"      --ascii             ASCII drawing (also with a non-UTF-8 locale)\n"
+"      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
 "      --metrics FILE      after each sample, replace FILE with the latest values in\n"
 "                          Prometheus text format (node_exporter's textfile collector)\n"
 "      --notify            bell + desktop notification (OSC 9/777; tmux passthrough)\n"
 "                          when the guard acts, the job ends, or a limit is near\n"
-"      --ascii             ASCII drawing (also with a non-UTF-8 locale)\n"
-"      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
 "  -h, --help              this help\n"
 "  -V, --version           the version\n"
 "\n"
@@ -102,8 +102,9 @@ static void gpu_status(FILE *f)
 enum {
     OPT_HEADLESS = 256, OPT_JSONL, OPT_HISTORY, OPT_EXPORT_DIR, OPT_SWAP_BUDGET, OPT_KILL_FREE,
     OPT_ON_BUDGET, OPT_WAIT_FREE, OPT_START_TIMEOUT, OPT_GRACE, OPT_JOB_LOG, OPT_ASCII,
-    OPT_NO_GPU, OPT_EVENTS, OPT_METRICS, OPT_NOTIFY
+    OPT_NO_GPU, OPT_EVENTS
 };
+enum { OPT_METRICS = 512, OPT_NOTIFY }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
 
 static int parse_args(int argc, char **argv, cli_args *a)
 {
@@ -123,10 +124,10 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"grace", required_argument, NULL, OPT_GRACE},
         {"job-log", required_argument, NULL, OPT_JOB_LOG},
         {"ascii", no_argument, NULL, OPT_ASCII},
-        {"no-gpu", no_argument, NULL, OPT_NO_GPU},
-        {"events", required_argument, NULL, OPT_EVENTS},
         {"metrics", required_argument, NULL, OPT_METRICS},
         {"notify", no_argument, NULL, OPT_NOTIFY},
+        {"no-gpu", no_argument, NULL, OPT_NO_GPU},
+        {"events", required_argument, NULL, OPT_EVENTS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -200,10 +201,10 @@ static int parse_args(int argc, char **argv, cli_args *a)
             break;
         case OPT_JOB_LOG: a->job_log = optarg; break;
         case OPT_ASCII: a->ascii = 1; break;
-        case OPT_NO_GPU: a->mon.no_gpu = 1; break;
-        case OPT_EVENTS: a->mon.events_path = optarg; break;
         case OPT_METRICS: a->metrics_path = optarg; break;
         case OPT_NOTIFY: a->notify = 1; break;
+        case OPT_NO_GPU: a->mon.no_gpu = 1; break;
+        case OPT_EVENTS: a->mon.events_path = optarg; break;
         case 'h':
             usage(stdout);
             gpu_status(stdout);
