@@ -6,6 +6,10 @@ set -u
 pkgs="build-essential pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux python3 librsvg2-bin procps"
 brew="ncurses cjson cmocka pkg-config tmux librsvg coreutils"
 missing=""
+# tests/e2e/metrics.sh: promtool (in Debian's prometheus package) checks the --metrics file.
+pkgs="$pkgs prometheus"
+brew="$brew prometheus"
+command -v promtool >/dev/null 2>&1 || missing="$missing promtool"
 for pc in ncursesw libcjson cmocka; do
     pkg-config --exists "$pc" 2>/dev/null || missing="$missing $pc"
 done

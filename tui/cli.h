@@ -25,6 +25,9 @@ typedef struct cli_args {
     int headless, jsonl, ascii;
     const char *export_dir;
     const char *job_log;    /* where a launched job's output goes with a screen */
+    const char *metrics_path; /* --metrics FILE; NULL none */
+    int notify;             /* --notify */
+    struct tui_outputs *outs; /* opened by main.c from the two above */
     double wait_free;       /* percent, < 0 none */
     double start_timeout;   /* seconds */
     int on_budget_set;      /* --on-budget given */

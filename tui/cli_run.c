@@ -1,5 +1,6 @@
 /* cli_run.c: signals, waiting for room, headless mode, `summary`. */
 #include "cli.h"
+#include "outputs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -154,7 +155,6 @@ static void say_guard(const st_monitor *m)
 
 int cli_headless(st_monitor *m, const cli_args *a)
 {
-    (void)a;
     st_error e;
     int signo = 0, said_guard = 0, said_guard_error = 0, said_record = 0, said_gpu = 0;
     for (;;) {
@@ -176,6 +176,8 @@ int cli_headless(st_monitor *m, const cli_args *a)
             fprintf(stderr, "stagetop: %s\n", e.msg);
             return CLI_EXIT_WATCH;
         }
+        if (a->outs && tui_outputs_after_sample(a->outs, m, now))
+            fprintf(stderr, "stagetop: %s (sampling goes on)\n", a->outs->error);
         if (m->guard_tripped && !said_guard) {
             say_guard(m);
             said_guard = 1;

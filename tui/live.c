@@ -4,6 +4,7 @@
  * every redraw_s seconds (and once a second for the clock), so sampling at
  * 10 ms does not draw 100 frames a second. */
 #include "tui.h"
+#include "outputs.h"
 #include "view.h"
 #include "viewdraw.h"
 
@@ -246,6 +247,8 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
             st_error_clear(&e);
             if (st_monitor_step(m, now, &e) != ST_OK)
                 tui_view_message(&s.v, now, 1, "sampling: %s", e.msg);
+            else if (o->outs && tui_outputs_after_sample(o->outs, m, now))
+                tui_view_message(&s.v, now, 1, "%s", o->outs->error);
             s.dirty = 1;
             if (m->tree.n_members != drawn_members) { /* the list may need rows */
                 drawn_members = m->tree.n_members;

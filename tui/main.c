@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "tui.h"
+#include "outputs.h"
 #include "stagetop/units.h"
 
 #ifndef ST_VERSION
@@ -64,6 +65,10 @@ static void usage(FILE *f)
 "      --keep-events       (with CMD) keep the job's $STAGETOP_EVENTS file at the end\n"
 "      --ascii             ASCII drawing (also with a non-UTF-8 locale)\n"
 "      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
+"      --metrics FILE      after each sample, replace FILE with the latest values in\n"
+"                          Prometheus text format (node_exporter's textfile collector)\n"
+"      --notify            bell + desktop notification (OSC 9/777; tmux passthrough)\n"
+"                          when the guard acts, the job ends, or a limit is near\n"
 "  -h, --help              this help\n"
 "  -V, --version           the version\n"
 "\n"
@@ -109,6 +114,7 @@ enum {
     OPT_ON_BUDGET, OPT_WAIT_FREE, OPT_START_TIMEOUT, OPT_GRACE, OPT_JOB_LOG, OPT_ASCII,
     OPT_NO_GPU, OPT_EVENTS, OPT_KEEP_EVENTS
 };
+enum { OPT_METRICS = 512, OPT_NOTIFY }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
 
 static int parse_args(int argc, char **argv, cli_args *a)
 {
@@ -128,6 +134,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"grace", required_argument, NULL, OPT_GRACE},
         {"job-log", required_argument, NULL, OPT_JOB_LOG},
         {"ascii", no_argument, NULL, OPT_ASCII},
+        {"metrics", required_argument, NULL, OPT_METRICS},
+        {"notify", no_argument, NULL, OPT_NOTIFY},
         {"no-gpu", no_argument, NULL, OPT_NO_GPU},
         {"events", required_argument, NULL, OPT_EVENTS},
         {"keep-events", no_argument, NULL, OPT_KEEP_EVENTS},
@@ -204,6 +212,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             break;
         case OPT_JOB_LOG: a->job_log = optarg; break;
         case OPT_ASCII: a->ascii = 1; break;
+        case OPT_METRICS: a->metrics_path = optarg; break;
+        case OPT_NOTIFY: a->notify = 1; break;
         case OPT_NO_GPU: a->mon.no_gpu = 1; break;
         case OPT_EVENTS: a->mon.events_path = optarg; break;
         case OPT_KEEP_EVENTS: a->keep_events = 1; break;
@@ -330,6 +340,11 @@ static int run_watch(cli_args *a)
             return CLI_EXIT_WATCH;
         }
     }
+    tui_outputs outs; /* --metrics, --notify: checked before a job starts (holds nothing yet) */
+    if (tui_outputs_open(&outs, a->metrics_path, a->notify, !a->headless, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s\n", e.msg);
+        return CLI_EXIT_WATCH;
+    }
     if (a->cmd) {
         if (a->wait_free >= 0) {
             rc = cli_wait_free(plat, a->wait_free, a->start_timeout, a->mon.interval);
@@ -356,6 +371,8 @@ static int run_watch(cli_args *a)
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
+    tui_outputs_bind(&outs, &m);
+    a->outs = to.outs = &outs;
     st_monitor_start(&m, st_now());
     if (a->headless) {
         rc = cli_headless(&m, a);
@@ -368,6 +385,7 @@ static int run_watch(cli_args *a)
             rc = cli_exit_code(&m, cli_signal);
         }
     }
+    tui_outputs_close(&outs);
     int32_t pid = m.job.pid;
     int launched_alive = m.job.launched && m.job.state != ST_JOB_EXITED;
     if (st_monitor_close(&m, keep_paused, &e) != ST_OK) {

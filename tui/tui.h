@@ -13,6 +13,7 @@ typedef struct tui_opts {
     int wake_fd;          /* readable when stagetop got a signal (self-pipe); -1 none */
     volatile sig_atomic_t *got_signal; /* non-zero: the signal number */
     double redraw_s;      /* minimum seconds between frames (default 0.1 .. interval) */
+    struct tui_outputs *outs; /* --metrics / --notify after each sample; NULL none */
 } tui_opts;
 
 /* Run the live screen until the user quits or a signal arrives.  Drives

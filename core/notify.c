@@ -1,0 +1,229 @@
+/* notify.c: what to notify about, and the bytes that say it
+ * (include/stagetop/notify.h; docs/notify.md). */
+#include "stagetop/notify.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stagetop/json.h"
+#include "stagetop/units.h"
+
+void st_notifier_init(st_notifier *n)
+{
+    memset(n, 0, sizeof *n);
+    n->gap_s = ST_NOTIFY_GAP_S;
+}
+
+int st_notify_allow(st_notifier *n, int kind, double now)
+{
+    if (kind < 0 || kind >= ST_NOTIFY_NKINDS)
+        return 0;
+    if (n->sent[kind] && now - n->last[kind] < n->gap_s) {
+        n->held[kind]++;
+        return 0;
+    }
+    n->sent[kind] = 1;
+    n->last[kind] = now;
+    return 1;
+}
+
+/* One UTF-8 code point at s (n bytes left): its length, 0 if not UTF-8. */
+static int utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
+{
+    size_t k = st_utf8_seq(s, s + n);
+    static const unsigned char lead_mask[5] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+    if (k == 0)
+        return 0;
+    uint32_t v = s[0] & lead_mask[k];
+    for (size_t i = 1; i < k; i++)
+        v = (v << 6) | (s[i] & 0x3F);
+    *cp = v;
+    return (int)k;
+}
+
+/* Code points a terminal may act on, or that reorder what is shown. */
+static int cp_hidden(uint32_t cp)
+{
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C ||
+           cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
+size_t st_notify_clean(const char *in, int no_semicolon, char *out, size_t outlen)
+{
+    const unsigned char *s = (const unsigned char *)(in ? in : "");
+    size_t n = strlen((const char *)s), i = 0, o = 0;
+    if (outlen == 0)
+        return 0;
+    while (i < n) {
+        uint32_t cp = 0;
+        int step = utf8_next(s + i, n - i, &cp);
+        const char *unit;
+        char one[2] = {0, 0};
+        size_t ulen;
+        if (step == 0) {
+            unit = "?"; ulen = 1; step = 1;
+        } else if (cp == '\t' || cp == '\n' || cp == '\r') {
+            unit = " "; ulen = 1;
+        } else if (cp_hidden(cp)) {
+            unit = "?"; ulen = 1;
+        } else if (cp == ';' && no_semicolon) {
+            unit = ","; ulen = 1;
+        } else if (step == 1) {
+            one[0] = (char)cp;
+            unit = one; ulen = 1;
+        } else {
+            unit = (const char *)s + i; ulen = (size_t)step;
+        }
+        if (o + ulen + 1 > outlen)
+            break;
+        memcpy(out + o, unit, ulen);
+        o += ulen;
+        i += (size_t)step;
+    }
+    out[o] = '\0';
+    return o;
+}
+
+/* ---- the bytes ---- */
+
+typedef struct obuf { char *p; size_t len, cap; int full; } obuf;
+
+static void put(obuf *b, const char *s, size_t n)
+{
+    if (b->full || b->len + n + 1 > b->cap) {
+        b->full = 1;
+        return;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void puts_(obuf *b, const char *s) { put(b, s, strlen(s)); }
+
+/* One OSC sequence (text after "ESC ]", ended by ST), plain or for tmux. */
+static void put_osc(obuf *b, int tmux, const char *a, const char *c, const char *d)
+{
+    const char *parts[3] = {a, c, d};
+    if (tmux)
+        puts_(b, "\033Ptmux;\033\033]"); /* inner ESCs doubled */
+    else
+        puts_(b, "\033]");
+    for (int i = 0; i < 3; i++)
+        if (parts[i])
+            puts_(b, parts[i]); /* clean text: holds no ESC */
+    puts_(b, tmux ? "\033\033\\\033\\" : "\033\\");
+}
+
+size_t st_notify_format(const st_notify_msg *msg, int tmux, char *out, size_t outlen)
+{
+    char title[sizeof msg->title], body[sizeof msg->body];
+    obuf b = {out, 0, outlen, 0};
+    if (outlen == 0)
+        return 0;
+    out[0] = '\0';
+    st_notify_clean(msg->title, 1, title, sizeof title);
+    st_notify_clean(msg->body, 1, body, sizeof body); /* some OSC 777 readers split all ';' */
+    puts_(&b, "\a");
+    char text[sizeof title + sizeof body + 4];
+    snprintf(text, sizeof text, "%s: %s", title, body);
+    put_osc(&b, tmux, "9;", text, NULL);
+    char head[sizeof title + 16];
+    snprintf(head, sizeof head, "777;notify;%s;", title);
+    put_osc(&b, tmux, head, body, NULL);
+    if (b.full) {
+        out[0] = '\0';
+        return 0;
+    }
+    return b.len;
+}
+
+/* ---- what to say ---- */
+
+static st_notify_msg *msg_new(st_notifier *n, const st_monitor *m, int kind, double now,
+                              st_notify_msg *out, int *k, int max)
+{
+    if (*k >= max || !st_notify_allow(n, kind, now))
+        return NULL;
+    st_notify_msg *g = &out[(*k)++];
+    char cmd[64];
+    memset(g, 0, sizeof *g);
+    g->kind = kind;
+    st_notify_clean(m->meta.command, 1, cmd, sizeof cmd);
+    if (cmd[0])
+        snprintf(g->title, sizeof g->title, "stagetop: %s", cmd);
+    else
+        snprintf(g->title, sizeof g->title, "stagetop: pid %ld", (long)m->job.pid);
+    return g;
+}
+
+static void say_budget(const st_monitor *m, const st_event *ev, st_notify_msg *g)
+{
+    char v[32], l[32];
+    const char *did = strcmp(ev->note, "kill") == 0 ? "stopping the job" : "job paused";
+    if (m->guard_error[0] && !m->guard_tripped)
+        did = "but the job could not be stopped";
+    if (strcmp(ev->name, "swap") == 0)
+        snprintf(g->body, sizeof g->body, "swap grew %s, over the budget of %s: %s",
+                 st_format_bytes(ev->value > 0 ? (uint64_t)ev->value : 0, v, sizeof v),
+                 st_format_bytes(ev->limit > 0 ? (uint64_t)ev->limit : 0, l, sizeof l), did);
+    else
+        snprintf(g->body, sizeof g->body, "memory level %.2f%% under %.2f%%: %s",
+                 (double)ev->value / 100.0, (double)ev->limit / 100.0, did);
+}
+
+static void say_exit(const st_monitor *m, const st_event *ev, st_notify_msg *g)
+{
+    char peak[32], how[48];
+    if (ev->has & ST_EVF_VALUE)
+        snprintf(how, sizeof how, "exit status %lld", (long long)ev->value);
+    else
+        snprintf(how, sizeof how, "it is gone");
+    snprintf(g->body, sizeof g->body, "job %ld ended (%s), peak footprint %s", (long)m->job.pid, how,
+             st_format_bytes(m->summary.peak_footprint, peak, sizeof peak));
+}
+
+int st_notify_check(st_notifier *n, const st_monitor *m, double now, st_notify_msg *out, int max)
+{
+    int k = 0;
+    const st_guard_opts *go = &m->opts.guard;
+    int alive = m->job.state != ST_JOB_EXITED;
+    st_notify_msg *g;
+    char a[32], b[32];
+
+    if (m->guard_on && go->has_kill_free && m->has_last && (m->last.valid & ST_F_LEVEL)) {
+        int in = (unsigned)m->last.level_c <= (unsigned)go->kill_free_c + ST_NOTIFY_LEVEL_BAND_C;
+        if (in && !n->in_level_band && alive && (g = msg_new(n, m, ST_NOTIFY_LEVEL, now, out, &k, max)))
+            snprintf(g->body, sizeof g->body, "memory level %.2f%%, within 5 points of --kill-free %.2f%%",
+                     m->last.level_c / 100.0, go->kill_free_c / 100.0);
+        n->in_level_band = in;
+    }
+    if (m->guard_on && go->has_swap_budget && m->guard.has_base && m->has_last &&
+        (m->last.valid & ST_F_SWAP)) {
+        uint64_t base = m->guard.swap_base, now_b = m->last.swap_used;
+        uint64_t grown = now_b > base ? now_b - base : 0;
+        int in = (double)grown * 100.0 >= (double)go->swap_budget * ST_NOTIFY_SWAP_PCT;
+        if (in && !n->in_swap_band && alive && (g = msg_new(n, m, ST_NOTIFY_SWAP, now, out, &k, max)))
+            snprintf(g->body, sizeof g->body, "swap grew %s, %.0f%% of the budget of %s",
+                     st_format_bytes(grown, a, sizeof a),
+                     go->swap_budget ? (double)grown * 100.0 / (double)go->swap_budget : 100.0,
+                     st_format_bytes(go->swap_budget, b, sizeof b));
+        n->in_swap_band = in;
+    }
+    const st_event *budget = NULL, *exit_ev = NULL;
+    for (size_t i = n->events_seen < m->events.len ? n->events_seen : m->events.len;
+         i < m->events.len; i++) {
+        const st_event *ev = &m->events.v[i];
+        if (ev->kind == ST_EV_BUDGET)
+            budget = ev;
+        else if (ev->kind == ST_EV_EXIT)
+            exit_ev = ev;
+    }
+    n->events_seen = m->events.len;
+    if (budget && (g = msg_new(n, m, ST_NOTIFY_GUARD, now, out, &k, max)))
+        say_budget(m, budget, g);
+    if (exit_ev && (g = msg_new(n, m, ST_NOTIFY_EXIT, now, out, &k, max)))
+        say_exit(m, exit_ev, g);
+    return k;
+}
