@@ -29,6 +29,8 @@ typedef struct st_monitor_opts {
     st_guard_opts guard;     /* budgets (st_guard_active() says if any) */
     double discover_s;       /* tree discovery period; <= 0: automatic */
     const char *events_path; /* --events: a stageload trace the job writes */
+    int record_overwrite;    /* --overwrite: an existing record file is replaced */
+    int record_sync;         /* --record-sync: enum st_rec_sync (default 1 s) */
 } st_monitor_opts;
 
 void st_monitor_opts_default(st_monitor_opts *o);
@@ -55,6 +57,7 @@ typedef struct st_monitor {
     int has_last;
     double cpu_per_sample;   /* stagetop's CPU seconds per sample, smoothed */
     char record_error[256];  /* first record-stream write failure, "" if none */
+    int record_errno;        /* its errno (EPIPE: the reader of --jsonl left) */
     st_guard guard;          /* budget policy (active when guard_on) */
     int guard_on;
     st_guard_verdict verdict;/* the last limit crossed */
