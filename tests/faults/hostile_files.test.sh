@@ -7,7 +7,7 @@
 #  - the job log's predictable name planted as symlinks (the screen, in
 #    tmux): the log goes to a new file, the targets untouched; the job
 #    holds no descriptor of stagetop's terminal beyond 0, 1 and 2;
-#  - `--headless --jsonl | head -2`: the closed stdout ends the run (exit
+#  - `--headless --jsonl` into a FIFO that `head -2` reads: the closed stdout ends the run (exit
 #    141, the launched job gone, the --record .json trace written);
 #  - the JSONL end record carries dropped_samples (samples + dropped = due);
 #  - --record-sync: fdatasync calls counted with strace (never / 1s / always);
@@ -89,14 +89,16 @@ tm send-keys -t log q
 wait_screen log 30 'stagetop-exit=' >/dev/null
 
 # --- a closed stdout ends a --jsonl run --------------------------------------------------
-( "$STAGETOP" --headless --jsonl --interval 0.05 --record "$T/pipe.json" -- sleep 301 2>"$T/pipe.err" &
-  echo $! >"$T/pipe.pid"; wait $!; echo $? >"$T/pipe.rc" ) | head -2 >"$T/pipe.out" &
-p=$!
-wait_bounded $p 60
-until_ok 10 test -s "$T/pipe.pid" && remember_job "$(cat "$T/pipe.pid")"
+mkfifo "$T/pipe.fifo"
+"$STAGETOP" --headless --jsonl --interval 0.05 --record "$T/pipe.json" -- sleep 1414 \
+    >"$T/pipe.fifo" 2>"$T/pipe.err" &
+sp=$!
+remember_job $sp
+head -2 <"$T/pipe.fifo" >"$T/pipe.out"
+wait_bounded $sp 60; echo $? >"$T/pipe.rc"
 check "--jsonl | head -2: stagetop ends (exit 141) and says why" \
     until_ok 30 sh -c "[ \"\$(cat '$T/pipe.rc' 2>/dev/null)\" = 141 ] && grep -q 'stdout was closed' '$T/pipe.err'"
-check "--jsonl | head -2: the launched job is gone" sh -c "! pgrep -f '^sleep 301\$'"
+check "--jsonl | head -2: the launched job is gone" sh -c "! pgrep -f '^sleep 1414\$'"
 check "--jsonl | head -2: the --record .json trace was written" \
     sh -c "'$STAGETOP' summary '$T/pipe.json' >/dev/null && [ \$(wc -l <'$T/pipe.out') -eq 2 ]"
 
