@@ -153,7 +153,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         goto fail_all;
     }
     if (o->record_fd >= 0 || (o->record_path && !ends_with(o->record_path, ".json"))) {
-        rc = st_recorder_open(&m->rec, o->record_path ? o->record_path : "-", o->record_fd,
+        rc = st_recorder_open(&m->rec, o->record_fd >= 0 ? NULL : o->record_path, o->record_fd,
                               o->record_overwrite ? ST_REC_OVERWRITE : 0, err);
         if (rc != ST_OK)
             goto fail_all;
