@@ -180,12 +180,22 @@ int st_trace_load_file(const char *path, st_trace *out, st_error *err)
     int rc = st_trace_stream_open(&s, path, ST_TRACE_FIFO_WAIT_S, err);
     if (rc != ST_OK)
         return rc;
-    /* Enough to see the first value's first keys: document or JSONL? */
-    rc = st_trace_stream_peek(&s, ST_TRACE_STREAM_CHUNK, &p, &n, err);
-    size_t skip = rc == ST_OK && n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    size_t ws = skip;
-    while (rc == ST_OK && ws < n && (p[ws] == ' ' || p[ws] == '\t' || p[ws] == '\r' || p[ws] == '\n'))
-        ws++;
+    /* Enough to see the first value's first keys: document or JSONL?  (Past
+     * leading whitespace, up to 16 MiB of it: more is read on as JSONL.) */
+    size_t want = ST_TRACE_STREAM_CHUNK, skip = 0, ws = 0;
+    for (;;) {
+        rc = st_trace_stream_peek(&s, want, &p, &n, err);
+        if (rc != ST_OK)
+            break;
+        skip = n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        if (ws < skip)
+            ws = skip;
+        while (ws < n && (p[ws] == ' ' || p[ws] == '\t' || p[ws] == '\r' || p[ws] == '\n'))
+            ws++;
+        if (ws < n || s.eof || want >= (16u << 20))
+            break;
+        want *= 2;
+    }
     if (rc != ST_OK) {
         /* nothing */
     } else if ((ws == n && s.eof) || (ws < n && p[ws] != '{')) {
