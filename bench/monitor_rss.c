@@ -41,6 +41,7 @@ int main(int argc, char **argv)
     o.interval = interval;
     o.no_gpu = 1;
     o.record_path = rec;
+    o.record_overwrite = 1; /* mkstemp made it */
     long rss0 = selfstat_kib("VmRSS");
     if (st_monitor_open(&m, &st_platform_native, &o, child, NULL, 0.0, &e) != ST_OK) {
         fprintf(stderr, "monitor_rss: %s\n", e.msg);

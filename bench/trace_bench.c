@@ -121,8 +121,9 @@ int main(int argc, char **argv)
     /* the JSONL record stream: recorder (one write per line), then import */
     st_recorder *r;
     t0 = now(), c0 = cpu();
-    if (st_recorder_open(&r, jsonl, -1, &e) || st_recorder_start(r, &meta, &e))
+    if (st_recorder_open(&r, jsonl, -1, ST_REC_OVERWRITE, &e) || st_recorder_start(r, &meta, &e))
         return 1;
+    st_recorder_set_sync(r, ST_REC_SYNC_NEVER); /* the writing alone; bench/durability.sh: syncs */
     for (size_t i = 0, j = 0; i < n; i++) {
         while (j < ev.len && ev.v[j].t_ms <= s[i].t_ms)
             st_recorder_event(r, &ev.v[j++], NULL);
@@ -131,7 +132,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    st_recorder_end(r, &sum, NULL);
+    st_recorder_end(r, &sum, 0, NULL);
     st_recorder_close(r);
     printf("record_s %.3f\nrecord_cpu %.3f\nrecord_mb %.1f\n", now() - t0, cpu() - c0, file_size(jsonl) / 1e6);
     t0 = now(), c0 = cpu();

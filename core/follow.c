@@ -12,11 +12,27 @@
 #include <unistd.h>
 
 #define ST_FOLLOW_MAX_LINE (1u << 20) /* a longer line is skipped, not buffered */
+#define ST_FOLLOW_MAX_POLL (1u << 20) /* bytes read per poll: an endless file never
+                                         holds the loop (the rest comes next poll) */
+
+/* Only a regular file or a FIFO can be a trace the job writes: a device
+ * (/dev/zero, /dev/urandom, a tty), a directory or a socket is refused. */
+static int check_kind(const char *path, mode_t mode, st_error *err)
+{
+    if (S_ISREG(mode) || S_ISFIFO(mode))
+        return ST_OK;
+    const char *what = S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
+                     : S_ISDIR(mode) ? "a directory" : S_ISSOCK(mode) ? "a socket" : "a special file";
+    return st_error_set(err, ST_EINVAL, EINVAL, "%s is %s, not a regular file or FIFO", path, what);
+}
 
 int st_follow_open(st_follow *f, const char *path, st_error *err)
 {
     memset(f, 0, sizeof *f);
     f->fd = -1;
+    struct stat st;
+    if (stat(path, &st) == 0 && check_kind(path, st.st_mode, err) != ST_OK)
+        return ST_EINVAL;
     f->path = strdup(path);
     if (!f->path)
         return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
@@ -44,8 +60,10 @@ static int sync_file(st_follow *f, st_error *err)
             return ST_OK; /* not yet, or being rotated: keep what we have */
         return st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno));
     }
+    if (check_kind(f->path, st.st_mode, err) != ST_OK)
+        return ST_EINVAL;
     int replaced = f->fd >= 0 && (st.st_dev != f->dev || st.st_ino != f->ino);
-    int truncated = f->fd >= 0 && !replaced && st.st_size < f->off;
+    int truncated = f->fd >= 0 && !replaced && !f->fifo && st.st_size < f->off;
     if (f->fd >= 0 && !replaced && !truncated)
         return ST_OK;
     if (f->fd >= 0)
@@ -53,10 +71,16 @@ static int sync_file(st_follow *f, st_error *err)
     f->fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (f->fd < 0)
         return st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno));
-    if (fstat(f->fd, &st) == 0) {
-        f->dev = st.st_dev;
-        f->ino = st.st_ino;
+    int rc = fstat(f->fd, &st) != 0 ? st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno))
+                                      : check_kind(f->path, st.st_mode, err);
+    if (rc != ST_OK) { /* replaced by a device between stat() and open() */
+        close(f->fd);
+        f->fd = -1;
+        return rc;
     }
+    f->dev = st.st_dev;
+    f->ino = st.st_ino;
+    f->fifo = S_ISFIFO(st.st_mode);
     f->off = 0;
     f->len = 0;
     f->lineno = 0;
@@ -151,15 +175,19 @@ int st_follow_poll(st_follow *f, double now_s, void (*emit)(void *ctx, const st_
     int emitted = 0, rc = sync_file(f, err);
     if (rc != ST_OK || f->fd < 0)
         return rc;
-    for (;;) {
-        ssize_t got = pread(f->fd, buf, sizeof buf, f->off);
+    for (size_t taken = 0; taken < ST_FOLLOW_MAX_POLL;) {
+        /* A FIFO cannot seek: read() it; a file: pread() at our offset. */
+        ssize_t got = f->fifo ? read(f->fd, buf, sizeof buf) : pread(f->fd, buf, sizeof buf, f->off);
         if (got < 0) {
             if (errno == EINTR)
                 continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                break; /* a FIFO with a writer and nothing new */
             return st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno));
         }
         if (got == 0)
             break;
+        taken += (size_t)got;
         f->off += got;
         size_t start = 0;
         for (size_t i = 0; i < (size_t)got; i++) {

@@ -151,6 +151,25 @@ size_t st_utf8_seq(const unsigned char *p, const unsigned char *e)
     return 0;
 }
 
+/* The code point of a valid k-byte sequence at p when a terminal would obey
+ * or hide it: a C1 control (U+0080-U+009F: CSI, OSC... on some terminals)
+ * or a bidirectional control (U+061C, U+200E/F, U+202A-U+202E,
+ * U+2066-U+2069: they reorder what follows on screen).  0 otherwise. */
+static unsigned invisible_cp(const unsigned char *p, size_t k)
+{
+    unsigned cp;
+    if (k == 2)
+        cp = (p[0] & 0x1Fu) << 6 | (p[1] & 0x3Fu);
+    else if (k == 3)
+        cp = (p[0] & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
+    else
+        return 0;
+    if ((cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+        (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+        return cp;
+    return 0;
+}
+
 void st_jw_esc(st_jw *w, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
@@ -167,7 +186,13 @@ void st_jw_esc(st_jw *w, const char *s, size_t n)
         unsigned c = *p;
         if (c >= 0x80) {
             size_t k = st_utf8_seq(p, e);
-            if (k) {
+            unsigned cp = invisible_cp(p, k);
+            if (cp) { /* C1 control or bidi control: escaped, never raw */
+                char u[6] = { '\\', 'u', hex[cp >> 12], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
+                              hex[cp & 15] };
+                st_jw_raw(w, u, sizeof u);
+                p += k;
+            } else if (k) {
                 st_jw_raw(w, (const char *)p, k);
                 p += k;
             } else {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef ST_VERSION
@@ -165,10 +166,20 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
             st_guard_set_base(&m->guard, m->sys_start.swap_used);
         m->guard_on = 1;
     }
+    struct stat lst; /* the export at the end would replace what is there */
+    if (o->record_path && ends_with(o->record_path, ".json") && lstat(o->record_path, &lst) == 0 &&
+        (S_ISLNK(lst.st_mode) || !o->record_overwrite)) {
+        rc = st_error_set(err, ST_EINVAL, EEXIST, S_ISLNK(lst.st_mode)
+                          ? "%s is a symbolic link: not followed, not replaced"
+                          : "%s exists: not overwritten (--overwrite replaces it)", o->record_path);
+        goto fail_all;
+    }
     if (o->record_fd >= 0 || (o->record_path && !ends_with(o->record_path, ".json"))) {
-        rc = st_recorder_open(&m->rec, o->record_path ? o->record_path : "-", o->record_fd, err);
+        rc = st_recorder_open(&m->rec, o->record_fd >= 0 ? NULL : o->record_path, o->record_fd,
+                              o->record_overwrite ? ST_REC_OVERWRITE : 0, err);
         if (rc != ST_OK)
             goto fail_all;
+        st_recorder_set_sync(m->rec, o->record_sync);
         rc = st_recorder_start(m->rec, &m->meta, err);
         if (rc != ST_OK)
             goto fail_all;
@@ -216,8 +227,10 @@ double st_monitor_deadline(const st_monitor *m)
 
 static void note_record_error(st_monitor *m, const st_error *e)
 {
-    if (!m->record_error[0])
+    if (!m->record_error[0]) {
         snprintf(m->record_error, sizeof m->record_error, "record: %.240s", e->msg);
+        m->record_errno = e->sys_errno;
+    }
 }
 
 /* List, summary, record stream: the one path every event takes. */
@@ -513,7 +526,7 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
         st_monitor_resume(m, now, NULL);
     st_summary_finish(&m->summary);
     if (m->rec) {
-        if (st_recorder_end(m->rec, &m->summary, &e) != ST_OK)
+        if (st_recorder_end(m->rec, &m->summary, m->dropped, &e) != ST_OK)
             note_record_error(m, &e);
         st_recorder_close(m->rec);
         m->rec = NULL;

@@ -124,7 +124,10 @@ static void build_titles(st_plot_ctx *p, const st_plot_opts *o, char *title, cha
     const st_trace_meta *m = &p->t->meta;
     char b[64], c[64], d[64], e[64], item[256], pipeline[64] = "", mode[64] = "";
     title[0] = meta[0] = sum[0] = '\0';
-    join(meta, size, FIELD(m->os[0] ? m->os : m->platform));
+    if (m->os[0]) /* FIELD needs the array itself: a ?: would give sizeof a pointer */
+        join(meta, size, FIELD(m->os));
+    else
+        join(meta, size, FIELD(m->platform));
     join(meta, size, FIELD(m->host));
     join(meta, size, FIELD(m->start_utc));
     if (m->pid > 0) {

@@ -309,11 +309,17 @@ void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
     st_jw_lit(w, ",\"bytes\":");
     st_jw_u64(w, s->releases_bytes);
     st_jw_lit(w, "},\"outside_stage\":[");
+    char **names = s->outside_stage, **sorted = NULL;
+    if (s->n_outside_sorted != s->n_outside_stage && (sorted = st_summary_outside_sorted(s)))
+        names = sorted; /* fed since st_summary_finish: sort a copy */
     for (size_t i = 0; i < s->n_outside_stage; i++) {
+        if (i && sorted && strcmp(names[i - 1], names[i]) == 0)
+            continue;
         if (i)
             st_jw_char(w, ',');
-        st_jw_str(w, s->outside_stage[i]);
+        st_jw_str(w, names[i]);
     }
+    free(sorted);
     st_jw_lit(w, "]}");
 }
 
@@ -407,7 +413,9 @@ int st_trace_export(const char *path, const st_trace_meta *meta, st_samples_view
         return st_error_set(err, ST_EIO, e, "cannot create a file in %s: %s", dir, strerror(e));
     }
     (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-    (void)fchmod(fd, 0644);
+    mode_t mask = umask(022); /* mkstemp made it 0600: the mode open(0666) would give */
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
 
     st_jw w;
     st_jw_init(&w, fd);

@@ -5,6 +5,7 @@
  * (ST_TRACE_MAX_LINE); every error names its line. */
 #include "stagetop/grow.h"
 #include "stagetop/trace.h"
+#include "stagetop/trace_stream.h"
 #include "stagetop/json.h"
 
 #include <errno.h>
@@ -289,6 +290,13 @@ static int looks_like_doc(const st_jr *start)
             return 0;
     }
     return 0;
+}
+
+int st_trace_looks_like_doc(const char *buf, size_t len)
+{
+    st_jr r;
+    st_jr_init(&r, buf, len, 1, NULL);
+    return st_jr_ws(&r) == '{' && looks_like_doc(&r);
 }
 
 static int load_lines(st_trace *t, const char *buf, size_t len, st_error *err)

@@ -13,7 +13,18 @@
  * which readers skip (stageload's and ours).  Only a line longer than a
  * page (a huge start or end record) can still be torn.  Short writes (disk
  * full, signals) are retried.  The file's end is counted here, not asked of
- * the kernel (lseek) for every line. */
+ * the kernel (lseek) for every line.
+ *
+ * A file is created, never opened through a symlink (O_NOFOLLOW) and never
+ * truncated: an existing name is refused (O_EXCL) unless the caller asked
+ * to overwrite, and then the old file is unlinked first and created anew,
+ * still with O_EXCL, so a link planted in between is refused too.  A
+ * symlink is refused, overwrite or not (neither followed nor replaced).
+ *
+ * Durability (ST_REC_SYNC_*): the page cache dies with the machine (a
+ * kernel panic), so the lines are pushed to the disk: by default at most
+ * once a second, and at once after an event (a guard action is one) and
+ * the end record. */
 #include "stagetop/trace.h"
 #include "stagetop/json.h"
 
@@ -23,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ST_REC_PAGE 4096 /* the smallest page size of the systems we run on */
@@ -33,11 +45,82 @@ struct st_recorder {
     int regular;   /* fd is a regular file: keep lines inside pages */
     int append;    /* fd is in O_APPEND mode: lines land at the file's end */
     off_t end;     /* where the next line lands; -1: unknown, ask the kernel */
+    int sync;      /* ST_REC_SYNC_* */
+    int dirty;     /* lines written since the last sync */
+    double synced_at; /* monotonic seconds of the last sync */
+    uint64_t syncs;
     char label[256];
     st_jw line;    /* reused for every line */
 };
 
-int st_recorder_open(st_recorder **out, const char *path, int fd, st_error *err)
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Flush the file's data to the disk (not its timestamps). */
+static int sync_fd(int fd)
+{
+#if defined(__linux__)
+    return fdatasync(fd);
+#else
+    return fsync(fd);
+#endif
+}
+
+/* Make a new file's name durable: sync the directory it is in. */
+static void sync_dir_of(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
+    }
+}
+
+/* A new file at path; a FIFO or a device there is written to as it is
+ * (nothing to overwrite).  -1 and errno (EEXIST: a file is there). */
+static int open_new(const char *path, unsigned flags)
+{
+    const int how = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC;
+    struct stat st;
+    if (lstat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+        int fd = open(path, O_WRONLY | O_NOFOLLOW | O_APPEND | O_CLOEXEC);
+        if (fd >= 0 && (fstat(fd, &st) != 0 || S_ISREG(st.st_mode))) { /* swapped meanwhile */
+            close(fd);
+            errno = EEXIST;
+            return -1;
+        }
+        return fd;
+    }
+    int fd = open(path, how, 0666);
+    if (fd < 0 && errno == EEXIST && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        errno = ELOOP; /* say what is there */
+        return -1;
+    }
+    if (fd < 0 && errno == EEXIST && (flags & ST_REC_OVERWRITE)) {
+        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a symlink is never replaced */
+            errno = S_ISDIR(st.st_mode) ? EISDIR : S_ISLNK(st.st_mode) ? ELOOP : EEXIST;
+            return -1;
+        }
+        if (unlink(path) != 0 && errno != ENOENT)
+            return -1;
+        fd = open(path, how, 0666);
+    }
+    return fd;
+}
+
+int st_recorder_open(st_recorder **out, const char *path, int fd, unsigned flags, st_error *err)
 {
     *out = NULL;
     if (fd < 0 && (!path || !*path))
@@ -49,14 +132,22 @@ int st_recorder_open(st_recorder **out, const char *path, int fd, st_error *err)
     if (fd >= 0) {
         r->fd = fd;
     } else {
-        r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+        r->fd = open_new(path, flags);
         if (r->fd < 0) {
             int e = errno;
             free(r);
+            if (e == EEXIST)
+                return st_error_set(err, ST_EINVAL, e,
+                                    "%s exists: not overwritten (--overwrite replaces it)", path);
+            if (e == ELOOP)
+                return st_error_set(err, ST_EINVAL, e, "%s is a symbolic link: not followed, not replaced",
+                                    path);
             return st_error_set(err, ST_EIO, e, "cannot open %s: %s", path, strerror(e));
         }
         r->own = 1;
+        sync_dir_of(path);
     }
+    r->sync = ST_REC_SYNC_1S;
     struct stat st;
     r->regular = fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode);
     if (r->regular) { /* counted from here on: no lseek per line */
@@ -91,8 +182,43 @@ static int write_all(int fd, const char *p, size_t left)
     return 0;
 }
 
-/* Write the line buffered in r->line plus a newline, whole. */
+void st_recorder_set_sync(st_recorder *r, int mode)
+{
+    r->sync = mode;
+}
+
+uint64_t st_recorder_syncs(const st_recorder *r)
+{
+    return r->syncs;
+}
+
+int st_recorder_sync(st_recorder *r, int urgent, st_error *err)
+{
+    if (!r->regular || !r->dirty || r->sync == ST_REC_SYNC_NEVER)
+        return ST_OK;
+    double now = mono_s();
+    if (r->sync == ST_REC_SYNC_1S && !urgent && r->syncs && now - r->synced_at < 1.0)
+        return ST_OK;
+    if (sync_fd(r->fd) != 0) {
+        int e = errno;
+        return st_error_set(err, ST_EIO, e, "syncing %s: %s", r->label, strerror(e));
+    }
+    r->synced_at = now;
+    r->syncs++;
+    r->dirty = 0;
+    return ST_OK;
+}
+
+/* Write the line buffered in r->line plus a newline, whole; then sync as
+ * the mode says (urgent: an event or the end). */
+static int emit_line(st_recorder *r, int urgent, st_error *err);
+
 static int emit(st_recorder *r, st_error *err)
+{
+    return emit_line(r, 0, err);
+}
+
+static int emit_line(st_recorder *r, int urgent, st_error *err)
 {
     int e = 0;
     st_jw_char(&r->line, '\n');
@@ -123,7 +249,8 @@ static int emit(st_recorder *r, st_error *err)
         r->end = -1; /* part of it may have been written */
         return st_error_set(err, ST_EIO, e, "writing %s: %s", r->label, strerror(e));
     }
-    return ST_OK;
+    r->dirty = 1;
+    return st_recorder_sync(r, urgent || r->sync == ST_REC_SYNC_ALWAYS, err);
 }
 
 int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err)
@@ -152,10 +279,10 @@ int st_recorder_event(st_recorder *r, const st_event *ev, st_error *err)
     st_jw_lit(&r->line, "{\"type\":\"event\",");
     st_jw_event_members(&r->line, ev);
     st_jw_char(&r->line, '}');
-    return emit(r, err);
+    return emit_line(r, 1, err);
 }
 
-int st_recorder_end(st_recorder *r, const st_summary *s, st_error *err)
+int st_recorder_end(st_recorder *r, const st_summary *s, uint64_t dropped_samples, st_error *err)
 {
     st_jw_reset(&r->line);
     st_jw_lit(&r->line, "{\"type\":\"end\"");
@@ -163,8 +290,10 @@ int st_recorder_end(st_recorder *r, const st_summary *s, st_error *err)
         st_jw_lit(&r->line, ",\"summary\":");
         st_jw_summary(&r->line, s, NULL);
     }
+    st_jw_lit(&r->line, ",\"dropped_samples\":");
+    st_jw_u64(&r->line, dropped_samples);
     st_jw_char(&r->line, '}');
-    return emit(r, err);
+    return emit_line(r, 1, err);
 }
 
 void st_recorder_close(st_recorder *r)

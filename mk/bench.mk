@@ -4,3 +4,11 @@ $(B)/bench/monitor_rss: bench/monitor_rss.c $(B)/libstagetop.a
 	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
 
 EXTRA_BENCH_BIN += $(B)/bench/monitor_rss
+
+# bench/durability.sh: the summary of many outside-stage loads, the cost
+# of --record-sync.
+$(B)/bench/durability-bench: bench/durability_bench.c $(B)/libstagetop.a
+	@mkdir -p $(dir $@)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
+
+EXTRA_BENCH_BIN += $(B)/bench/durability-bench

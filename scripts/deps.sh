@@ -25,6 +25,12 @@ command -v xmllint >/dev/null 2>&1 || missing="$missing xmllint"
 if [ "$(uname -s)" = Linux ]; then
     for c in ps free; do command -v "$c" >/dev/null 2>&1 || missing="$missing $c"; done
 fi
+# tests/faults/hostile_files.test.sh: fdatasync counts (strace), peak RSS (GNU time)
+if [ "$(uname -s)" = Linux ]; then
+    pkgs="$pkgs strace time"
+    command -v strace >/dev/null 2>&1 || missing="$missing strace"
+    [ -x /usr/bin/time ] || missing="$missing time"
+fi
 if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
     pkgs="$pkgs htop btop python3-psutil"
     brew="$brew htop btop"

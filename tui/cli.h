@@ -85,6 +85,16 @@ int cli_load_trace(const char *path, st_trace *t);
 int cli_bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* `stagetop doctor [-p PID] [--json] [--no-gpu]` (tui/doctor.c). */
 int cli_doctor(int argc, char **argv);
+/* --record-sync never|1s|always -> enum st_rec_sync; -1 for anything else. */
+int cli_parse_record_sync(const char *s, int *mode);
+/* Before anything starts: --record over an existing file without
+ * --overwrite, --events on a device...: say why, return CLI_EXIT_USAGE;
+ * 0 when the run may go on. */
+int cli_preflight(const cli_args *a);
+/* The launched job's log (--job-log, or a new stagetop-job-TIME.log in the
+ * export dir, never through a symlink); its name into path; -1 (said on
+ * stderr) on failure. */
+int cli_open_job_log(const cli_args *a, char *path, size_t len);
 
 /* Exit code for the end of a watched run (shared by headless and the screen). */
 int cli_exit_code(const st_monitor *m, int signo);

@@ -158,6 +158,11 @@ int cli_headless(st_monitor *m, const cli_args *a)
     st_error e;
     int signo = 0, said_guard = 0, said_guard_error = 0, said_record = 0, said_gpu = 0;
     for (;;) {
+        if (a->jsonl && m->record_errno == EPIPE && !cli_signal) {
+            /* the reader of stdout left (`| head`): end as on SIGPIPE */
+            fprintf(stderr, "stagetop: stdout was closed: stopping\n");
+            cli_signal = SIGPIPE;
+        }
         if (cli_signal && !signo) {
             signo = cli_signal;
             if (!m->job.launched || m->job.state == ST_JOB_EXITED)
@@ -190,7 +195,7 @@ int cli_headless(st_monitor *m, const cli_args *a)
             fprintf(stderr, "stagetop: %s (the GPU lane has gaps)\n", m->gpu_error);
             said_gpu = 1;
         }
-        if (m->record_error[0] && !said_record) {
+        if (m->record_error[0] && !said_record && !(a->jsonl && m->record_errno == EPIPE)) {
             fprintf(stderr, "stagetop: %s (sampling goes on)\n", m->record_error);
             said_record = 1;
         }

@@ -48,6 +48,10 @@ static void usage(FILE *f)
 "  -i, --interval SEC      seconds between samples, 0.01..60 (default 0.5)\n"
 "  -r, --record FILE       stream every record to FILE as JSONL (flushed per line);\n"
 "                          a FILE ending in .json gets the JSON trace at the end\n"
+"      --overwrite         let --record replace an existing FILE (refused without)\n"
+"      --record-sync WHEN  never, 1s or always: how often the record is pushed to\n"
+"                          the disk (default 1s: at most once a second, and at\n"
+"                          once after an event or a guard action)\n"
 "      --headless          no screen; with --jsonl the records go to stdout\n"
 "      --jsonl             (headless) write JSONL records to stdout\n"
 "      --history DURATION  how much the screen and export keep (default 2h)\n"
@@ -112,7 +116,8 @@ static void gpu_status(FILE *f)
 enum {
     OPT_HEADLESS = 256, OPT_JSONL, OPT_HISTORY, OPT_EXPORT_DIR, OPT_SWAP_BUDGET, OPT_KILL_FREE,
     OPT_ON_BUDGET, OPT_WAIT_FREE, OPT_START_TIMEOUT, OPT_GRACE, OPT_JOB_LOG, OPT_ASCII,
-    OPT_NO_GPU, OPT_EVENTS, OPT_KEEP_EVENTS
+    OPT_NO_GPU, OPT_EVENTS, OPT_KEEP_EVENTS,
+    OPT_OVERWRITE = 400, OPT_RECORD_SYNC
 };
 enum { OPT_METRICS = 512, OPT_NOTIFY }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
 
@@ -139,6 +144,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"no-gpu", no_argument, NULL, OPT_NO_GPU},
         {"events", required_argument, NULL, OPT_EVENTS},
         {"keep-events", no_argument, NULL, OPT_KEEP_EVENTS},
+        {"overwrite", no_argument, NULL, OPT_OVERWRITE},
+        {"record-sync", required_argument, NULL, OPT_RECORD_SYNC},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -217,6 +224,11 @@ static int parse_args(int argc, char **argv, cli_args *a)
         case OPT_NO_GPU: a->mon.no_gpu = 1; break;
         case OPT_EVENTS: a->mon.events_path = optarg; break;
         case OPT_KEEP_EVENTS: a->keep_events = 1; break;
+        case OPT_OVERWRITE: a->mon.record_overwrite = 1; break;
+        case OPT_RECORD_SYNC:
+            if (cli_parse_record_sync(optarg, &a->mon.record_sync) != 0)
+                return bad_usage("--record-sync: '%s' is not never, 1s or always", optarg);
+            break;
         case 'h':
             usage(stdout);
             gpu_status(stdout);
@@ -263,23 +275,11 @@ static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
     memset(job, 0, sizeof *job);
     job->grace_s = a->mon.grace_s;
     if (!a->headless) {
-        if (a->job_log) {
-            snprintf(logpath, loglen, "%s", a->job_log);
-        } else {
-            char stamp[32] = "";
-            time_t now = time(NULL);
-            struct tm tm;
-            if (localtime_r(&now, &tm))
-                strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-            snprintf(logpath, loglen, "%s/stagetop-job-%s.log", a->export_dir, stamp);
-        }
-        logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (logfd < 0) {
-            fprintf(stderr, "stagetop: %s: %s\n", logpath, strerror(errno));
+        if ((logfd = cli_open_job_log(a, logpath, loglen)) < 0)
             return CLI_EXIT_WATCH;
-        }
-        saved[0] = dup(STDOUT_FILENO);
-        saved[1] = dup(STDERR_FILENO);
+        /* close-on-exec: the job must not inherit the terminal as extra fds */
+        saved[0] = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+        saved[1] = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
         dup2(logfd, STDOUT_FILENO);
         dup2(logfd, STDERR_FILENO);
     }
@@ -483,6 +483,8 @@ int main(int argc, char **argv)
         return cli_plot(in, out);
     }
     int rc = parse_args(argc, argv, &a);
+    if (rc == 0)
+        rc = cli_preflight(&a);
     if (rc != 0)
         return rc;
     if (cli_signals_install() != 0) {

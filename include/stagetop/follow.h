@@ -31,12 +31,15 @@ typedef struct st_follow {
     uint64_t bad_lines;    /* lines that did not parse (skipped) */
     char last_error[256];  /* the latest bad line's message */
     int discarding;        /* inside an over-long line: skip to its end */
+    int fifo;              /* the file is a FIFO: read(), no offsets */
 } st_follow;
 
+/* ST_EINVAL when path exists and is neither a regular file nor a FIFO. */
 int st_follow_open(st_follow *f, const char *path, st_error *err);
 void st_follow_close(st_follow *f);
 
-/* Read what was appended since the last call.  Each complete line that is
+/* Read what was appended since the last call (at most 1 MiB a call: the
+ * rest waits for the next, so an endless writer cannot hold the caller).  Each complete line that is
  * a stageload event of a kind stagetop shows is converted (t on stagetop's
  * clock, now_s = seconds since stagetop's start at this call) and passed to
  * emit(ctx, ev).  Bad lines are counted and skipped, never fatal.  Returns

@@ -31,6 +31,8 @@ typedef struct st_monitor_opts {
     const char *events_path; /* --events: a stageload trace the job writes */
     const char *job_events_path; /* $STAGETOP_EVENTS of a launched job: followed
                                     like events_path (plain or JSONL lines) */
+    int record_overwrite;    /* --overwrite: an existing record file is replaced */
+    int record_sync;         /* --record-sync: enum st_rec_sync (default 1 s) */
 } st_monitor_opts;
 
 void st_monitor_opts_default(st_monitor_opts *o);
@@ -57,6 +59,7 @@ typedef struct st_monitor {
     int has_last;
     double cpu_per_sample;   /* stagetop's CPU seconds per sample, smoothed */
     char record_error[256];  /* first record-stream write failure, "" if none */
+    int record_errno;        /* its errno (EPIPE: the reader of --jsonl left) */
     st_guard guard;          /* budget policy (active when guard_on) */
     int guard_on;
     st_guard_verdict verdict;/* the last limit crossed */

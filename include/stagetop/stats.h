@@ -61,6 +61,8 @@ typedef struct st_summary {
     uint64_t n_stage_events;             /* stage events fed */
     char **outside_stage;                /* sorted unique names of loads noted */
     size_t n_outside_stage, cap_outside_stage; /* "outside_stage" (stageload) */
+    size_t n_outside_sorted;             /* [0, this) sorted and unique; the rest
+                                            appended since (st_summary_finish sorts) */
 } st_summary;
 
 void st_summary_init(st_summary *s);
@@ -68,6 +70,11 @@ void st_summary_free(st_summary *s);
 /* ST_ENOMEM when a stage cannot be stored (the summary stays usable). */
 int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err);
 int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err);
+/* The outside_stage names sorted (repeats adjacent), for a writer holding
+ * a const summary that was fed since st_summary_finish: a malloc'd array
+ * of n_outside_stage pointers into s (free() the array only); NULL when out
+ * of memory. */
+char **st_summary_outside_sorted(const st_summary *s);
 /* Record a kernel high-water mark (bytes) seen outside the samples. */
 void st_summary_add_kernel_peak(st_summary *s, uint64_t bytes);
 /* Close the last stage window at the last sample.  Idempotent.  Feeding

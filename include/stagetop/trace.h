@@ -52,14 +52,32 @@ char *st_summary_to_json(const st_summary *s, const st_trace_meta *meta);
 
 typedef struct st_recorder st_recorder;
 
-/* Open path for writing (created/truncated, mode 0644); fd >= 0 instead
- * writes to that descriptor (stdout for --jsonl) and path is only a label. */
-int st_recorder_open(st_recorder **out, const char *path, int fd, st_error *err);
+#define ST_REC_OVERWRITE 1u /* replace an existing regular file (a symlink: refused, always) */
+
+/* When the record is pushed to the disk (fdatasync; regular files only). */
+enum st_rec_sync {
+    ST_REC_SYNC_1S = 0,  /* at most once a second, and at once after an event or the end */
+    ST_REC_SYNC_NEVER,   /* left to the kernel's page cache */
+    ST_REC_SYNC_ALWAYS   /* after every line */
+};
+
+/* Create path for writing (mode 0666 less the umask): never through a
+ * symlink (O_NOFOLLOW), never over an existing file unless flags has
+ * ST_REC_OVERWRITE (ST_EINVAL "exists").  fd >= 0 instead writes to that
+ * descriptor (stdout for --jsonl) and path is only a label.  Sync mode:
+ * ST_REC_SYNC_1S until st_recorder_set_sync. */
+int st_recorder_open(st_recorder **out, const char *path, int fd, unsigned flags, st_error *err);
+void st_recorder_set_sync(st_recorder *r, int mode);
+/* Sync now if lines are waiting and the mode allows (urgent: even within
+ * the second); ST_EIO when the disk refuses. */
+int st_recorder_sync(st_recorder *r, int urgent, st_error *err);
+uint64_t st_recorder_syncs(const st_recorder *r); /* syncs done so far */
 int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err);
 int st_recorder_sample(st_recorder *r, const st_sample *s, st_error *err);
-int st_recorder_event(st_recorder *r, const st_event *ev, st_error *err);
-/* {"type":"end"} (with the summary when non-NULL). */
-int st_recorder_end(st_recorder *r, const st_summary *s, st_error *err);
+int st_recorder_event(st_recorder *r, const st_event *ev, st_error *err); /* synced at once */
+/* {"type":"end"} (with the summary when non-NULL, and dropped_samples:
+ * sampling deadlines that passed unsampled); synced at once. */
+int st_recorder_end(st_recorder *r, const st_summary *s, uint64_t dropped_samples, st_error *err);
 /* Close; does not write "end" (a run that did not end cleanly). */
 void st_recorder_close(st_recorder *r);
 

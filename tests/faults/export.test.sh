@@ -133,8 +133,8 @@ check "--record x.json onto a full disk: no partial file" only_files "$FULL" fil
 ln -s "$ELSE/precious" "$REAL/end.json"
 "$STAGETOP" --headless --interval 0.05 --record "$REAL/end.json" -- sleep 0.3 2>"$T/link.err"
 rc=$?
-check "--record x.json over a symlink: exit 0, link replaced, target untouched" \
-    sh -c "[ $rc -eq 0 ] && [ ! -L '$REAL/end.json' ] && [ \"\$(cat '$ELSE/precious')\" = precious ]"
+check "--record x.json over a symlink: refused (exit 2), link and target untouched" \
+    sh -c "[ $rc -eq 2 ] && [ -L '$REAL/end.json' ] && [ \"\$(cat '$ELSE/precious')\" = precious ]"
 rm -f "$FULL"/*
 dd if=/dev/zero of="$FULL/filler" bs=1k count=40 status=none
 "$STAGETOP" --headless --interval 0.01 --record "$FULL/rec.jsonl" -- sleep 3 2>"$T/jsonl.err"

@@ -7,12 +7,16 @@
  *    for the JSONL record stream;
  *  - the summary JSON is valid JSON;
  *  - feeding the input line by line (as when following a growing file)
- *    never crashes either.
+ *    never crashes either;
+ *  - the chunked file reader (st_trace_load_file, core/trace_stream.c)
+ *    gives what the whole-buffer reader gives: the same status and, when
+ *    it loads, the same samples, events and dropped count.
  * Build and run: `make fuzz` (mk/trace.mk); docs/fuzzing.md. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stagetop/json.h"
 #include "stagetop/trace.h"
@@ -118,6 +122,30 @@ static void round_trip(const st_trace *t)
     st_trace_free(&t3);
 }
 
+/* The input as a file (one temp file, rewritten each time), read by the
+ * chunked reader and compared with the whole-buffer result t/rc. */
+static void same_from_file(const uint8_t *data, size_t size, const st_trace *t, int rc)
+{
+    static char path[] = "/tmp/fuzz-import-XXXXXX";
+    static int fd = -1;
+    if (fd < 0 && (fd = mkstemp(path)) < 0)
+        return;
+    if (ftruncate(fd, 0) != 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
+        return;
+    st_trace f;
+    st_error e;
+    int frc = st_trace_load_file(path, &f, &e);
+    check(frc == rc, "the chunked reader gives the same status");
+    if (frc == ST_OK) {
+        check(f.n_samples == t->n_samples &&
+                  (!f.n_samples || memcmp(f.samples, t->samples, f.n_samples * sizeof *f.samples) == 0),
+              "the chunked reader gives the same samples");
+        check(f.events.len == t->events.len && f.dropped_samples == t->dropped_samples,
+              "the chunked reader gives the same events");
+        st_trace_free(&f);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *buf = (const char *)data;
@@ -126,6 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     st_error_clear(&e);
     int rc = st_trace_load_mem(buf, size, &t, &e);
     check_error(&e, rc, buf, size);
+    same_from_file(data, size, &t, rc);
     if (rc == ST_OK) {
         char *js = st_summary_to_json(&t.summary, &t.meta);
         valid_json(js);

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
         int rc;
         if (st_trace_load_file(argv[2], &t, &e))
             return fail(argv[2], &e);
-        if ((rc = st_recorder_open(&r, NULL, STDOUT_FILENO, &e)) == 0) {
+        if ((rc = st_recorder_open(&r, NULL, STDOUT_FILENO, 0, &e)) == 0) {
             size_t j = 0;
             rc = st_recorder_start(r, &t.meta, &e);
             for (size_t i = 0; !rc && i <= t.n_samples; i++) {
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
                     rc = st_recorder_sample(r, &t.samples[i], &e);
             }
             if (!rc && t.has_end)
-                rc = st_recorder_end(r, &t.summary, &e);
+                rc = st_recorder_end(r, &t.summary, t.dropped_samples, &e);
             st_recorder_close(r);
         }
         st_trace_free(&t);

@@ -64,7 +64,7 @@ static void test_record_import(void **state)
     meta_of(&m);
     st_summary_init(&sum);
     mode_t old = umask(022);
-    assert_int_equal(st_recorder_open(&r, path, -1, &e), ST_OK);
+    assert_int_equal(st_recorder_open(&r, path, -1, 0, &e), ST_OK);
     umask(old);
     assert_int_equal(st_recorder_start(r, &m, &e), ST_OK);
     st_sample s[40];
@@ -83,7 +83,7 @@ static void test_record_import(void **state)
     }
     st_summary_add_kernel_peak(&sum, 999);
     st_summary_finish(&sum);
-    assert_int_equal(st_recorder_end(r, &sum, &e), ST_OK);
+    assert_int_equal(st_recorder_end(r, &sum, 0, &e), ST_OK);
     st_recorder_close(r);
 
     struct stat st;
@@ -144,7 +144,9 @@ static void test_record_import(void **state)
     st_trace_meta_free(&m);
 }
 
-static void test_truncates(void **state)
+/* An existing file is kept unless ST_REC_OVERWRITE; then it is replaced
+ * (truncated content gone) and the end record says dropped_samples. */
+static void test_existing_file(void **state)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/old.jsonl", (char *)*state);
@@ -153,15 +155,24 @@ static void test_truncates(void **state)
     close(fd);
     st_recorder *r;
     st_error e;
-    assert_int_equal(st_recorder_open(&r, path, -1, &e), ST_OK);
-    assert_int_equal(st_recorder_end(r, NULL, &e), ST_OK);
+    assert_int_equal(st_recorder_open(&r, path, -1, 0, &e), ST_EINVAL);
+    assert_non_null(strstr(e.msg, "exists"));
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 34); /* untouched */
+    assert_int_equal(st_recorder_open(&r, path, -1, ST_REC_OVERWRITE, &e), ST_OK);
+    assert_int_equal(st_recorder_end(r, NULL, 7, &e), ST_OK);
     st_recorder_close(r);
     FILE *f = fopen(path, "r");
     char buf[128] = "";
     assert_non_null(fgets(buf, sizeof buf, f));
     assert_null(fgets(buf + 64, 64, f));
     fclose(f);
-    assert_string_equal(buf, "{\"type\":\"end\"}\n");
+    assert_string_equal(buf, "{\"type\":\"end\",\"dropped_samples\":7}\n");
+    st_trace t;
+    assert_int_equal(st_trace_load_file(path, &t, &e), ST_OK);
+    assert_int_equal(t.dropped_samples, 7);
+    st_trace_free(&t);
 }
 
 /* Lines never cross a 4 KiB boundary of the file (see trace_record.c). */
@@ -171,7 +182,8 @@ static void test_lines_inside_pages(void **state)
     snprintf(path, sizeof path, "%s/pages.jsonl", (char *)*state);
     st_recorder *r;
     st_error e;
-    assert_int_equal(st_recorder_open(&r, path, -1, &e), ST_OK);
+    assert_int_equal(st_recorder_open(&r, path, -1, 0, &e), ST_OK);
+    st_recorder_set_sync(r, ST_REC_SYNC_NEVER);
     for (uint32_t i = 0; i < 3000; i++) {
         st_event ev;
         st_event_init(&ev, i, ST_EV_MARK);
@@ -212,7 +224,7 @@ static void test_fd_mode(void **state)
     st_recorder *r;
     st_error e;
     assert_int_equal(pipe(p), 0);
-    assert_int_equal(st_recorder_open(&r, NULL, p[1], &e), ST_OK);
+    assert_int_equal(st_recorder_open(&r, NULL, p[1], 0, &e), ST_OK);
     st_sample s = sample_at(3);
     assert_int_equal(st_recorder_sample(r, &s, &e), ST_OK);
     st_recorder_close(r); /* does not close a descriptor it was given */
@@ -237,12 +249,12 @@ static void test_write_errors(void **state)
         print_message("SKIP: /dev/full: not available\n");
         skip();
     }
-    assert_int_equal(st_recorder_open(&r, "/dev/full", -1, &e), ST_OK);
+    assert_int_equal(st_recorder_open(&r, "/dev/full", -1, 0, &e), ST_OK);
     assert_int_equal(st_recorder_sample(r, &s, &e), ST_EIO);
     assert_int_equal(e.sys_errno, ENOSPC);
     assert_non_null(strstr(e.msg, "/dev/full"));
     st_recorder_close(r);
-    assert_int_equal(st_recorder_open(&r, "/nonexistent/dir/x.jsonl", -1, &e), ST_EIO);
+    assert_int_equal(st_recorder_open(&r, "/nonexistent/dir/x.jsonl", -1, 0, &e), ST_EIO);
     assert_int_equal(e.sys_errno, ENOENT);
     assert_null(r);
 }
@@ -262,8 +274,9 @@ static void test_sigkill_leaves_whole_lines(void **state)
             st_recorder *r;
             st_trace_meta m;
             meta_of(&m);
-            if (st_recorder_open(&r, path, -1, NULL) || st_recorder_start(r, &m, NULL))
+            if (st_recorder_open(&r, path, -1, 0, NULL) || st_recorder_start(r, &m, NULL))
                 _exit(1);
+            st_recorder_set_sync(r, ST_REC_SYNC_NEVER); /* as many lines as it can */
             (void)write(ready[1], "x", 1);
             for (uint32_t i = 0;; i++) {
                 st_sample s = sample_at(i % 100000);
@@ -303,7 +316,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_record_import, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_truncates, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_existing_file, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_lines_inside_pages, setup_dir, teardown_dir),
         cmocka_unit_test(test_fd_mode),
         cmocka_unit_test(test_write_errors),
