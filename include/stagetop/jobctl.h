@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include "stagetop/error.h"
+#include "stagetop/peak.h"
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
 
@@ -26,6 +27,7 @@ typedef struct st_job {
     int exit_code;        /* launched job: its code, or 128+N for signal N */
     int signalled;        /* processes signalled by the last action */
     int refused;          /* processes that refused (EPERM) in the last action */
+    st_job_peak peak;     /* launched job: kernel peaks kept at reaping, its cgroup */
 } st_job;
 
 /* Start argv in its own process group (setpgid), stdin/stdout/stderr
