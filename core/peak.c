@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int st_peak_source_known(const char *name)
@@ -51,6 +52,8 @@ static void note_max(uint64_t *v, int *has, uint64_t bytes)
         *v = bytes;
     *has = 1;
 }
+
+static void cg_settle(st_job_peak *pk, int force);
 
 pid_t st_peak_reap(st_job_peak *pk, pid_t which, int *status)
 {
@@ -79,6 +82,10 @@ pid_t st_peak_reap(st_job_peak *pk, pid_t which, int *status)
     do {
         w = wait4(pid, status, WNOHANG, &ru);
     } while (w < 0 && errno == EINTR);
+    if (w > 0 && w == pk->root)
+        pk->root_reaped = 1;
+    if (w > 0 && pk->root_reaped)
+        cg_settle(pk, 0); /* the tree may be empty now */
     if (w > 0 && ru.ru_maxrss > 0) {
 #if defined(__APPLE__)
         uint64_t bytes = (uint64_t)ru.ru_maxrss;
@@ -304,6 +311,7 @@ void st_peak_discard(st_job_peak *pk)
 void st_peak_spawned(st_job_peak *pk, pid_t pid)
 {
     char rel[1024];
+    pk->root = pid;
     if (!pk->cg_active)
         return;
     close(pk->cg_fd); /* the child wrote through its copy before exec */
@@ -331,7 +339,11 @@ static void move_home(const st_job_peak *pk)
     close(fd);
 }
 
-void st_peak_finish(st_job_peak *pk)
+/* Read memory.peak, then remove the cgroup if it is empty; force: move
+ * what is left back home first, and give up on the cgroup either way.  A
+ * cgroup whose last process has just exited can answer EBUSY for a moment:
+ * forced, that is retried (up to 1 s). */
+static void cg_settle(st_job_peak *pk, int force)
 {
     char path[600], buf[64];
     if (!pk->cg_active)
@@ -344,12 +356,26 @@ void st_peak_finish(st_job_peak *pk)
         if (errno == 0 && end != buf)
             note_max(&pk->cgroup, &pk->has_cgroup, (uint64_t)v);
     }
-    if (rmdir(pk->cg_dir) != 0 && errno == EBUSY) {
-        move_home(pk);
-        if (rmdir(pk->cg_dir) != 0)
-            why(pk, "could not remove the cgroup %s: %s", pk->cg_dir, strerror(errno));
+    if (rmdir(pk->cg_dir) == 0 || errno == ENOENT) {
+        pk->cg_active = 0;
+        return;
     }
+    if (!force)
+        return; /* processes left: the next reap or st_peak_finish */
+    move_home(pk);
+    int r = -1, e = 0;
+    for (int i = 0; i < 50 && (r = rmdir(pk->cg_dir)) != 0 && (e = errno) == EBUSY; i++) {
+        struct timespec ts = { 0, 20 * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+    if (r != 0 && e != ENOENT)
+        why(pk, "could not remove the cgroup %s: %s", pk->cg_dir, strerror(e));
     pk->cg_active = 0;
+}
+
+void st_peak_finish(st_job_peak *pk)
+{
+    cg_settle(pk, 1);
 }
 
 #else /* no cgroups */
@@ -362,8 +388,9 @@ void st_peak_prepare(st_job_peak *pk)
 }
 
 void st_peak_child_enter(const st_job_peak *pk) { (void)pk; }
-void st_peak_spawned(st_job_peak *pk, pid_t pid) { (void)pk; (void)pid; }
+void st_peak_spawned(st_job_peak *pk, pid_t pid) { pk->root = pid; }
 void st_peak_discard(st_job_peak *pk) { (void)pk; }
 void st_peak_finish(st_job_peak *pk) { (void)pk; }
+static void cg_settle(st_job_peak *pk, int force) { (void)pk; (void)force; }
 
 #endif

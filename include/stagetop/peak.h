@@ -42,6 +42,8 @@ typedef struct st_job_peak {
     /* for zombie_peak (st_peak_bind); NULL: not read */
     const st_platform *plat;
     st_backend *b;
+    pid_t root;          /* the launched root (st_peak_spawned) */
+    int root_reaped;     /* 1 once st_peak_reap has reaped it */
     /* the job's cgroup (Linux) */
     int cg_active;       /* 1: cg_dir exists and cg_fd is open */
     int cg_fd;           /* its cgroup.procs, O_WRONLY|O_CLOEXEC */
@@ -58,8 +60,8 @@ typedef struct st_job_peak {
 void st_peak_prepare(st_job_peak *pk);
 /* In the child, before exec: move itself into the cgroup (best effort). */
 void st_peak_child_enter(const st_job_peak *pk);
-/* In the parent once the exec succeeded: check that pid is in the cgroup
- * (else the cgroup is removed and cg_why says so). */
+/* In the parent once the exec succeeded: remember the root, check that it
+ * is in the cgroup (else the cgroup is removed and cg_why says so). */
 void st_peak_spawned(st_job_peak *pk, pid_t pid);
 /* The exec failed or the fork did: remove the cgroup. */
 void st_peak_discard(st_job_peak *pk);
@@ -70,8 +72,10 @@ void st_peak_bind(st_job_peak *pk, const st_platform *plat, st_backend *b);
 /* Like waitpid(which, status, WNOHANG) (which: a pid, or -pgid), for exited
  * children only: finds a child that has exited without reaping it (waitid
  * WNOWAIT), reads its zombie peak (if bound), then reaps it with wait4 and
- * keeps its ru_maxrss.  Returns the pid reaped, 0 when none has exited, -1
- * with errno set. */
+ * keeps its ru_maxrss.  Once the root is reaped, each reap also tries to
+ * settle the cgroup: if it is empty, memory.peak is read and the cgroup
+ * removed.  Returns the pid reaped, 0 when none has exited, -1 with errno
+ * set. */
 pid_t st_peak_reap(st_job_peak *pk, pid_t which, int *status);
 
 /* Read memory.peak (once the job is over, or at the end of the run), then
