@@ -65,17 +65,17 @@ pid_t st_peak_reap(st_job_peak *pk, pid_t which, int *status)
         r = waitid(which < 0 ? P_PGID : P_PID, (id_t)(which < 0 ? -which : which), &si,
                    WEXITED | WNOHANG | WNOWAIT);
     } while (r < 0 && errno == EINTR);
-    if (r == 0 && si.si_pid == 0)
-        return 0; /* no child has exited */
-    if (r == 0) {
+    if (r == 0 && si.si_pid > 0) {
         pid = si.si_pid; /* a zombie: its lifetime peak is still readable */
         uint64_t v;
         if (pk->plat && pk->plat->zombie_peak && pk->b &&
             pk->plat->zombie_peak(pk->b, (int32_t)pid, &v, NULL) == ST_OK)
             note_max(&pk->lifetime, &pk->has_lifetime, v);
-    } else if (errno == ECHILD) {
-        return -1;
-    } /* else waitid cannot peek here: reap without the zombie read */
+    }
+    /* Otherwise wait4 on `which` itself: none has exited (0), none is left
+     * (ECHILD), or waitid cannot peek here; reaping must never depend on
+     * waitid.  A child exiting between the two calls is reaped without its
+     * zombie read (the wait4 mark is kept). */
     struct rusage ru;
     pid_t w;
     memset(&ru, 0, sizeof ru);
