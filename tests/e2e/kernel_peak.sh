@@ -35,6 +35,7 @@ run_spike() {
         wait $st
         echo $? >"$T/$n.rc"
         "$STAGETOP" summary "$T/$n.jsonl" >"$T/$n.summary" 2>>"$T/$n.err"
+        "$STAGETOP" summary "$T/$n.json" >"$T/$n.jsummary" 2>>"$T/$n.err"
         python3 - "$T/$n.jsonl" $SPIKE_MIB <<'PY' && return 0
 import json, sys
 seen = max([0] + [max(r.get("footprint", 0), r.get("rss", 0)) for r in map(json.loads, open(sys.argv[1]))
@@ -50,9 +51,9 @@ check_run() {
     n=$1 src=$2
     check "$n: stagetop and the job exit 0" sh -c "[ \"\$(cat '$T/$n.rc')\" = 0 ] || { cat '$T/$n.err'; exit 1; }"
     check "$n: no sample saw the spike, every summary holds it, source $src" python3 - \
-        "$T/$n.jsonl" "$T/$n.json" "$T/$n.summary" "$T/$n.child" "$src" $SPIKE_MIB <<'PY'
+        "$T/$n.jsonl" "$T/$n.json" "$T/$n.summary" "$T/$n.jsummary" "$T/$n.child" "$src" $SPIKE_MIB <<'PY'
 import json, sys
-jsonl, doc, summ, child, src, mib = sys.argv[1:]
+jsonl, doc, summ, jsumm, child, src, mib = sys.argv[1:]
 spike = int(mib) << 20
 child_maxrss = int(open(child).read())            # the child's own getrusage
 print("child ru_maxrss", child_maxrss)
@@ -67,7 +68,8 @@ assert seen < spike // 2, "a sample saw the spike: this run cannot show its reco
 d = json.load(open(doc))
 assert max(max(s.get("footprint", 0), s.get("rss", 0)) for s in d["samples"]) < spike // 2
 for where, s in (("JSONL end", ends[0]["summary"]), ("JSON export", d["summary"]),
-                 ("stagetop summary", json.load(open(summ)))):
+                 ("stagetop summary of the JSONL", json.load(open(summ))),
+                 ("stagetop summary of the export", json.load(open(jsumm)))):
     kp, ks = s.get("kernel_peak"), s.get("kernel_peak_source")
     print(where, "kernel_peak", kp, "source", ks)
     assert ks == src, (where, ks)
