@@ -35,7 +35,9 @@ typedef struct st_job {
  * exec failing (no such command) is reported here as ST_ESRCH/ST_EPERM with
  * the reason ("cannot run 'X': No such file or directory"), not as a child
  * exiting 127.  On Linux the caller becomes a child subreaper (prctl), so
- * the job's orphaned processes are reaped by st_job_poll. */
+ * the job's orphaned processes are reaped by st_job_poll.  Where it can,
+ * the job runs in a cgroup v2 of its own, and every process of the job
+ * stagetop reaps leaves its kernel peak in job->peak (core/peak.c). */
 int st_job_spawn(st_job *job, char *const argv[], st_error *err);
 /* Watch an existing process (not started by stagetop). */
 void st_job_attach(st_job *job, int32_t pid);
