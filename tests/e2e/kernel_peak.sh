@@ -97,6 +97,10 @@ cg_dir() {
     [ -n "$mnt" ] || { echo "cgroup v2 not mounted"; return 1; }
     grep -qw memory "$mnt/cgroup.controllers" 2>/dev/null ||
         { echo "cgroup v2 (at $mnt) has no memory controller: cgroup v1 holds it"; return 1; }
+    kv=$(uname -r | sed 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/')
+    set -- $kv
+    [ "$1" -gt 5 ] || { [ "$1" -eq 5 ] && [ "$2" -ge 19 ]; } ||
+        { echo "Linux $(uname -r) has no memory.peak (5.19 or later)"; return 1; }
     rel=$(sed -n 's/^0:://p' /proc/self/cgroup)
     for d in "$mnt${rel%/}" "$(dirname "$mnt${rel%/}")"; do
         grep -qw memory "$d/cgroup.subtree_control" 2>/dev/null && [ -w "$d" ] && \
