@@ -264,7 +264,7 @@ void st_job_attach(st_job *job, int32_t pid) { job_reset(job, pid, 0); }
 
 /* In the child: own group, default dispositions, empty mask, exec.  Only
  * async-signal-safe calls; on failure the errno goes up the pipe. */
-static void child_exec(char *const argv[], int wfd)
+static void child_exec(char *const argv[], int wfd, const st_job_peak *pk)
 {
     struct sigaction sa;
     sigset_t none;
@@ -281,6 +281,7 @@ static void child_exec(char *const argv[], int wfd)
     sigemptyset(&none);
     (void)sigprocmask(SIG_SETMASK, &none, NULL);
     (void)setpgid(0, 0);
+    st_peak_child_enter(pk); /* its own cgroup, where it has one */
     execvp(argv[0], argv);
     int e = errno;
     ssize_t w;
@@ -303,6 +304,8 @@ int st_job_spawn(st_job *job, char *const argv[], st_error *err)
     if (pipe(fds) != 0)
         return st_error_set(err, ST_EIO, errno, "cannot run '%s': pipe: %s", argv[0],
                             strerror(errno));
+    st_job_peak pk;
+    st_peak_prepare(&pk);
     for (int i = 0; i < 2; i++)
         (void)fcntl(fds[i], F_SETFD, FD_CLOEXEC);
     pid_t pid = fork();
@@ -310,12 +313,13 @@ int st_job_spawn(st_job *job, char *const argv[], st_error *err)
         int e = errno;
         close(fds[0]);
         close(fds[1]);
+        st_peak_discard(&pk);
         return st_error_set(err, e == ENOMEM || e == EAGAIN ? ST_ENOMEM : ST_EIO, e,
                             "cannot run '%s': fork: %s", argv[0], strerror(e));
     }
     if (pid == 0) {
         close(fds[0]);
-        child_exec(argv, fds[1]);
+        child_exec(argv, fds[1], &pk);
     }
     close(fds[1]);
     (void)setpgid(pid, pid); /* also here: no race with our first killpg */
@@ -328,6 +332,7 @@ int st_job_spawn(st_job *job, char *const argv[], st_error *err)
     if (n == (ssize_t)sizeof child_errno) { /* exec failed: reap, report */
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
+        st_peak_discard(&pk);
         int code = ST_EIO;
         if (child_errno == ENOENT || child_errno == ENOTDIR)
             code = ST_ESRCH;
@@ -337,6 +342,8 @@ int st_job_spawn(st_job *job, char *const argv[], st_error *err)
                             strerror(child_errno));
     }
     job_reset(job, (int32_t)pid, 1);
+    st_peak_spawned(&pk, pid);
+    job->peak = pk;
     st_error_clear(err);
     return ST_OK;
 }
@@ -466,7 +473,7 @@ static void reap_group(st_job *job)
     int status = 0;
     pid_t w;
     for (;;) {
-        w = waitpid(-job->pid, &status, WNOHANG);
+        w = st_peak_reap(&job->peak, -job->pid, &status); /* waitpid + its kernel peak */
         if (w > 0) {
             if (w == job->pid && job->exit_code < 0)
                 job->exit_code = decode_status(status);
@@ -489,7 +496,7 @@ static int reap_root(st_job *job, st_error *err)
     if (job->exit_code >= 0)
         return REAP_DONE;
     do {
-        w = waitpid(job->pid, &status, WNOHANG);
+        w = st_peak_reap(&job->peak, job->pid, &status);
     } while (w < 0 && errno == EINTR);
     if (w == job->pid) {
         job->exit_code = decode_status(status);

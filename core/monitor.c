@@ -144,9 +144,10 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     rc = st_tree_init(&m->tree, plat, m->b, pid, discover, err);
     if (rc != ST_OK)
         goto fail_backend;
-    if (launched_job)
+    if (launched_job) {
         m->job = *launched_job;
-    else
+        st_peak_bind(&m->job.peak, plat, m->b); /* zombie peaks (macOS) */
+    } else
         st_job_attach(&m->job, pid);
     if (m->job.grace_s <= 0)
         m->job.grace_s = o->grace_s > 0 ? o->grace_s : 5;
@@ -394,7 +395,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     if (m->gpu)
         read_gpu(m, now, &s);
     if (m->tree.has_kernel_peak)
-        st_summary_add_kernel_peak(&m->summary, m->tree.kernel_peak);
+        st_summary_add_kernel_peak_from(&m->summary, m->tree.kernel_peak, ST_PEAK_SAMPLED);
 
     st_ring_push(&m->ring, &s);
     st_summary_add_sample(&m->summary, &s, NULL);
@@ -413,6 +414,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
             exited = 1;
         }
         if (exited) {
+            st_peak_feed(&m->job.peak, &m->summary); /* peaks kept at reaping */
             st_event ev;
             st_event_init(&ev, t_ms_at(m, now), ST_EV_EXIT);
             if (m->job.launched) {
@@ -524,6 +526,8 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     double now = st_now();
     if (m->job.paused_by_us && !keep_paused && m->job.state != ST_JOB_EXITED)
         st_monitor_resume(m, now, NULL);
+    st_peak_finish(&m->job.peak); /* the job's cgroup: memory.peak, removed */
+    st_peak_feed(&m->job.peak, &m->summary);
     st_summary_finish(&m->summary);
     if (m->rec) {
         if (st_recorder_end(m->rec, &m->summary, m->dropped, &e) != ST_OK)

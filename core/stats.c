@@ -11,6 +11,7 @@
 #include "stagetop/stats.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,11 +227,18 @@ int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err)
     }
 }
 
+void st_summary_add_kernel_peak_from(st_summary *s, uint64_t bytes, const char *source)
+{
+    if (!s->has_kernel_peak || bytes > s->kernel_peak) {
+        s->kernel_peak = bytes;
+        snprintf(s->kernel_peak_source, sizeof s->kernel_peak_source, "%s", source ? source : "");
+    }
+    s->has_kernel_peak = 1;
+}
+
 void st_summary_add_kernel_peak(st_summary *s, uint64_t bytes)
 {
-    if (!s->has_kernel_peak || bytes > s->kernel_peak)
-        s->kernel_peak = bytes;
-    s->has_kernel_peak = 1;
+    st_summary_add_kernel_peak_from(s, bytes, NULL);
 }
 
 void st_summary_stage_final(const st_summary *s, size_t i, int64_t *seconds_ms, uint64_t *peak,

@@ -261,6 +261,10 @@ void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
         st_jw_u64(w, s->kernel_peak);
     else
         st_jw_lit(w, "null");
+    if (s->has_kernel_peak && s->kernel_peak_source[0]) { /* docs/metrics.md */
+        st_jw_lit(w, ",\"kernel_peak_source\":");
+        st_jw_str(w, s->kernel_peak_source);
+    }
     if (s->has_gpu) {
         st_jw_lit(w, ",\"peak_gpu\":");
         st_jw_u64(w, s->peak_gpu);

@@ -85,6 +85,8 @@ void st_trace_finish(st_trace *t)
     /* A kernel high-water mark read from the file cannot be recomputed. */
     int has_kp = t->summary.has_kernel_peak;
     uint64_t kp = t->summary.kernel_peak;
+    char kp_src[sizeof t->summary.kernel_peak_source];
+    memcpy(kp_src, t->summary.kernel_peak_source, sizeof kp_src);
     st_summary_free(&t->summary);
     size_t i = 0, j = 0;
     while (i < t->n_samples || j < t->events.len) {
@@ -95,7 +97,7 @@ void st_trace_finish(st_trace *t)
             (void)st_summary_add_sample(&t->summary, &t->samples[i++], NULL);
     }
     if (has_kp)
-        st_summary_add_kernel_peak(&t->summary, kp);
+        st_summary_add_kernel_peak_from(&t->summary, kp, kp_src);
     st_summary_finish(&t->summary);
 }
 

@@ -295,23 +295,32 @@ int st_trace_parse_meta(st_jr *r, int n, st_trace_meta *m, int *is_stageload)
     return rc;
 }
 
-/* A summary object: only kernel_peak is read (the rest is recomputed). */
+/* A summary object: only kernel_peak and its source are read (the rest is
+ * recomputed).  The source is optional (traces before it have none). */
 int st_trace_parse_summary(st_jr *r, st_summary *sum)
 {
-    char key[32];
-    uint64_t v;
-    int k, rc, n = 0;
+    char key[32], src[sizeof sum->kernel_peak_source] = "";
+    uint64_t v = 0;
+    int k, rc, n = 0, has_v = 0;
     if ((rc = st_jr_obj_begin(r)))
         return rc;
     while ((k = st_jr_obj_next(r, &n, key, sizeof key, NULL)) == 1) {
         if (strcmp(key, "kernel_peak") == 0 && st_jr_peek(r) != ST_J_NULL) {
             if ((rc = st_jr_want_bytes(r, "summary", key, &v)))
                 return rc;
-            st_summary_add_kernel_peak(sum, v); /* kept by st_trace_finish */
+            has_v = 1;
+        } else if (strcmp(key, "kernel_peak_source") == 0) {
+            int set;
+            if ((rc = want_str(r, "summary", key, src, sizeof src, &set)))
+                return rc;
         } else if ((rc = st_jr_skip(r))) {
             return rc;
         }
     }
-    return k < 0 ? k : ST_OK;
+    if (k < 0)
+        return k;
+    if (has_v) /* kept by st_trace_finish */
+        st_summary_add_kernel_peak_from(sum, v, src);
+    return ST_OK;
 }
 

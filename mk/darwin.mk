@@ -19,6 +19,15 @@ $(B)/tests/test_darwin: $(DARWIN_SHIM_SRC) $(DARWIN_SHIM_HDR)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
 	    -o $@ $(DARWIN_SHIM_SRC) $(LDFLAGS) $(CMOCKA_LIBS)
 
+# The zombie peak (platform zombie_peak through core/peak.c).
+DARWIN_PEAK_SRC := tests/darwin/test_darwin_peak.c tests/darwin/fake_darwin.c \
+                   core/platform_darwin.c core/peak.c core/stats.c core/events.c core/error.c \
+                   core/proc_vec.c
+$(B)/tests/test_darwin_peak: $(DARWIN_PEAK_SRC) $(DARWIN_SHIM_HDR) include/stagetop/peak.h
+	@mkdir -p $(dir $@)
+	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
+	    -o $@ $(DARWIN_PEAK_SRC) $(LDFLAGS) $(CMOCKA_LIBS)
+
 # The cost of one discovery (KERN_PROC_ALL snapshot + walk) on the fake.
 $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwin.c \
                         core/platform_darwin.c core/error.c core/proc_vec.c $(DARWIN_SHIM_HDR)
@@ -26,9 +35,9 @@ $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwi
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)
 
-EXTRA_TEST_BIN += $(B)/tests/test_darwin
+EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_peak
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
 # The Makefile's `tests` and `bench` prerequisites were expanded before
 # this file was included, so name the targets here as well.
-tests: $(B)/tests/test_darwin
+tests: $(B)/tests/test_darwin $(B)/tests/test_darwin_peak
 endif

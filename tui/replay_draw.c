@@ -151,8 +151,10 @@ static int summary_left(const replay *r, char out[][RP_LINE])
     char a[32], b[32], c[32];
     int n = 0;
     snprintf(out[n++], RP_LINE, "peak footprint  %s", st_format_bytes(s->peak_footprint, a, sizeof a));
-    snprintf(out[n++], RP_LINE, "kernel peak     %s",
-             s->has_kernel_peak ? st_format_bytes(s->kernel_peak, a, sizeof a) : "n/a");
+    snprintf(out[n++], RP_LINE, "kernel peak     %s%s%s%s",
+             s->has_kernel_peak ? st_format_bytes(s->kernel_peak, a, sizeof a) : "n/a",
+             s->kernel_peak_source[0] ? " (" : "", s->kernel_peak_source,
+             s->kernel_peak_source[0] ? ")" : "");
     if (s->has_gpu)
         snprintf(out[n++], RP_LINE, "peak GPU        %s", st_format_bytes(s->peak_gpu, a, sizeof a));
     if (s->has_swap) {

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include "stagetop/error.h"
+#include "stagetop/peak.h"
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
 
@@ -26,6 +27,7 @@ typedef struct st_job {
     int exit_code;        /* launched job: its code, or 128+N for signal N */
     int signalled;        /* processes signalled by the last action */
     int refused;          /* processes that refused (EPERM) in the last action */
+    st_job_peak peak;     /* launched job: kernel peaks kept at reaping, its cgroup */
 } st_job;
 
 /* Start argv in its own process group (setpgid), stdin/stdout/stderr
@@ -33,7 +35,9 @@ typedef struct st_job {
  * exec failing (no such command) is reported here as ST_ESRCH/ST_EPERM with
  * the reason ("cannot run 'X': No such file or directory"), not as a child
  * exiting 127.  On Linux the caller becomes a child subreaper (prctl), so
- * the job's orphaned processes are reaped by st_job_poll. */
+ * the job's orphaned processes are reaped by st_job_poll.  Where it can,
+ * the job runs in a cgroup v2 of its own, and every process of the job
+ * stagetop reaps leaves its kernel peak in job->peak (core/peak.c). */
 int st_job_spawn(st_job *job, char *const argv[], st_error *err);
 /* Watch an existing process (not started by stagetop). */
 void st_job_attach(st_job *job, int32_t pid);

@@ -116,6 +116,14 @@ typedef struct st_platform {
      * is gone, ST_EPERM when refused.  Callers go through jobctl, which also
      * refuses pid <= 1, stagetop itself and its ancestors. */
     int (*send_signal)(st_backend *b, st_proc_id id, int sig, st_error *err);
+
+    /* The kernel's lifetime peak (bytes) of pid, a child of stagetop that
+     * has exited and is not reaped yet (a zombie keeps its pid, so no
+     * identity check is needed).  Optional (NULL: none, as on Linux, where
+     * an exited process keeps no high-water mark).  macOS:
+     * ri_lifetime_max_phys_footprint (RUSAGE_INFO_V4); ST_ENOTSUP on a
+     * kernel without V4.  Used by core/peak.c. */
+    int (*zombie_peak)(st_backend *b, int32_t pid, uint64_t *out, st_error *err);
 } st_platform;
 
 /* The backend of the system stagetop was built for. */

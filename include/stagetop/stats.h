@@ -49,6 +49,8 @@ typedef struct st_summary {
     uint64_t peak_footprint;
     uint64_t peak_rss;
     uint64_t kernel_peak; int has_kernel_peak;
+    char kernel_peak_source[16]; /* where kernel_peak came from (peak.h's
+                                    names: "sampled", "wait4", ...); "" unknown */
     uint64_t peak_gpu; int has_gpu;
     uint64_t swap_start, swap_peak, swap_end; int has_swap;
     uint16_t min_level_c; int has_level;
@@ -77,6 +79,9 @@ int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err);
 char **st_summary_outside_sorted(const st_summary *s);
 /* Record a kernel high-water mark (bytes) seen outside the samples. */
 void st_summary_add_kernel_peak(st_summary *s, uint64_t bytes);
+/* The same, naming its source (NULL or "": unknown).  The largest mark
+ * wins and keeps its source; an equal one does not replace it. */
+void st_summary_add_kernel_peak_from(st_summary *s, uint64_t bytes, const char *source);
 /* Close the last stage window at the last sample.  Idempotent.  Feeding
  * more after finish re-opens it. */
 void st_summary_finish(st_summary *s);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/sysctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <libproc.h>
 
 #define PROCSLOP 5 /* XNU's probe answer has room for 5 more processes */
@@ -275,6 +276,12 @@ int proc_pid_rusage(int pid, int flavor, rusage_info_t *buffer)
         return fail(ESRCH);
     if (p->other_user)
         return fail(EPERM);
+    if (p->zombie && F.k.real_zombies) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid != pid)
+            return fail(ESRCH); /* reaped: gone for good */
+    }
     memset(&ri, 0, sizeof ri);
     ri.ri_phys_footprint = p->zombie ? 0 : p->footprint;
     ri.ri_resident_size = p->zombie ? 0 : p->resident;

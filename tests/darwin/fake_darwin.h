@@ -43,6 +43,9 @@ typedef struct fake_darwin_knobs {
     int grow_after_probe;     /* after the next size probe, N processes appear */
     int32_t reuse_on_read;    /* on the next rusage read of this pid, the pid is
                                  first reused by a new process (start + 1 s) */
+    int real_zombies;         /* a scripted zombie is also a real child of the
+                                 test: proc_pid_rusage answers ESRCH for it
+                                 once the real one is reaped, as XNU does */
     /* sysctlbyname values; *_ok = 0 makes the name unknown (ENOENT) */
     int swap_ok, level_ok, pressure_ok, memsize_ok;
     uint64_t swap_total, swap_avail, swap_used, memsize;

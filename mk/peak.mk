@@ -1,0 +1,10 @@
+# mk/peak.mk: $(B)/tools/peak-probe, a launched job's kernel peaks without
+# the TUI (tests/tools/peak_probe.c; docs/metrics.md).
+PEAK_PROBE := $(B)/tools/peak-probe
+EXTRA_TEST_BIN += $(PEAK_PROBE)
+# The Makefile's `tests` prerequisites were expanded before mk/*.mk.
+tests: $(PEAK_PROBE)
+
+$(PEAK_PROBE): tests/tools/peak_probe.c $(B)/libstagetop.a
+	@mkdir -p $(dir $@)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
