@@ -24,7 +24,7 @@ else
   DL_LIBS := -ldl
 endif
 
-LINUX_ONLY_TESTS := test_tree_real.c test_linux_backend.c test_jobctl.c
+LINUX_ONLY_TESTS := test_tree_real.c test_linux_backend.c test_jobctl.c test_jobsig.c
 
 B := build
 ifeq ($(SANITIZE),1)

@@ -369,7 +369,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     /* The job: reaped (launched), vanished (attached), or past a kill's grace. */
     if (m->job.state != ST_JOB_EXITED) {
         int exited = st_job_poll(&m->job, &m->tree, now, &e) == 1;
-        if (!exited && !m->job.launched && !m->tree.root_alive) {
+        if (!exited && !m->job.launched && !m->tree.root_alive && m->tree.n_members == 0) {
             m->job.state = ST_JOB_EXITED;
             m->job.exit_code = -1;
             exited = 1;
@@ -484,8 +484,11 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     int rc = ST_OK;
     st_error e;
     double now = st_now();
-    if (m->job.paused_by_us && !keep_paused && m->job.state != ST_JOB_EXITED)
-        st_monitor_resume(m, now, NULL);
+    st_error re;
+    st_error_clear(&re);
+    if (m->job.paused_by_us && !keep_paused && m->job.state != ST_JOB_EXITED &&
+        st_monitor_resume(m, now, &re) != ST_OK && re.code != ST_ESRCH)
+        rc = st_error_set(err, re.code, re.sys_errno, "%s", re.msg); /* said, then close */
     st_summary_finish(&m->summary);
     if (m->rec) {
         if (st_recorder_end(m->rec, &m->summary, &e) != ST_OK)
@@ -493,8 +496,9 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
         st_recorder_close(m->rec);
         m->rec = NULL;
     }
-    if (m->opts.record_path && ends_with(m->opts.record_path, ".json"))
-        rc = st_monitor_export(m, m->opts.record_path, err);
+    if (m->opts.record_path && ends_with(m->opts.record_path, ".json") &&
+        st_monitor_export(m, m->opts.record_path, &e) != ST_OK && rc == ST_OK)
+        rc = st_error_set(err, e.code, e.sys_errno, "%s", e.msg);
     if (rc == ST_OK && m->record_error[0])
         rc = st_error_set(err, ST_EIO, 0, "%s", m->record_error);
     if (m->gpu)

@@ -54,6 +54,9 @@ static void usage(FILE *f)
 "                          loads become markers and trace events)\n"
 "      --ascii             ASCII drawing (also with a non-UTF-8 locale)\n"
 "      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
+"      --allow-wide        let p, k and the guard signal a wide tree (one holding\n"
+"                          stagetop, or over half of the machine's processes);\n"
+"                          without it such a tree is watched read-only\n"
 "  -h, --help              this help\n"
 "  -V, --version           the version\n"
 "\n"
@@ -97,7 +100,7 @@ static void gpu_status(FILE *f)
 enum {
     OPT_HEADLESS = 256, OPT_JSONL, OPT_HISTORY, OPT_EXPORT_DIR, OPT_SWAP_BUDGET, OPT_KILL_FREE,
     OPT_ON_BUDGET, OPT_WAIT_FREE, OPT_START_TIMEOUT, OPT_GRACE, OPT_JOB_LOG, OPT_ASCII,
-    OPT_NO_GPU, OPT_EVENTS
+    OPT_NO_GPU, OPT_EVENTS, OPT_ALLOW_WIDE
 };
 
 static int parse_args(int argc, char **argv, cli_args *a)
@@ -120,6 +123,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"no-gpu", no_argument, NULL, OPT_NO_GPU},
         {"events", required_argument, NULL, OPT_EVENTS},
+        {"allow-wide", no_argument, NULL, OPT_ALLOW_WIDE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -195,6 +199,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
         case OPT_ASCII: a->ascii = 1; break;
         case OPT_NO_GPU: a->mon.no_gpu = 1; break;
         case OPT_EVENTS: a->mon.events_path = optarg; break;
+        case OPT_ALLOW_WIDE: a->allow_wide = 1; break;
         case 'h':
             usage(stdout);
             gpu_status(stdout);
@@ -306,6 +311,10 @@ static int run_watch(cli_args *a)
             return CLI_EXIT_WATCH;
         }
     }
+    if (!a->cmd && st_job_check_target(a->pid, NULL, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s\n", e.msg); /* pid 1, self, an ancestor, a thread */
+        return CLI_EXIT_USAGE;
+    }
     if (a->cmd) {
         if (a->wait_free >= 0) {
             rc = cli_wait_free(plat, a->wait_free, a->start_timeout, a->mon.interval);
@@ -326,6 +335,8 @@ static int run_watch(cli_args *a)
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
+    if (!a->cmd)
+        cli_scope(&m, a);
     st_monitor_start(&m, st_now());
     if (a->headless) {
         rc = cli_headless(&m, a);
@@ -337,7 +348,10 @@ static int run_watch(cli_args *a)
         } else {
             rc = cli_exit_code(&m, cli_signal);
         }
+        if (cli_signal && m.job.launched && m.job.state != ST_JOB_EXITED)
+            rc = cli_headless(&m, a); /* as headless: stop the job it started */
     }
+    char *resume = keep_paused ? cli_resume_command(&m) : NULL;
     int32_t pid = m.job.pid;
     int launched_alive = m.job.launched && m.job.state != ST_JOB_EXITED;
     if (st_monitor_close(&m, keep_paused, &e) != ST_OK) {
@@ -346,8 +360,9 @@ static int run_watch(cli_args *a)
             rc = CLI_EXIT_WATCH;
     }
     if (keep_paused)
-        fprintf(stderr, "stagetop: job %ld left paused as asked; resume with: kill -CONT %ld\n",
-                (long)pid, (long)pid);
+        fprintf(stderr, "stagetop: job %ld left paused as asked; resume with: %s\n", (long)pid,
+                resume ? resume : "kill -CONT on every process of the job");
+    free(resume);
     if (launched_alive && !cli_signal)
         fprintf(stderr, "stagetop: job %ld is still running%s%s\n", (long)pid,
                 logpath[0] ? "; its output: " : "", logpath);
