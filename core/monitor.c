@@ -294,6 +294,30 @@ int st_monitor_gpu_of(const st_monitor *m, int32_t pid, uint64_t *bytes)
     return 0;
 }
 
+/* The job: reaped (launched), vanished (attached), or past a kill's grace;
+ * the exit event when it has just ended. */
+static void poll_job(st_monitor *m, double now)
+{
+    st_error e;
+    if (m->job.state == ST_JOB_EXITED)
+        return;
+    int exited = st_job_poll(&m->job, &m->tree, now, &e) == 1;
+    if (!exited && !m->job.launched && !m->tree.root_alive && m->tree.n_members == 0) {
+        m->job.state = ST_JOB_EXITED;
+        m->job.exit_code = -1;
+        exited = 1;
+    }
+    if (exited) {
+        st_event ev;
+        st_event_init(&ev, t_ms_at(m, now), ST_EV_EXIT);
+        if (m->job.launched) {
+            ev.value = m->job.exit_code;
+            ev.has |= ST_EVF_VALUE;
+        }
+        add_event(m, &ev, NULL);
+    }
+}
+
 static void apply_guard(st_monitor *m, const st_sample *s, double now)
 {
     st_guard_verdict v;
@@ -366,24 +390,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     m->has_last = 1;
     m->next_k++;
 
-    /* The job: reaped (launched), vanished (attached), or past a kill's grace. */
-    if (m->job.state != ST_JOB_EXITED) {
-        int exited = st_job_poll(&m->job, &m->tree, now, &e) == 1;
-        if (!exited && !m->job.launched && !m->tree.root_alive && m->tree.n_members == 0) {
-            m->job.state = ST_JOB_EXITED;
-            m->job.exit_code = -1;
-            exited = 1;
-        }
-        if (exited) {
-            st_event ev;
-            st_event_init(&ev, t_ms_at(m, now), ST_EV_EXIT);
-            if (m->job.launched) {
-                ev.value = m->job.exit_code;
-                ev.has |= ST_EVF_VALUE;
-            }
-            add_event(m, &ev, NULL);
-        }
-    }
+    poll_job(m, now);
     apply_guard(m, &s, now);
 
     double spent = cpu_now() - cpu0;
@@ -425,6 +432,8 @@ static int job_event(st_monitor *m, int kind, double now, st_error *err)
 
 int st_monitor_pause(st_monitor *m, double now, st_error *err)
 {
+    if (m->job.launched)
+        poll_job(m, now); /* a root that has just exited is reaped, not signalled */
     if (m->job.state == ST_JOB_EXITED)
         return st_error_set(err, ST_ESRCH, 0, "the job has exited");
     int rc = st_job_pause(&m->job, &m->tree, err);
@@ -435,6 +444,8 @@ int st_monitor_pause(st_monitor *m, double now, st_error *err)
 
 int st_monitor_resume(st_monitor *m, double now, st_error *err)
 {
+    if (m->job.launched)
+        poll_job(m, now); /* a root that has just exited is reaped, not signalled */
     if (m->job.state == ST_JOB_EXITED)
         return st_error_set(err, ST_ESRCH, 0, "the job has exited");
     int rc = st_job_resume(&m->job, &m->tree, err);
@@ -453,6 +464,8 @@ int st_monitor_resume(st_monitor *m, double now, st_error *err)
 
 int st_monitor_kill(st_monitor *m, double now, st_error *err)
 {
+    if (m->job.launched)
+        poll_job(m, now); /* a root that has just exited is reaped, not signalled */
     if (m->job.state == ST_JOB_EXITED)
         return st_error_set(err, ST_ESRCH, 0, "the job has exited");
     int rc = st_job_kill(&m->job, &m->tree, now, err);

@@ -106,9 +106,12 @@ void tui_crash_job(const st_monitor *m)
     }
     crash.npids = 0;
     size_t n = m->tree.n_members < CRASH_MAX_PIDS ? m->tree.n_members : CRASH_MAX_PIDS;
-    for (size_t i = 0; i < n; i++)
-        crash.pids[i] = m->tree.members[i].id.pid;
-    crash.npids = (sig_atomic_t)n;
+    size_t k = 0;
+    int32_t self = (int32_t)getpid();
+    for (size_t i = 0; i < n; i++) /* pause never stopped pid 1 or stagetop: leave them out */
+        if (m->tree.members[i].id.pid > 1 && m->tree.members[i].id.pid != self)
+            crash.pids[k++] = m->tree.members[i].id.pid;
+    crash.npids = (sig_atomic_t)k;
 }
 
 void tui_crash_term_save(void)

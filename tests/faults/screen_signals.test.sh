@@ -13,6 +13,9 @@
 set -u
 . "$ST_ROOT/tests/e2e/tui_common.inc"
 . "$ST_ROOT/tests/faults/lib.sh"
+# One idle session for the whole test: killing the last session ends the
+# tmux server, and a new-session racing with that shutdown fails.
+start_pane keep 20 5 "true"
 
 # signal numbers (Linux)
 signum() {
@@ -29,7 +32,7 @@ for sig in INT-KEY TERM HUP; do
     n=$((n + 1))
     secs=$((300 + n + $$ % 50 * 10))
     start_pane "l$n" 100 30 "trap '' INT; ulimit -c 0; '$STAGETOP' --grace 2 --job-log '$T/l$n.log' -- sleep $secs; echo \$? >'$T/l$n.rc'"
-    if ! wait_screen "l$n" 20 "^\[RUNNING\]" >/dev/null; then
+    if ! wait_screen "l$n" 20 "^\[RUNNING\]"; then
         check "L: $sig: the screen came up" false; continue
     fi
     job=$(pgrep -x -f "sleep $secs" | head -1)

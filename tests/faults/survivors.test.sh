@@ -15,6 +15,9 @@
 set -u
 . "$ST_ROOT/tests/e2e/tui_common.inc"
 . "$ST_ROOT/tests/faults/lib.sh"
+# One idle session for the whole test: killing the last session ends the
+# tmux server, and a new-session racing with that shutdown fails.
+start_pane keep 20 5 "true"
 
 gone_pid() { [ -z "$(proc_state "$1")" ] || [ "$(proc_state "$1")" = Z ]; }
 samples() { grep -c '"type":"sample"' "$1" 2>/dev/null || echo 0; }

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "stagetop/jobctl.h"
+#include "stagetop/monitor.h"
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
 
@@ -311,6 +312,56 @@ static void test_kill_when_refresh_fails(void **state)
         assert_true(wait_state(f->pids[i], gone));
 }
 
+/* Survivors: the root dies (reaped here), its children live on.  Through
+ * the monitor (the path of the screen, headless and the guard): the job
+ * stays RUNNING while they live, pause and resume reach them, and it exits
+ * with the last of them. */
+static void test_survivors_stay_the_job(void **state)
+{
+    fam *f = *state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_error e;
+    fam_start(f);
+    st_monitor_opts_default(&o);
+    o.interval = 0.1;
+    o.no_gpu = 1;
+    assert_int_equal(st_monitor_open(&m, &st_platform_native, &o, f->pids[0], NULL, 0.0, &e), ST_OK);
+    double t = 0.0;
+    assert_int_equal(st_monitor_step(&m, t, &e), ST_OK);
+    assert_int_equal(m.tree.n_members, 3);
+    kill(f->pids[0], SIGKILL);
+    waitpid(f->pids[0], NULL, 0);
+    f->pids[0] = 0;
+    /* until the tree has seen the root go (at most a few samples) */
+    for (int i = 0; i < 50 && m.tree.root_alive; i++) {
+        t += 0.1;
+        assert_int_equal(st_monitor_step(&m, t, &e), ST_OK);
+    }
+    t += 0.1;
+    assert_int_equal(st_monitor_step(&m, t, &e), ST_OK);
+    assert_false(m.tree.root_alive);
+    assert_int_equal(m.tree.n_members, 2);
+    assert_int_equal(m.job.state, ST_JOB_RUNNING);
+    assert_int_equal(st_monitor_pause(&m, t, &e), ST_OK);
+    assert_int_equal(m.job.signalled, 2);
+    for (int i = 1; i < 3; i++)
+        assert_true(wait_state(f->pids[i], is_t));
+    assert_int_equal(st_monitor_resume(&m, t, &e), ST_OK);
+    for (int i = 1; i < 3; i++)
+        assert_true(wait_state(f->pids[i], runs));
+    for (int i = 1; i < 3; i++)
+        kill(f->pids[i], SIGKILL);
+    for (int i = 1; i < 3; i++)
+        assert_true(wait_state(f->pids[i], reaped));
+    for (int i = 0; i < 50 && m.job.state != ST_JOB_EXITED; i++) {
+        t += 0.1;
+        assert_int_equal(st_monitor_step(&m, t, &e), ST_OK);
+    }
+    assert_int_equal(m.job.state, ST_JOB_EXITED);
+    assert_int_equal(st_monitor_close(&m, 0, &e), ST_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +371,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_zero_signalled_fails, fam_setup, fam_teardown),
         cmocka_unit_test_setup_teardown(test_resume_when_refresh_fails, fam_setup, fam_teardown),
         cmocka_unit_test_setup_teardown(test_kill_when_refresh_fails, fam_setup, fam_teardown),
+        cmocka_unit_test_setup_teardown(test_survivors_stay_the_job, fam_setup, fam_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
