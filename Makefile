@@ -124,6 +124,8 @@ $(B)/workloads/%: tests/workloads/%.c
 deps:
 	@sh scripts/deps.sh
 
+# The demo runs until you quit: q, then k (kill it and quit), ends it as asked,
+# and stagetop then exits 0 (the job's own code only when it ends by itself).
 run: deps
 	@$(MAKE) --no-print-directory stagetop $(WORK_BIN)
 	STAGELOAD_TRACE=$(B)/demo-events.jsonl ./stagetop --events $(B)/demo-events.jsonl -- \
