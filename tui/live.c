@@ -304,8 +304,11 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
             tui_crash_job(m); /* p or k may have changed what a crash must undo */
             if (s.dirty)
                 last_frame = -1e9; /* answer a key at once */
-            if (p[0].revents & (POLLHUP | POLLERR))
-                break; /* the terminal went away */
+            if (p[0].revents & (POLLHUP | POLLERR)) {
+                if (o->got_signal && !*o->got_signal)
+                    *o->got_signal = SIGHUP; /* the terminal went away: a hangup */
+                break;
+            }
         }
     }
     tui_term_end(scr);
