@@ -158,6 +158,14 @@ int st_job_check_target(int32_t pid, int32_t *tgid, st_error *err)
     return ST_OK;
 }
 
+typedef struct scope_ent { int32_t pid; uint32_t idx; } scope_ent;
+
+static int scope_cmp(const void *x, const void *y)
+{
+    int32_t a = ((const scope_ent *)x)->pid, b = ((const scope_ent *)y)->pid;
+    return (a > b) - (a < b);
+}
+
 int st_job_scope_of(const st_platform *plat, st_backend *b, st_proc_id root,
                     st_job_scope *out, st_error *err)
 {
@@ -170,37 +178,58 @@ int st_job_scope_of(const st_platform *plat, st_backend *b, st_proc_id root,
         st_proc_vec_free(&all);
         return rc;
     }
-    /* mark the root, then whatever has a marked parent, until no change */
-    unsigned char *in = calloc(all.len ? all.len : 1, 1);
-    if (!in) {
+    size_t n = all.len;
+    /* state: 0 not known yet, 1 in root's tree, 2 not; parent: index or -1 */
+    unsigned char *state = calloc(n ? n : 1, 1);
+    long *parent = malloc((n ? n : 1) * sizeof *parent);
+    long *path = malloc((n ? n : 1) * sizeof *path);
+    scope_ent *by_pid = malloc((n ? n : 1) * sizeof *by_pid);
+    if (!state || !parent || !path || !by_pid) {
+        free(state);
+        free(parent);
+        free(path);
+        free(by_pid);
         st_proc_vec_free(&all);
         return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
     }
-    for (size_t i = 0; i < all.len; i++)
-        in[i] = all.v[i].id.pid == root.pid;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (size_t i = 0; i < all.len; i++) {
-            if (in[i])
-                continue;
-            for (size_t k = 0; k < all.len; k++)
-                if (in[k] && all.v[k].id.pid == all.v[i].ppid && all.v[i].ppid > 1) {
-                    in[i] = 1;
-                    changed = 1;
-                    break;
-                }
+    for (size_t i = 0; i < n; i++)
+        by_pid[i] = (scope_ent){ all.v[i].id.pid, (uint32_t)i };
+    qsort(by_pid, n, sizeof *by_pid, scope_cmp);
+    for (size_t i = 0; i < n; i++) {
+        scope_ent key = { all.v[i].ppid, 0 };
+        scope_ent *hit = all.v[i].ppid > 0 ? bsearch(&key, by_pid, n, sizeof *by_pid, scope_cmp) : NULL;
+        parent[i] = hit ? (long)hit->idx : -1;
+        if (all.v[i].id.pid == root.pid)
+            state[i] = 1;
+    }
+    /* Walk up from each process until a known one (or the top); all on the
+     * way share its answer.  A parent loop (pids reused while listing)
+     * ends after n steps. */
+    for (size_t i = 0; i < n; i++) {
+        size_t len = 0;
+        long k = (long)i;
+        while (k >= 0 && state[k] == 0 && len < n) {
+            path[len++] = k;
+            k = parent[k];
         }
+        unsigned char v = k >= 0 && state[k] == 1 ? 1 : 2;
+        while (len > 0)
+            state[path[--len]] = v;
     }
     int32_t self = (int32_t)getpid();
-    for (size_t i = 0; i < all.len; i++) {
-        out->tree_n += in[i];
-        if (in[i] && all.v[i].id.pid == self)
-            out->has_self = 1;
-    }
-    out->all_n = (uint32_t)all.len;
+    for (size_t i = 0; i < n; i++)
+        if (state[i] == 1) {
+            out->tree_n++;
+            if (all.v[i].id.pid == self)
+                out->has_self = 1;
+        }
+    out->all_n = (uint32_t)n;
     out->wide = out->has_self || (out->tree_n >= ST_JOB_WIDE_MIN &&
                                   (uint64_t)out->tree_n * 100 > (uint64_t)out->all_n * ST_JOB_WIDE_PCT);
-    free(in);
+    free(state);
+    free(parent);
+    free(path);
+    free(by_pid);
     st_proc_vec_free(&all);
     st_error_clear(err);
     return ST_OK;
