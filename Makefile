@@ -30,7 +30,7 @@ else
   DL_LIBS := -ldl
 endif
 
-LINUX_ONLY_TESTS := test_tree_real.c test_linux_backend.c test_jobctl.c
+LINUX_ONLY_TESTS := test_tree_real.c test_linux_backend.c test_jobctl.c test_jobsig.c
 # clone(CLONE_VM), clock_nanosleep, /proc/self/status (docs/macos.md).
 LINUX_ONLY_WORKLOADS := forkstorm.c
 
@@ -139,6 +139,8 @@ $(B)/workloads/%: tests/workloads/%.c
 deps:
 	@sh scripts/deps.sh
 
+# The demo runs until you quit: q, then k (kill it and quit), ends it as asked,
+# and stagetop then exits 0 (the job's own code only when it ends by itself).
 run: deps
 	@$(MAKE) --no-print-directory stagetop $(WORK_BIN)
 	STAGELOAD_TRACE=$(B)/demo-events.jsonl ./stagetop --events $(B)/demo-events.jsonl -- \

@@ -333,6 +333,31 @@ int st_monitor_gpu_of(const st_monitor *m, int32_t pid, uint64_t *bytes)
     return 0;
 }
 
+/* The job: reaped (launched), vanished (attached), or past a kill's grace;
+ * the exit event when it has just ended. */
+static void poll_job(st_monitor *m, double now)
+{
+    st_error e;
+    if (m->job.state == ST_JOB_EXITED)
+        return;
+    int exited = st_job_poll(&m->job, &m->tree, now, &e) == 1;
+    if (!exited && !m->job.launched && !m->tree.root_alive && m->tree.n_members == 0) {
+        m->job.state = ST_JOB_EXITED;
+        m->job.exit_code = -1;
+        exited = 1;
+    }
+    if (exited) {
+        st_peak_feed(&m->job.peak, &m->summary); /* peaks kept at reaping */
+        st_event ev;
+        st_event_init(&ev, t_ms_at(m, now), ST_EV_EXIT);
+        if (m->job.launched) {
+            ev.value = m->job.exit_code;
+            ev.has |= ST_EVF_VALUE;
+        }
+        add_event(m, &ev, NULL);
+    }
+}
+
 static void apply_guard(st_monitor *m, const st_sample *s, double now)
 {
     st_guard_verdict v;
@@ -405,25 +430,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     m->has_last = 1;
     m->next_k++;
 
-    /* The job: reaped (launched), vanished (attached), or past a kill's grace. */
-    if (m->job.state != ST_JOB_EXITED) {
-        int exited = st_job_poll(&m->job, &m->tree, now, &e) == 1;
-        if (!exited && !m->job.launched && !m->tree.root_alive) {
-            m->job.state = ST_JOB_EXITED;
-            m->job.exit_code = -1;
-            exited = 1;
-        }
-        if (exited) {
-            st_peak_feed(&m->job.peak, &m->summary); /* peaks kept at reaping */
-            st_event ev;
-            st_event_init(&ev, t_ms_at(m, now), ST_EV_EXIT);
-            if (m->job.launched) {
-                ev.value = m->job.exit_code;
-                ev.has |= ST_EVF_VALUE;
-            }
-            add_event(m, &ev, NULL);
-        }
-    }
+    poll_job(m, now);
     apply_guard(m, &s, now);
 
     double spent = cpu_now() - cpu0;
@@ -465,6 +472,8 @@ static int job_event(st_monitor *m, int kind, double now, st_error *err)
 
 int st_monitor_pause(st_monitor *m, double now, st_error *err)
 {
+    if (m->job.launched)
+        poll_job(m, now); /* a root that has just exited is reaped, not signalled */
     if (m->job.state == ST_JOB_EXITED)
         return st_error_set(err, ST_ESRCH, 0, "the job has exited");
     int rc = st_job_pause(&m->job, &m->tree, err);
@@ -475,6 +484,8 @@ int st_monitor_pause(st_monitor *m, double now, st_error *err)
 
 int st_monitor_resume(st_monitor *m, double now, st_error *err)
 {
+    if (m->job.launched)
+        poll_job(m, now); /* a root that has just exited is reaped, not signalled */
     if (m->job.state == ST_JOB_EXITED)
         return st_error_set(err, ST_ESRCH, 0, "the job has exited");
     int rc = st_job_resume(&m->job, &m->tree, err);
@@ -493,6 +504,8 @@ int st_monitor_resume(st_monitor *m, double now, st_error *err)
 
 int st_monitor_kill(st_monitor *m, double now, st_error *err)
 {
+    if (m->job.launched)
+        poll_job(m, now); /* a root that has just exited is reaped, not signalled */
     if (m->job.state == ST_JOB_EXITED)
         return st_error_set(err, ST_ESRCH, 0, "the job has exited");
     int rc = st_job_kill(&m->job, &m->tree, now, err);
@@ -524,8 +537,11 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     int rc = ST_OK;
     st_error e;
     double now = st_now();
-    if (m->job.paused_by_us && !keep_paused && m->job.state != ST_JOB_EXITED)
-        st_monitor_resume(m, now, NULL);
+    st_error re;
+    st_error_clear(&re);
+    if (m->job.paused_by_us && !keep_paused && m->job.state != ST_JOB_EXITED &&
+        st_monitor_resume(m, now, &re) != ST_OK && re.code != ST_ESRCH)
+        rc = st_error_set(err, re.code, re.sys_errno, "%s", re.msg); /* said, then close */
     st_peak_finish(&m->job.peak); /* the job's cgroup: memory.peak, removed */
     st_peak_feed(&m->job.peak, &m->summary);
     st_summary_finish(&m->summary);
@@ -535,8 +551,9 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
         st_recorder_close(m->rec);
         m->rec = NULL;
     }
-    if (m->opts.record_path && ends_with(m->opts.record_path, ".json"))
-        rc = st_monitor_export(m, m->opts.record_path, err);
+    if (m->opts.record_path && ends_with(m->opts.record_path, ".json") &&
+        st_monitor_export(m, m->opts.record_path, &e) != ST_OK && rc == ST_OK)
+        rc = st_error_set(err, e.code, e.sys_errno, "%s", e.msg);
     if (rc == ST_OK && m->record_error[0])
         rc = st_error_set(err, ST_EIO, 0, "%s", m->record_error);
     if (m->gpu)

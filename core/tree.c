@@ -79,20 +79,28 @@ static int vec_has(const st_proc_vec *v, st_proc_id id)
     return 0;
 }
 
-/* The root is gone: rebuild membership from the surviving members (orphans,
- * re-parented to init or a subreaper, and what lies under them).  Each
- * survivor not already found under an earlier one is looked up itself, so
- * one whose parent died too is not lost.  The dead root is never looked up
- * again: its pid may already be someone else's. */
-static int discover_orphans(st_tree *t, st_error *err)
+/* Add to scratch the surviving members it lacks (orphans, re-parented to
+ * init or a subreaper, and what lies under them): all of them once the
+ * root is gone (scratch cleared first); after a discovery from a root that
+ * is a zombie not reaped yet (a launched job: stagetop is its subreaper and
+ * reaps it at the next poll), those the root no longer reaches: its
+ * children, already re-parented.  Each survivor not already found under an earlier
+ * one is looked up itself, so one whose parent died too is not lost.  The
+ * dead root is never looked up again: its pid may already be someone
+ * else's. */
+static int discover_orphans(st_tree *t, int clear, st_error *err)
 {
     st_proc_vec part = {0};
     int rc = ST_OK;
-    st_proc_vec_clear(&t->scratch);
+    if (clear)
+        st_proc_vec_clear(&t->scratch);
     for (size_t i = 0; i < t->n_members && rc == ST_OK; i++) {
         const st_proc_mem *m = &t->members[i];
         if (same_id(m->id, t->root) || vec_has(&t->scratch, m->id))
             continue;
+        st_proc_mem probe; /* the cached reading proves it is the same process */
+        if (!clear && t->plat->read_proc(t->b, m->id, &probe, NULL) != ST_OK)
+            continue; /* exited (its pid may already be a stranger's) */
         if (t->plat->descendants(t->b, m->id, &part, NULL) != ST_OK)
             continue; /* gone too */
         for (size_t k = 0; k < part.len && rc == ST_OK; k++)
@@ -101,6 +109,15 @@ static int discover_orphans(st_tree *t, st_error *err)
     }
     st_proc_vec_free(&part);
     return rc;
+}
+
+/* The root has exited but is not reaped yet (it reads, without memory
+ * lines): its children have already been re-parented. */
+static int root_is_zombie(st_tree *t)
+{
+    st_proc_mem m;
+    return t->plat->read_proc(t->b, t->root, &m, NULL) == ST_OK &&
+           !(m.valid & (ST_PM_FOOTPRINT | ST_PM_RSS));
 }
 
 /* Replace the member list with a fresh discovery (readings follow). */
@@ -113,8 +130,10 @@ static int discover(st_tree *t, double now_s, st_error *err)
             t->root_alive = 0;
         else if (rc != ST_OK)
             return rc;
+        else if (t->n_members > 1 && root_is_zombie(t) && (rc = discover_orphans(t, 0, err)) != ST_OK)
+            return rc;
     }
-    if (!t->root_alive && (rc = discover_orphans(t, err)) != ST_OK)
+    if (!t->root_alive && (rc = discover_orphans(t, 1, err)) != ST_OK)
         return rc;
     if ((rc = reserve(t, t->scratch.len, err)) != ST_OK)
         return rc;

@@ -32,10 +32,14 @@ typedef struct cli_args {
     double start_timeout;   /* seconds */
     int on_budget_set;      /* --on-budget given */
     int keep_events;        /* --keep-events: keep the job's $STAGETOP_EVENTS file */
+    int allow_wide;         /* --allow-wide: a wide tree may be signalled */
 } cli_args;
 
-/* Signals: SIGINT, SIGTERM, SIGHUP set cli_signal and wake the self-pipe;
- * SIGPIPE is ignored (a closed --jsonl reader is an I/O error, not death). */
+/* Signals: SIGINT, SIGTERM, SIGHUP and every other signal whose default
+ * ends the process (SIGQUIT, SIGUSR1/2, SIGALRM, ..., the real-time ones)
+ * set cli_signal and wake the self-pipe; crash signals go to
+ * tui_crash_install's handler; SIGPIPE is ignored (a closed --jsonl reader
+ * is an I/O error, not death). */
 extern volatile sig_atomic_t cli_signal;
 int cli_signals_install(void);
 /* Read end of the self-pipe (readable after a signal), -1 before install. */
@@ -96,7 +100,17 @@ int cli_preflight(const cli_args *a);
  * stderr) on failure. */
 int cli_open_job_log(const cli_args *a, char *path, size_t len);
 
-/* Exit code for the end of a watched run (shared by headless and the screen). */
+/* "kill -CONT PID..." naming every member of the tree (children first),
+ * malloc'd; NULL when out of memory. */
+char *cli_resume_command(const st_monitor *m);
+/* A watched (not launched) tree that is wide (st_job_scope_of: it holds
+ * stagetop, or more than ST_JOB_WIDE_PCT % of the processes) becomes
+ * read-only unless --allow-wide; headless says so on stderr. */
+void cli_scope(st_monitor *m, const cli_args *a);
+/* Exit code for the end of a watched run (shared by headless and the
+ * screen): 128+N after signal N; 3 the guard killed the job; a launched
+ * job's own code when it ended by itself, 0 when it ended after the user's
+ * kill (k in the screen: ended as asked). */
 int cli_exit_code(const st_monitor *m, int signo);
 
 #endif

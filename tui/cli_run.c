@@ -1,6 +1,7 @@
 /* cli_run.c: signals, waiting for room, headless mode, `summary`. */
 #include "cli.h"
 #include "outputs.h"
+#include "tui.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,9 +46,29 @@ int cli_signals_install(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* Every signal whose default ends the process and that can be caught
+     * ends stagetop the same way: job resumed (or, launched, stopped),
+     * terminal restored, exit 128+N.  The crash signals are tui/crash.c's. */
+    static const int ending[] = {
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+        SIGXCPU, SIGXFSZ,
+#ifdef SIGIO
+        SIGIO,
+#endif
+#ifdef SIGPWR
+        SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+        SIGSTKFLT,
+#endif
+    };
+    for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++)
+        sigaction(ending[i], &sa, NULL);
+#ifdef SIGRTMIN
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+        sigaction(sig, &sa, NULL);
+#endif
+    tui_crash_install();
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
     return 0;
@@ -129,8 +150,45 @@ int cli_exit_code(const st_monitor *m, int signo)
     if (m->guard_tripped && m->verdict.action == ST_GUARD_KILL)
         return CLI_EXIT_GUARD;
     if (m->job.launched && m->job.state == ST_JOB_EXITED)
-        return m->job.exit_code;
+        return m->job.kill_asked ? CLI_EXIT_OK : m->job.exit_code; /* k: ended as asked */
     return CLI_EXIT_OK;
+}
+
+void cli_scope(st_monitor *m, const cli_args *a)
+{
+    st_job_scope sc;
+    st_error e;
+    if (st_job_scope_of(m->plat, m->b, m->tree.root, &sc, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: cannot measure the tree (%s): watching it read-only\n", e.msg);
+        m->job.read_only = !a->allow_wide;
+        return;
+    }
+    if (!sc.wide || a->allow_wide)
+        return;
+    m->job.read_only = 1;
+    if (a->headless)
+        fprintf(stderr, "stagetop: pid %ld's tree %s (%u of %u processes): watching it "
+                "read-only, p, k and the guard signal nothing (--allow-wide to allow)\n",
+                (long)m->tree.root.pid, sc.has_self ? "holds stagetop itself" : "is most of the machine",
+                sc.tree_n, sc.all_n);
+}
+
+char *cli_resume_command(const st_monitor *m)
+{
+    const st_tree *t = &m->tree;
+    size_t len = 16 + (t->n_members + 1) * 12, off;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    off = (size_t)snprintf(s, len, "kill -CONT");
+    /* children first, the root last (a root continued first that exits
+     * would leave its still-stopped group to the kernel's SIGHUP) */
+    for (size_t i = t->n_members; i-- > 0;)
+        if (t->members[i].id.pid != t->root.pid)
+            off += (size_t)snprintf(s + off, len - off, " %ld", (long)t->members[i].id.pid);
+    if (t->root_alive || t->n_members == 0)
+        snprintf(s + off, len - off, " %ld", (long)t->root.pid);
+    return s;
 }
 
 static void say_guard(const st_monitor *m)
@@ -146,11 +204,14 @@ static void say_guard(const st_monitor *m)
         fprintf(stderr, "stagetop: memory level %.2f%% under %.2f%% twice: %s\n", g->value / 100.0,
                 g->limit / 100.0, g->action == ST_GUARD_KILL ? "stopping the job" : "job paused");
     if (m->job.refused)
-        fprintf(stderr, "stagetop: %d process(es) refused the signal (EPERM: another user's)\n",
-                m->job.refused);
-    if (g->action == ST_GUARD_PAUSE)
-        fprintf(stderr, "stagetop: resume with: kill -CONT %ld (or stop stagetop)\n",
-                (long)m->job.pid);
+        fprintf(stderr, "stagetop: %d process(es) refused the signal (%s)\n", m->job.refused,
+                m->job.refusal);
+    if (g->action == ST_GUARD_PAUSE) {
+        char *cmd = cli_resume_command(m);
+        fprintf(stderr, "stagetop: resume with: %s (or stop stagetop)\n",
+                cmd ? cmd : "kill -CONT on every process of the job");
+        free(cmd);
+    }
 }
 
 int cli_headless(st_monitor *m, const cli_args *a)
@@ -183,6 +244,7 @@ int cli_headless(st_monitor *m, const cli_args *a)
         }
         if (a->outs && tui_outputs_after_sample(a->outs, m, now))
             fprintf(stderr, "stagetop: %s (sampling goes on)\n", a->outs->error);
+        tui_crash_job(m);
         if (m->guard_tripped && !said_guard) {
             say_guard(m);
             said_guard = 1;

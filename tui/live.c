@@ -27,6 +27,7 @@ int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err)
 
 int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err)
 {
+    tui_crash_term_save();
     *scr = newterm(NULL, stdout, in);
     if (!*scr)
         return st_error_set(err, ST_EINVAL, 0, "cannot start the screen (is TERM set right?)");
@@ -41,6 +42,7 @@ int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err)
     set_escdelay(25);
     typeahead(-1); /* keys are read by the loop: no input check per update */
     curs_set(0);
+    tui_crash_term_on(1);
     return ST_OK;
 }
 
@@ -69,6 +71,7 @@ void tui_term_end(SCREEN *scr)
 {
     if (!scr)
         return;
+    tui_crash_term_on(0);
     curs_set(1);
     endwin();
     delscreen(scr);
@@ -100,8 +103,9 @@ static void do_pause(live *s, double now)
     if (rc != ST_OK)
         tui_view_message(&s->v, now, 1, "%s failed: %s", resume ? "resume" : "pause", e.msg);
     else if (m->job.refused)
-        tui_view_message(&s->v, now, 1, "%s %d process(es); %d refused (EPERM: another user's)",
-                         resume ? "resumed" : "paused", m->job.signalled, m->job.refused);
+        tui_view_message(&s->v, now, 1, "%s %d process(es); %d refused (%s)",
+                         resume ? "resumed" : "paused", m->job.signalled, m->job.refused,
+                         m->job.refusal);
     else
         tui_view_message(&s->v, now, 0, "%s %d process(es)%s", resume ? "resumed" : "paused",
                          m->job.signalled, resume ? "" : " (SIGSTOP); p resumes");
@@ -114,8 +118,8 @@ static void do_kill(live *s, double now)
     if (st_monitor_kill(s->m, now, &e) != ST_OK)
         tui_view_message(&s->v, now, 1, "kill failed: %s", e.msg);
     else if (s->m->job.refused)
-        tui_view_message(&s->v, now, 1, "SIGTERM sent to %d process(es); %d refused (EPERM)",
-                         s->m->job.signalled, s->m->job.refused);
+        tui_view_message(&s->v, now, 1, "SIGTERM sent to %d process(es); %d refused (%s)",
+                         s->m->job.signalled, s->m->job.refused, s->m->job.refusal);
     else
         tui_view_message(&s->v, now, 0, "SIGTERM sent to %d process(es); SIGKILL after %gs",
                          s->m->job.signalled, s->m->job.grace_s);
@@ -154,6 +158,13 @@ static void on_key(live *s, int ch, double now)
             tui_view_message(v, now, 0, "not killed");
         return;
     }
+    if (v->prompt == TUI_PROMPT_WIDE) {
+        v->prompt = TUI_PROMPT_NONE;
+        m->job.read_only = !(ch == 'y' || ch == 'Y');
+        tui_view_message(v, now, 0, m->job.read_only ? "still read-only" :
+                         "signals allowed: p pauses, k kills, the guard acts");
+        return;
+    }
     if (v->prompt == TUI_PROMPT_QUIT) {
         if (ch == 'y' || ch == 'Y' || ch == 'n' || ch == 'N') {
             s->keep_paused = ch == 'n' || ch == 'N';
@@ -175,6 +186,11 @@ static void on_key(live *s, int ch, double now)
     }
     if (v->help) {
         v->help = 0;
+        return;
+    }
+    if (m->job.read_only && (ch == 'p' || ch == 'P' || ch == 'k' || ch == 'K') &&
+        m->job.state != ST_JOB_EXITED) {
+        v->prompt = TUI_PROMPT_WIDE; /* confirm first; the key is pressed again after */
         return;
     }
     switch (ch) {
@@ -249,6 +265,7 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
                 tui_view_message(&s.v, now, 1, "sampling: %s", e.msg);
             else if (o->outs && tui_outputs_after_sample(o->outs, m, now))
                 tui_view_message(&s.v, now, 1, "%s", o->outs->error);
+            tui_crash_job(m);
             s.dirty = 1;
             if (m->tree.n_members != drawn_members) { /* the list may need rows */
                 drawn_members = m->tree.n_members;
@@ -288,10 +305,14 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
             int ch, keys = 0;
             while ((ch = wgetch(keys_in)) != ERR && keys++ < 64)
                 on_key(&s, ch, st_now());
+            tui_crash_job(m); /* p or k may have changed what a crash must undo */
             if (s.dirty)
                 last_frame = -1e9; /* answer a key at once */
-            if (p[0].revents & (POLLHUP | POLLERR))
-                break; /* the terminal went away */
+            if (p[0].revents & (POLLHUP | POLLERR)) {
+                if (o->got_signal && !*o->got_signal)
+                    *o->got_signal = SIGHUP; /* the terminal went away: a hangup */
+                break;
+            }
         }
     }
     tui_term_end(scr);

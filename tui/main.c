@@ -73,6 +73,9 @@ static void usage(FILE *f)
 "                          Prometheus text format (node_exporter's textfile collector)\n"
 "      --notify            bell + desktop notification (OSC 9/777; tmux passthrough)\n"
 "                          when the guard acts, the job ends, or a limit is near\n"
+"      --allow-wide        let p, k and the guard signal a wide tree (one holding\n"
+"                          stagetop, or over half of the machine's processes);\n"
+"                          without it such a tree is watched read-only\n"
 "  -h, --help              this help\n"
 "  -V, --version           the version\n"
 "\n"
@@ -117,7 +120,7 @@ static void gpu_status(FILE *f)
 enum {
     OPT_HEADLESS = 256, OPT_JSONL, OPT_HISTORY, OPT_EXPORT_DIR, OPT_SWAP_BUDGET, OPT_KILL_FREE,
     OPT_ON_BUDGET, OPT_WAIT_FREE, OPT_START_TIMEOUT, OPT_GRACE, OPT_JOB_LOG, OPT_ASCII,
-    OPT_NO_GPU, OPT_EVENTS, OPT_KEEP_EVENTS,
+    OPT_NO_GPU, OPT_EVENTS, OPT_KEEP_EVENTS, OPT_ALLOW_WIDE,
     OPT_OVERWRITE = 400, OPT_RECORD_SYNC
 };
 enum { OPT_METRICS = 512, OPT_NOTIFY }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
@@ -147,6 +150,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"keep-events", no_argument, NULL, OPT_KEEP_EVENTS},
         {"overwrite", no_argument, NULL, OPT_OVERWRITE},
         {"record-sync", required_argument, NULL, OPT_RECORD_SYNC},
+        {"allow-wide", no_argument, NULL, OPT_ALLOW_WIDE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -230,6 +234,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
             if (cli_parse_record_sync(optarg, &a->mon.record_sync) != 0)
                 return bad_usage("--record-sync: '%s' is not never, 1s or always", optarg);
             break;
+        case OPT_ALLOW_WIDE: a->allow_wide = 1; break;
         case 'h':
             usage(stdout);
             gpu_status(stdout);
@@ -341,6 +346,10 @@ static int run_watch(cli_args *a)
             return CLI_EXIT_WATCH;
         }
     }
+    if (!a->cmd && st_job_check_target(a->pid, NULL, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: %s\n", e.msg); /* pid 1, self, an ancestor, a thread */
+        return CLI_EXIT_USAGE;
+    }
     tui_outputs outs; /* --metrics, --notify: checked before a job starts (holds nothing yet) */
     if (tui_outputs_open(&outs, a->metrics_path, a->notify, !a->headless, &e) != ST_OK) {
         fprintf(stderr, "stagetop: %s\n", e.msg);
@@ -374,6 +383,8 @@ static int run_watch(cli_args *a)
     }
     tui_outputs_bind(&outs, &m);
     a->outs = to.outs = &outs;
+    if (!a->cmd)
+        cli_scope(&m, a);
     st_monitor_start(&m, st_now());
     if (a->headless) {
         rc = cli_headless(&m, a);
@@ -385,8 +396,11 @@ static int run_watch(cli_args *a)
         } else {
             rc = cli_exit_code(&m, cli_signal);
         }
+        if (cli_signal && m.job.launched && m.job.state != ST_JOB_EXITED)
+            rc = cli_headless(&m, a); /* as headless: stop the job it started */
     }
     tui_outputs_close(&outs);
+    char *resume = keep_paused ? cli_resume_command(&m) : NULL;
     int32_t pid = m.job.pid;
     int launched_alive = m.job.launched && m.job.state != ST_JOB_EXITED;
     if (st_monitor_close(&m, keep_paused, &e) != ST_OK) {
@@ -396,8 +410,9 @@ static int run_watch(cli_args *a)
     }
     cli_job_events_end(&jev, a->keep_events);
     if (keep_paused)
-        fprintf(stderr, "stagetop: job %ld left paused as asked; resume with: kill -CONT %ld\n",
-                (long)pid, (long)pid);
+        fprintf(stderr, "stagetop: job %ld left paused as asked; resume with: %s\n", (long)pid,
+                resume ? resume : "kill -CONT on every process of the job");
+    free(resume);
     if (launched_alive && !cli_signal)
         fprintf(stderr, "stagetop: job %ld is still running%s%s\n", (long)pid,
                 logpath[0] ? "; its output: " : "", logpath);

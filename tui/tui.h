@@ -35,4 +35,13 @@ int tui_pick(const st_platform *plat, const tui_opts *o, int32_t *pid, st_error 
  * signal came (o->got_signal says which). */
 int tui_replay(const char *path, const tui_opts *o, st_error *err);
 
+/* Crashes (tui/crash.c): install the handler of SIGSEGV, SIGBUS, SIGFPE,
+ * SIGILL, SIGABRT, SIGSYS and SIGTRAP; tell it the job (after each sample:
+ * the members of a job stagetop paused, a launched job's group) and the
+ * terminal (saved before the screen starts, on while it is up). */
+void tui_crash_install(void);
+void tui_crash_job(const st_monitor *m);
+void tui_crash_term_save(void);
+void tui_crash_term_on(int on);
+
 #endif

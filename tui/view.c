@@ -443,6 +443,10 @@ static void draw_status(tui_view *v, const st_monitor *m, double now)
         snprintf(left, sizeof left, "The job is paused. Resume it before quitting? "
                                     "[y]es [n]o, leave it paused [c]ancel");
         a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD | A_REVERSE;
+    } else if (v->prompt == TUI_PROMPT_WIDE) {
+        snprintf(left, sizeof left, "READ-ONLY: this tree is wide (stagetop or most of the "
+                 "machine). Let p, k and the guard signal its %zu processes? [y/n]", m->tree.n_members);
+        a = tui_attr(v, TUI_PAIR_BAD) | A_BOLD | A_REVERSE;
     } else if (v->prompt == TUI_PROMPT_QUIT_LAUNCHED) {
         snprintf(left, sizeof left, "stagetop started this job and it still runs: "
                                     "[k]ill it and quit, [l]eave it running, [c]ancel");
@@ -450,6 +454,10 @@ static void draw_status(tui_view *v, const st_monitor *m, double now)
     } else if (v->msg[0] && now < v->msg_until) {
         snprintf(left, sizeof left, "%s", v->msg);
         a = v->msg_error ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD : A_BOLD;
+    } else if (m->job.read_only) {
+        snprintf(left, sizeof left, "READ-ONLY (a wide tree: nothing is signalled; p or k asks)"
+                 "  e export  m mark  ? help  q quit");
+        a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD;
     } else if (warn) {
         tui_sanitize(warn, strlen(warn), v->ascii, -1, left, sizeof left);
         a = tui_attr(v, TUI_PAIR_WARN);

@@ -11,7 +11,8 @@
 #include "layout.h"
 #include "tui.h"
 
-enum tui_prompt { TUI_PROMPT_NONE, TUI_PROMPT_KILL, TUI_PROMPT_QUIT, TUI_PROMPT_QUIT_LAUNCHED };
+enum tui_prompt { TUI_PROMPT_NONE, TUI_PROMPT_KILL, TUI_PROMPT_QUIT, TUI_PROMPT_QUIT_LAUNCHED,
+                  TUI_PROMPT_WIDE };
 
 /* Columns of one lane computed for a window, reused while the window
  * slides: a finished column (older than the newest sample's) never changes. */

@@ -1,6 +1,7 @@
-/* jobctl.h: starting, pausing, resuming and killing the watched job.
+/* jobctl.h: starting, pausing, resuming and killing the watched job
+ * (core/jobctl.c: spawn, reap; core/jobsig.c: the signal rules).
  *
- * Safety rules (DESIGN.md §6): only members of the watched tree, by
+ * Safety rules (docs/guard.md, "Safety"): only members of the watched tree, by
  * (pid, start), are signalled; never pid <= 1, stagetop itself or one of its
  * ancestors.  Pause stops the root first, then its descendants, then
  * rescans for children that appeared meanwhile.  Kill sends SIGTERM (and
@@ -28,7 +29,24 @@ typedef struct st_job {
     int signalled;        /* processes signalled by the last action */
     int refused;          /* processes that refused (EPERM) in the last action */
     st_job_peak peak;     /* launched job: kernel peaks kept at reaping, its cgroup */
+    char refusal[160];    /* why the first of them refused ("" when none) */
+    int read_only;        /* 1: p, k and the guard never signal (a wide tree) */
+    int kill_asked;       /* st_job_kill reached the job (the user's or the guard's kill) */
 } st_job;
+
+/* A tree is "wide" when it contains stagetop or holds more than
+ * ST_JOB_WIDE_PCT percent of the machine's processes (and at least
+ * ST_JOB_WIDE_MIN of them, so a small container's one job is not wide):
+ * it is then watched read-only unless the user allows signals. */
+#define ST_JOB_WIDE_PCT 50
+#define ST_JOB_WIDE_MIN 16
+
+typedef struct st_job_scope {
+    uint32_t tree_n;  /* processes in the tree (root included) */
+    uint32_t all_n;   /* processes on the machine (that stagetop can see) */
+    int has_self;     /* stagetop is in the tree */
+    int wide;         /* the rule above */
+} st_job_scope;
 
 /* Start argv in its own process group (setpgid), stdin/stdout/stderr
  * inherited, default signal dispositions and an empty signal mask.  The
@@ -45,11 +63,25 @@ void st_job_attach(st_job *job, int32_t pid);
 /* Is pid one stagetop may ever signal (not <= 1, not self, not an ancestor)? */
 int st_job_may_signal(int32_t pid);
 
-/* Each sets job->signalled / job->refused for this action and returns
- * ST_EPERM (naming the first refusal) when any process refused; a process
- * already gone is not an error.  Pause refuses a job being killed
- * (ST_EINVAL); resume and kill refresh the membership first.  A second kill
- * does not move the SIGKILL deadline. */
+/* May pid be the root of a watched job (-p)?  ST_EINVAL with a message
+ * naming it when it is pid <= 1, stagetop itself, one of stagetop's
+ * ancestors, or a thread id (Linux: its Tgid differs; *tgid, when not
+ * NULL, gets the process it belongs to, or pid). */
+int st_job_check_target(int32_t pid, int32_t *tgid, st_error *err);
+
+/* Measure root's tree against the whole machine (one list_all snapshot). */
+int st_job_scope_of(const st_platform *plat, st_backend *b, st_proc_id root,
+                    st_job_scope *out, st_error *err);
+
+/* Each sets job->signalled / job->refused (and job->refusal) for this
+ * action and returns ST_EPERM (naming the first refusal) when any process
+ * refused; a process already gone is not an error, but an action that
+ * reached none of the processes it was meant for is (ST_ESRCH, "0 of N").
+ * A read-only job is never signalled (ST_EPERM).  Pause refuses a job
+ * being killed (ST_EINVAL); resume and kill refresh the membership first,
+ * and when that fails they still signal the members last known (and
+ * return the refresh's error).  A second kill does not move the SIGKILL
+ * deadline. */
 int st_job_pause(st_job *job, st_tree *tree, st_error *err);
 int st_job_resume(st_job *job, st_tree *tree, st_error *err);
 int st_job_kill(st_job *job, st_tree *tree, double now, st_error *err);
@@ -59,8 +91,10 @@ int st_job_kill(st_job *job, st_tree *tree, double now, st_error *err);
  * when the job has just been seen to exit, else 0 (or an error).  After
  * st_job_kill, a job counts as exited once its root has exited and its
  * process group is empty, or once the grace period is over (SIGKILL sent);
- * exit_code is the root's.  An attached job (not launched) exits when the
- * tree's root is gone (exit_code stays -1). */
+ * exit_code is the root's.  Otherwise a job runs while its tree has
+ * members: after the root exits (launched: reaped, exit_code set) the
+ * survivors are still the job, and it exits with the last of them.  An
+ * attached job's exit_code stays -1. */
 int st_job_poll(st_job *job, st_tree *tree, double now, st_error *err);
 
 #endif

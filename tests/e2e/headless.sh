@@ -31,8 +31,11 @@ pid=$(free_pid)
 rc=$?
 check "no such pid: exit 1 with a message" \
     sh -c "[ $rc -eq 1 ] && grep -qi 'no such process\|no process' '$T/err'"
-"$STAGETOP" --headless -p $$ --record /nonexistent-dir/x.jsonl 2>"$T/err"
+sleep 300 </dev/null >/dev/null 2>&1 &
+bg=$!
+"$STAGETOP" --headless -p $bg --record /nonexistent-dir/x.jsonl 2>"$T/err"
 rc=$?
+kill $bg 2>/dev/null; wait $bg 2>/dev/null
 check "unwritable record path: exit 1 with the path in the message" \
     sh -c "[ $rc -eq 1 ] && grep -q 'nonexistent-dir' '$T/err'"
 "$STAGETOP" --help >"$T/help"
