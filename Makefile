@@ -1,6 +1,7 @@
 # stagetop: a plain GNU Makefile.  `make`, `make run`, `make check`, `make bench`,
 # `make install PREFIX=/usr/local DESTDIR=`, `SANITIZE=1` for ASan+UBSan.
-# Each part of the project may add rules in mk/*.mk (included at the end).
+# Each part of the project may add rules in mk/*.mk (included before the
+# `tests` and `bench` rules, which expand the lists those parts add to).
 
 VERSION := 0.1.0
 CC      ?= cc
@@ -30,9 +31,11 @@ else
   DL_LIBS := -ldl
 endif
 
-LINUX_ONLY_TESTS := test_tree_real.c test_linux_backend.c test_jobctl.c
-# clone(CLONE_VM), clock_nanosleep, /proc/self/status (docs/macos.md).
-LINUX_ONLY_WORKLOADS := forkstorm.c
+# The unit tests and workloads that need Linux (tests/linux-only.txt, with
+# each one's reason; tests/run-tests.sh reads the same list).
+LINUX_ONLY := $(shell sed -n 's/^\(tests\/[^[:space:]]*\).*/\1/p' tests/linux-only.txt)
+LINUX_ONLY_TESTS := $(patsubst tests/unit/%,%,$(filter tests/unit/%,$(LINUX_ONLY)))
+LINUX_ONLY_WORKLOADS := $(patsubst tests/workloads/%,%,$(filter tests/workloads/%,$(LINUX_ONLY)))
 
 B := build
 ifeq ($(SANITIZE),1)

@@ -37,7 +37,4 @@ $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwi
 
 EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_peak
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
-# The Makefile's `tests` and `bench` prerequisites were expanded before
-# this file was included, so name the targets here as well.
-tests: $(B)/tests/test_darwin $(B)/tests/test_darwin_peak
 endif

@@ -99,6 +99,5 @@ $(B)/tests/core_driver: tests/darwin/core_driver.c $(B)/libstagetop.a
 	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
 
 EXTRA_TEST_BIN += $(B)/tests/core_driver
-tests: $(B)/tests/core_driver
 
 -include $(shell find $(MB) -name '*.d' 2>/dev/null)
