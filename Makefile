@@ -125,9 +125,14 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/tests/test_%: tests/unit/test_%.c $(TUI_OBJ) $(B)/libstagetop.a
+# A unit test links the core as an archive (the linker takes only what the
+# test uses) and cmocka; mk/unit.mk adds what some tests need besides (test
+# helpers, the tui archive, cJSON) in UNIT_CFLAGS, UNIT_LIBS and prerequisites.
+$(B)/tests/test_%: tests/unit/test_%.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CURSES_CFLAGS) $(TEST_JSON_CFLAGS) -Itests -o $@ $^ $(CMOCKA_LIBS) $(CURSES_LIBS) $(TEST_JSON_LIBS) $(LIBS) $(LDFLAGS)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(UNIT_CFLAGS) -Itests -o $@ \
+	    $(filter %.c %.o,$^) $(filter-out $(B)/libstagetop.a,$(filter %.a,$^)) $(B)/libstagetop.a \
+	    $(CMOCKA_LIBS) $(UNIT_LIBS) $(LIBS) $(LDFLAGS)
 
 # Workloads are never sanitized: their memory is what the tests measure, and
 # ASan's shadow pages and LeakSanitizer's exit-time tracer process (a second
