@@ -9,15 +9,17 @@
 # not built.
 
 ifneq ($(UNAME),Darwin)
-DARWIN_SHIM_SRC := tests/darwin/test_darwin.c tests/darwin/fake_darwin.c \
-                   core/platform_darwin.c core/error.c core/proc_vec.c
+DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c core/platform_darwin.c core/error.c core/proc_vec.c
 DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwin/shim/sys/*.h) \
                    include/stagetop/platform.h include/stagetop/error.h include/stagetop/sample.h
 
-$(B)/tests/test_darwin: $(DARWIN_SHIM_SRC) $(DARWIN_SHIM_HDR)
+# test_darwin: processes, trees, signals and refusals; test_darwin_sys: the
+# system's numbers, command lines, the process list.
+$(B)/tests/test_darwin $(B)/tests/test_darwin_sys: $(B)/tests/%: tests/darwin/%.c \
+                        $(DARWIN_SHIM_SRC) $(DARWIN_SHIM_HDR)
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
-	    -o $@ $(DARWIN_SHIM_SRC) $(LDFLAGS) $(CMOCKA_LIBS)
+	    -o $@ $(filter %.c,$^) $(LDFLAGS) $(CMOCKA_LIBS)
 
 # The zombie peak (platform zombie_peak through core/peak.c).
 DARWIN_PEAK_SRC := tests/darwin/test_darwin_peak.c tests/darwin/fake_darwin.c \
@@ -35,6 +37,6 @@ $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwi
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)
 
-EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_peak
+EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_peak
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
 endif
