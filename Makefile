@@ -85,7 +85,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 ifneq ($(PLATFORM),linux)
-  # These drive real processes through Linux's /proc (tests/run-tests.sh
+  # tests/linux-only.txt says why each needs Linux (tests/run-tests.sh
   # reports them as skipped elsewhere).
   UNIT_SRC := $(filter-out $(addprefix tests/unit/,$(LINUX_ONLY_TESTS)),$(UNIT_SRC))
 endif

@@ -1,12 +1,12 @@
-# mk/darwin.mk: the macOS backend's unit test on a non-Mac.
+# mk/darwin.mk: the macOS backend's unit tests on a non-Mac.
 #
 # core/platform_darwin.c is built against the shim of the macOS API in
 # tests/darwin/shim (first on the include path, so <libproc.h>,
 # <sys/sysctl.h>, <sys/proc_info.h> and <sys/resource.h> resolve there; the
 # last one #include_next's the system's) and the scripted kernel in
 # tests/darwin/fake_darwin.c.  On a Mac the real API is there: the Makefile
-# builds core/platform_darwin.c into libstagetop.a itself and this test is
-# not built.
+# builds core/platform_darwin.c into libstagetop.a itself and these tests
+# are not built.
 
 ifneq ($(UNAME),Darwin)
 DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c core/platform_darwin.c core/error.c core/proc_vec.c
