@@ -130,7 +130,7 @@ $(B)/%.o: %.c
 # helpers, the tui archive, cJSON) in UNIT_CFLAGS, UNIT_LIBS and prerequisites.
 $(B)/tests/test_%: tests/unit/test_%.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(UNIT_CFLAGS) -Itests -o $@ \
+	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(UNIT_CFLAGS) -Itests -MMD -MP -o $@ \
 	    $(filter %.c %.o,$^) $(filter-out $(B)/libstagetop.a,$(filter %.a,$^)) $(B)/libstagetop.a \
 	    $(CMOCKA_LIBS) $(UNIT_LIBS) $(LIBS) $(LDFLAGS)
 
