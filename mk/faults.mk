@@ -8,4 +8,4 @@ EXTRA_BENCH_BIN += $(SOAK)
 
 $(SOAK): tests/faults/soak.c $(B)/tests/fakeplat.o $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -o $@ $^ $(LIBS) $(LDFLAGS)
