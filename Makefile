@@ -1,6 +1,7 @@
 # stagetop: a plain GNU Makefile.  `make`, `make run`, `make check`, `make bench`,
 # `make install PREFIX=/usr/local DESTDIR=`, `SANITIZE=1` for ASan+UBSan.
-# Each part of the project may add rules in mk/*.mk (included at the end).
+# Each part of the project may add rules in mk/*.mk (included before the
+# `tests` and `bench` rules, which expand the lists those parts add to).
 
 VERSION := 0.1.0
 CC      ?= cc
@@ -30,9 +31,11 @@ else
   DL_LIBS := -ldl
 endif
 
-LINUX_ONLY_TESTS := test_tree_real.c test_linux_backend.c test_jobctl.c test_jobsig.c
-# clone(CLONE_VM), clock_nanosleep, /proc/self/status (docs/macos.md).
-LINUX_ONLY_WORKLOADS := forkstorm.c
+# The unit tests and workloads that need Linux (tests/linux-only.txt, with
+# each one's reason; tests/run-tests.sh reads the same list).
+LINUX_ONLY := $(shell sed -n 's/^\(tests\/[^[:space:]]*\).*/\1/p' tests/linux-only.txt)
+LINUX_ONLY_TESTS := $(patsubst tests/unit/%,%,$(filter tests/unit/%,$(LINUX_ONLY)))
+LINUX_ONLY_WORKLOADS := $(patsubst tests/workloads/%,%,$(filter tests/workloads/%,$(LINUX_ONLY)))
 
 B := build
 ifeq ($(SANITIZE),1)
@@ -82,7 +85,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 ifneq ($(PLATFORM),linux)
-  # These drive real processes through Linux's /proc (tests/run-tests.sh
+  # tests/linux-only.txt says why each needs Linux (tests/run-tests.sh
   # reports them as skipped elsewhere).
   UNIT_SRC := $(filter-out $(addprefix tests/unit/,$(LINUX_ONLY_TESTS)),$(UNIT_SRC))
 endif
@@ -122,9 +125,14 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/tests/test_%: tests/unit/test_%.c $(TUI_OBJ) $(B)/libstagetop.a
+# A unit test links the core as an archive (the linker takes only what the
+# test uses) and cmocka; mk/unit.mk adds what some tests need besides (test
+# helpers, the tui archive, cJSON) in UNIT_CFLAGS, UNIT_LIBS and prerequisites.
+$(B)/tests/test_%: tests/unit/test_%.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CURSES_CFLAGS) $(TEST_JSON_CFLAGS) -Itests -o $@ $^ $(CMOCKA_LIBS) $(CURSES_LIBS) $(TEST_JSON_LIBS) $(LIBS) $(LDFLAGS)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(UNIT_CFLAGS) -Itests -MMD -MP -o $@ \
+	    $(filter %.c %.o,$^) $(filter-out $(B)/libstagetop.a,$(filter %.a,$^)) $(B)/libstagetop.a \
+	    $(CMOCKA_LIBS) $(UNIT_LIBS) $(LIBS) $(LDFLAGS)
 
 # Workloads are never sanitized: their memory is what the tests measure, and
 # ASan's shadow pages and LeakSanitizer's exit-time tracer process (a second

@@ -16,14 +16,6 @@
 #include "../tests/selfstat.h"
 #include "stagetop/trace.h"
 
-static double cpu(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           (double)ru.ru_stime.tv_usec / 1e6;
-}
-
 static long via_cjson(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -74,9 +66,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: cjson-tree cjson|codec FILE\n");
         return 2;
     }
-    double w0 = selfstat_clock(CLOCK_MONOTONIC), c0 = cpu();
+    double w0 = selfstat_clock(CLOCK_MONOTONIC), c0 = selfstat_cpu();
     long n = argv[1][1] == 'j' ? via_cjson(argv[2]) : via_codec(argv[2]);
-    double w1 = selfstat_clock(CLOCK_MONOTONIC), c1 = cpu();
+    double w1 = selfstat_clock(CLOCK_MONOTONIC), c1 = selfstat_cpu();
     if (n < 0) {
         fprintf(stderr, "cjson-tree: %s: cannot read %s\n", argv[1], argv[2]);
         return 1;

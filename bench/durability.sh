@@ -40,17 +40,7 @@ for m in never 1s always; do
 done
 
 if [ -x /usr/bin/time ] && command -v python3 >/dev/null 2>&1; then
-    python3 - "$dir/big.jsonl" <<'PY'
-import random, sys
-r = random.Random(14)
-with open(sys.argv[1], "w") as f:
-    f.write('{"type":"start","stagetop":"0.1.0","platform":"linux","pid":7,"interval":0.5}\n')
-    for i in range(1000000):
-        fp = r.randrange(1 << 30, 1 << 34)
-        f.write('{"type":"sample","t":%d.%03d,"footprint":%d,"rss":%d,"swap_used":%d,"level":%d.%02d,"procs":%d}\n'
-                % (i // 2, 500 * (i % 2), fp, fp // 2, r.randrange(1 << 30), r.randrange(100), r.randrange(100), 1 + i % 5))
-    f.write('{"type":"end"}\n')
-PY
+    python3 "$(dirname "$0")/../tests/tools/big_jsonl.py" "$dir/big.jsonl"
     /usr/bin/time -f '%M %e' -o "$dir/t" "$ST" summary "$dir/big.jsonl" >/dev/null || exit 1
     read -r kib secs <"$dir/t"
     printf '\n%-52s %s\n' "summary of 1,000,000 JSONL samples ($(( $(wc -c <"$dir/big.jsonl") / 1000000 )) MB)" \

@@ -10,6 +10,7 @@ set -eu
 B=${1:-build}
 case $B in build-san*) MK="SANITIZE=1" ;; *) MK="" ;; esac
 make --no-print-directory -s $MK "$B/bench/metrics_bench" "$B/workloads/holdmem" >/dev/null
+. "$(dirname "$0")/holdmem.sh"
 dir=$(mktemp -d "$PWD/$B/metrics-bench.XXXXXX")
 exec 4>/dev/null
 cleanup() { exec 4>&-; wait 2>/dev/null || true; rm -rf "$dir"; }
@@ -17,12 +18,7 @@ trap cleanup EXIT INT TERM
 mkfifo "$dir/in"
 "$B/workloads/holdmem" --children 9 --child-mib 1 <"$dir/in" >"$dir/out" &
 exec 4>"$dir/in"
-i=0
-until grep -q '^ready ' "$dir/out" 2>/dev/null; do
-    i=$((i + 1)); [ $i -lt 600 ] || { echo "holdmem did not start" >&2; exit 1; }
-    sleep 0.05
-done
-pid=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$dir/out")
+pid=$(holdmem_ready "$dir/out") || exit 1
 fs=$(df -T "$dir" 2>/dev/null | awk 'NR == 2 {print $2}')
 "$B/bench/metrics_bench" "$pid" "$dir" | awk -v fs="${fs:-?}" '{
   printf "--metrics: one file update vs one sample, tree of %d processes (file system %s, %d bytes)\n", $8, fs, $10

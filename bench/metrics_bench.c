@@ -20,6 +20,7 @@
 #include "stagetop/metrics.h"
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
+#include "../tests/selfstat.h"
 
 #define ROUNDS 5
 #define ROUND_S 0.25
@@ -29,12 +30,6 @@ static double clock_s(clockid_t c)
     struct timespec ts;
     clock_gettime(c, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 typedef struct bench {
@@ -92,7 +87,7 @@ static double measure(bench *x, int (*fn)(bench *), clockid_t c)
         } while ((t = clock_s(c)) - t0 < ROUND_S);
         per[r] = (t - t0) / (double)n;
     }
-    qsort(per, ROUNDS, sizeof per[0], cmp_double);
+    qsort(per, ROUNDS, sizeof per[0], selfstat_cmp_double);
     return per[ROUNDS / 2];
 }
 

@@ -15,6 +15,7 @@ case $B in build-san*) MK="SANITIZE=1" ;; *) MK="" ;; esac
 make --no-print-directory -s $MK "$B/bench/sampling_bench" "$B/workloads/holdmem" >/dev/null
 BENCH=$B/bench/sampling_bench
 HOLD=$B/workloads/holdmem
+. "$(dirname "$0")/holdmem.sh"
 PY=""
 for p in /usr/bin/python3 python3; do
     if "$p" -c 'import psutil' 2>/dev/null; then PY=$p; break; fi
@@ -38,12 +39,7 @@ start() {
     eval "bg_$fd=$!"
     eval "exec $fd>\"$tmp/$name.in\""
     fds_open="$fds_open $fd"
-    i=0
-    until grep -q '^ready ' "$tmp/$name.out" 2>/dev/null; do
-        i=$((i + 1)); [ $i -lt 600 ] || { echo "holdmem $* did not start" >&2; exit 1; }
-        sleep 0.05
-    done
-    pid=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$tmp/$name.out")
+    pid=$(holdmem_ready "$tmp/$name.out") || exit 1
 }
 
 # stop FD: close holdmem's stdin; it ends its tree.

@@ -25,6 +25,7 @@
 
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
+#include "../tests/selfstat.h"
 
 #define ROUNDS 5
 #define ROUND_S 0.25
@@ -114,12 +115,6 @@ static int thread_count(int pid)
     return n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
     bench *x = calloc(1, sizeof *x);
@@ -173,7 +168,7 @@ int main(int argc, char **argv)
         } while ((t = cpu_s()) - t0 < ROUND_S);
         per[r] = (t - t0) / (double)n;
     }
-    qsort(per, ROUNDS, sizeof per[0], cmp_double);
+    qsort(per, ROUNDS, sizeof per[0], selfstat_cmp_double);
     printf("%s %.1f %d\n", argv[1], per[ROUNDS / 2] * 1e6, members);
     return members > 0 ? 0 : 1;
 }

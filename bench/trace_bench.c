@@ -17,15 +17,6 @@
 
 static double now(void) { return selfstat_clock(CLOCK_MONOTONIC); }
 
-/* CPU seconds (user + system) used so far by this process. */
-static double cpu(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           (double)ru.ru_stime.tv_usec / 1e6;
-}
-
 /* Reset VmHWM to the current RSS (Linux >= 4.0); 0 on success. */
 static int reset_hwm(void)
 {
@@ -95,32 +86,32 @@ int main(int argc, char **argv)
     /* export: time and peak extra memory */
     long rss0 = selfstat_kib("VmRSS");
     int hwm_ok = reset_hwm() == 0;
-    double t0 = now(), c0 = cpu();
+    double t0 = now(), c0 = selfstat_cpu();
     if (st_trace_export(doc, &meta, v, &ev, &sum, 0, &e)) {
         fprintf(stderr, "export: %s\n", e.msg);
         return 1;
     }
     double t_export = now() - t0;
     long hwm = selfstat_kib("VmHWM");
-    printf("export_s %.3f\nexport_cpu %.3f\nexport_mb %.1f\n", t_export, cpu() - c0, file_size(doc) / 1e6);
+    printf("export_s %.3f\nexport_cpu %.3f\nexport_mb %.1f\n", t_export, selfstat_cpu() - c0, file_size(doc) / 1e6);
     if (hwm_ok && rss0 > 0 && hwm > 0)
         printf("export_extra_kib %ld\n", hwm - rss0);
 
     /* import of the document */
     st_trace t;
-    t0 = now(), c0 = cpu();
+    t0 = now(), c0 = selfstat_cpu();
     if (st_trace_load_file(doc, &t, &e)) {
         fprintf(stderr, "import: %s\n", e.msg);
         return 1;
     }
-    double t_import = now() - t0, c_import = cpu() - c0;
+    double t_import = now() - t0, c_import = selfstat_cpu() - c0;
     int same = t.n_samples == n && memcmp(t.samples, s, n * sizeof *s) == 0;
     printf("import_s %.3f\nimport_cpu %.3f\nimport_same %d\n", t_import, c_import, same);
     st_trace_free(&t);
 
     /* the JSONL record stream: recorder (one write per line), then import */
     st_recorder *r;
-    t0 = now(), c0 = cpu();
+    t0 = now(), c0 = selfstat_cpu();
     if (st_recorder_open(&r, jsonl, -1, ST_REC_OVERWRITE, &e) || st_recorder_start(r, &meta, &e))
         return 1;
     st_recorder_set_sync(r, ST_REC_SYNC_NEVER); /* the writing alone; bench/durability.sh: syncs */
@@ -134,13 +125,13 @@ int main(int argc, char **argv)
     }
     st_recorder_end(r, &sum, 0, NULL);
     st_recorder_close(r);
-    printf("record_s %.3f\nrecord_cpu %.3f\nrecord_mb %.1f\n", now() - t0, cpu() - c0, file_size(jsonl) / 1e6);
-    t0 = now(), c0 = cpu();
+    printf("record_s %.3f\nrecord_cpu %.3f\nrecord_mb %.1f\n", now() - t0, selfstat_cpu() - c0, file_size(jsonl) / 1e6);
+    t0 = now(), c0 = selfstat_cpu();
     if (st_trace_load_file(jsonl, &t, &e)) {
         fprintf(stderr, "import jsonl: %s\n", e.msg);
         return 1;
     }
-    printf("import_jsonl_s %.3f\nimport_jsonl_cpu %.3f\n", now() - t0, cpu() - c0);
+    printf("import_jsonl_s %.3f\nimport_jsonl_cpu %.3f\n", now() - t0, selfstat_cpu() - c0);
     st_trace_free(&t);
 
     free(s);

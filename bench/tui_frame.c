@@ -26,6 +26,7 @@
 
 #include "stagetop/monitor.h"
 #include "view.h"
+#include "../tests/selfstat.h"
 
 enum { WORKERS = 8, HISTORY = 2000 };
 
@@ -41,12 +42,6 @@ static double cpu(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 static pid_t worker(size_t mib)
@@ -95,7 +90,7 @@ static void wobble_step(wobble *w)
 static void report(const char *what, double *v, int n)
 {
     double sum = 0;
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    qsort(v, (size_t)n, sizeof *v, selfstat_cmp_double);
     for (int i = 0; i < n; i++)
         sum += v[i];
     printf("  %-26s median %7.3f ms  mean %7.3f ms  p99 %7.3f ms\n", what, v[n / 2] * 1e3,

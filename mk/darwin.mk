@@ -1,23 +1,25 @@
-# mk/darwin.mk: the macOS backend's unit test on a non-Mac.
+# mk/darwin.mk: the macOS backend's unit tests on a non-Mac.
 #
 # core/platform_darwin.c is built against the shim of the macOS API in
 # tests/darwin/shim (first on the include path, so <libproc.h>,
 # <sys/sysctl.h>, <sys/proc_info.h> and <sys/resource.h> resolve there; the
 # last one #include_next's the system's) and the scripted kernel in
 # tests/darwin/fake_darwin.c.  On a Mac the real API is there: the Makefile
-# builds core/platform_darwin.c into libstagetop.a itself and this test is
-# not built.
+# builds core/platform_darwin.c into libstagetop.a itself and these tests
+# are not built.
 
 ifneq ($(UNAME),Darwin)
-DARWIN_SHIM_SRC := tests/darwin/test_darwin.c tests/darwin/fake_darwin.c \
-                   core/platform_darwin.c core/error.c core/proc_vec.c
+DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c core/platform_darwin.c core/error.c core/proc_vec.c
 DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwin/shim/sys/*.h) \
                    include/stagetop/platform.h include/stagetop/error.h include/stagetop/sample.h
 
-$(B)/tests/test_darwin: $(DARWIN_SHIM_SRC) $(DARWIN_SHIM_HDR)
+# test_darwin: processes, trees, signals and refusals; test_darwin_sys: the
+# system's numbers, command lines, the process list.
+$(B)/tests/test_darwin $(B)/tests/test_darwin_sys: $(B)/tests/%: tests/darwin/%.c \
+                        $(DARWIN_SHIM_SRC) $(DARWIN_SHIM_HDR)
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
-	    -o $@ $(DARWIN_SHIM_SRC) $(LDFLAGS) $(CMOCKA_LIBS)
+	    -o $@ $(filter %.c,$^) $(LDFLAGS) $(CMOCKA_LIBS)
 
 # The zombie peak (platform zombie_peak through core/peak.c).
 DARWIN_PEAK_SRC := tests/darwin/test_darwin_peak.c tests/darwin/fake_darwin.c \
@@ -35,9 +37,6 @@ $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwi
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)
 
-EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_peak
+EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_peak
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
-# The Makefile's `tests` and `bench` prerequisites were expanded before
-# this file was included, so name the targets here as well.
-tests: $(B)/tests/test_darwin $(B)/tests/test_darwin_peak
 endif

@@ -6,6 +6,6 @@ SOAK := $(B)/faults/soak
 EXTRA_TEST_BIN  += $(SOAK)
 EXTRA_BENCH_BIN += $(SOAK)
 
-$(SOAK): tests/faults/soak.c $(B)/libstagetop.a
+$(SOAK): tests/faults/soak.c $(B)/tests/fakeplat.o $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
-	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -o $@ $^ $(LIBS) $(LDFLAGS)

@@ -10,8 +10,9 @@
 #  - links tests/darwin/core_driver.c with every object of the core into a
 #    Mach-O executable against libSystem, so a call the Mac lacks fails here;
 #  - compiles and links what a Mac's `make check` builds besides: the
-#    workloads, tests/tools/*.c and the soak; compiles the portable unit
-#    tests (cmocka has no macOS stub to link against).
+#    workloads, tests/tools/*.c and the soak (with tests/fakeplat.c);
+#    compiles the portable unit tests (cmocka has no macOS stub to link
+#    against).
 # tests/darwin/macos_build.test.sh runs it (make check) and checks the result.
 #
 # zig ships no curses.h, cmocka.h or cJSON.h: copies of this machine's are
@@ -92,6 +93,8 @@ $(MB)/$(1)/bin/$(basename $(notdir $(2))): $(MB)/$(1)/$(2:.c=.o) $(MACOS_CORE:%.
 	$$(QZIG) -target $(1)-macos -o $$@ $$^
 endef
 $(foreach a,$(MACOS_ARCHS),$(foreach p,$(MACOS_PROGS),$(eval $(call macos_prog,$(a),$(p)))))
+# The soak runs on the tests' scripted backend (as mk/faults.mk links it).
+$(foreach a,$(MACOS_ARCHS),$(eval $(MB)/$(a)/bin/soak: $(MB)/$(a)/tests/fakeplat.o))
 
 # The same driver built natively, run by the test so it keeps working.
 $(B)/tests/core_driver: tests/darwin/core_driver.c $(B)/libstagetop.a
@@ -99,6 +102,5 @@ $(B)/tests/core_driver: tests/darwin/core_driver.c $(B)/libstagetop.a
 	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
 
 EXTRA_TEST_BIN += $(B)/tests/core_driver
-tests: $(B)/tests/core_driver
 
 -include $(shell find $(MB) -name '*.d' 2>/dev/null)

@@ -2,8 +2,6 @@
 # the TUI (tests/tools/peak_probe.c; docs/metrics.md).
 PEAK_PROBE := $(B)/tools/peak-probe
 EXTRA_TEST_BIN += $(PEAK_PROBE)
-# The Makefile's `tests` prerequisites were expanded before mk/*.mk.
-tests: $(PEAK_PROBE)
 
 $(PEAK_PROBE): tests/tools/peak_probe.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)

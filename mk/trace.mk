@@ -9,9 +9,6 @@ TRACE_TOOL  := $(B)/tools/trace-summary
 TRACE_BENCH := $(B)/bench/trace-bench
 EXTRA_TEST_BIN  += $(TRACE_TOOL)
 EXTRA_BENCH_BIN += $(TRACE_BENCH)
-# The Makefile reads mk/*.mk after its `tests:` line, whose prerequisites
-# were expanded then: name ours here too.
-tests: $(TRACE_TOOL)
 
 $(TRACE_TOOL): tests/tools/trace_summary.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)

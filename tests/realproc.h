@@ -283,4 +283,14 @@ RP_UNUSED static pid_t fork_with_pid(pid_t want)
     return -1;
 }
 
+/* ---- running -------------------------------------------------------------- */
+
+/* A test with the setup and teardown above. */
+#define RP_TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+/* Runs the group; TEST_FILTER='kernel_peak*' runs only the tests it names. */
+#define RP_RUN(tests) \
+    (getenv("TEST_FILTER") ? cmocka_set_test_filter(getenv("TEST_FILTER")) : (void)0, \
+     cmocka_run_group_tests(tests, NULL, NULL))
+
 #endif

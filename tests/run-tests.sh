@@ -50,22 +50,15 @@ echo "== unit tests"
 for t in "$B"/tests/test_*; do
     [ -x "$t" ] && run_one "$t"
 done
-# The shell tests that need a fact only Linux has, and why (docs/macos.md);
-# elsewhere they are skipped, each with its reason, and every other one runs.
+# The tests that need a fact only Linux has, each with its reason, are
+# listed once in tests/linux-only.txt (the Makefile reads it too); elsewhere
+# they are skipped with that reason, and every other one runs.
 # (ST_OS=Darwin shows on Linux which tests a Mac skips.)
 OS=${ST_OS:-$(uname -s)}
-linux_only() {
-    case "$1" in
-    tests/e2e/gpu_fake.sh | tests/e2e/tui_gpu.sh) echo "the GPU lane (NVML) exists only on Linux" ;;
-    tests/faults/export.test.sh) echo "bind mounts and a tmpfs in a private mount namespace (unshare --mount)" ;;
-    tests/faults/forkstorm.test.sh) echo "clone(CLONE_VM) children, RssAnon from /proc/self/status, /proc/meminfo" ;;
-    tests/faults/otheruser.test.sh) echo "jobs run as other users with setpriv (util-linux), /proc remounted with hidepid" ;;
-    tests/faults/pidreuse.test.sh) echo "a pid namespace (unshare --pid) and ns_last_pid hand the watched pid to a new process" ;;
-    tests/faults/soak.test.sh) echo "the soak reads its own VmRSS from /proc/self/status" ;;
-    tests/faults/valgrind.test.sh) echo "valgrind does not run on Apple Silicon macOS" ;;
-    tests/swap/guard_swap.test.sh) echo "real swap (swapon) forced by a memory cgroup v1/v2 limit, VmSwap" ;;
-    *) return 1 ;;
-    esac
+LINUX_ONLY_LIST="$ST_ROOT/tests/linux-only.txt"
+linux_only() { # path: prints its reason, fails when it is not listed
+    awk -v p="$1" '$1 == p { sub(/^[^ \t]+[ \t]+/, ""); print; found = 1 } END { exit !found }' \
+        "$LINUX_ONLY_LIST"
 }
 echo "== shell tests"
 for t in tests/e2e/*.sh tests/*/*.test.sh; do
@@ -76,9 +69,9 @@ for t in tests/e2e/*.sh tests/*/*.test.sh; do
     fi
     run_one sh "$t"
 done
-if [ "$OS" != Linux ]; then
-    for t in tests/unit/test_tree_real.c tests/unit/test_linux_backend.c tests/unit/test_jobctl.c; do
-        case "$t" in *${ONLY:-}*) echo "SKIP: $t: Linux-only: drives processes through /proc" >"$log"; count "$t" 77 ;; esac
+if [ "$OS" != Linux ]; then   # the unit tests that were not built
+    for t in $(awk '$1 ~ /^tests\/unit\// { print $1 }' "$LINUX_ONLY_LIST"); do
+        case "$t" in *${ONLY:-}*) echo "SKIP: $t: Linux-only: $(linux_only "$t")" >"$log"; count "$t" 77 ;; esac
     done
 fi
 [ -n "$failed_names" ] && echo "failed:$failed_names"

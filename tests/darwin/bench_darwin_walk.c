@@ -16,6 +16,7 @@
 
 #include "fake_darwin.h"
 #include "stagetop/platform.h"
+#include "../selfstat.h"
 
 #define T0 1700000000000000ull
 
@@ -78,12 +79,6 @@ static double bench_walk(st_backend *b, int iters, size_t *members)
     return t / iters;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 #define REPS 7
 
 int main(void)
@@ -106,8 +101,8 @@ int main(void)
             f[r] = bench_fetch(iters);
             w[r] = bench_walk(b, iters, &members);
         }
-        qsort(f, REPS, sizeof f[0], cmp_d);
-        qsort(w, REPS, sizeof w[0], cmp_d);
+        qsort(f, REPS, sizeof f[0], selfstat_cmp_double);
+        qsort(w, REPS, sizeof w[0], selfstat_cmp_double);
         printf("%8d %8zu %12.1f %12.1f %7.2f\n", sizes[s], members, f[REPS / 2] * 1e6,
                w[REPS / 2] * 1e6, w[REPS / 2] / f[REPS / 2]);
         st_platform_native.close(b);

@@ -15,7 +15,12 @@ message saying what differs.
 """
 import html.parser
 import json
+import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from stageload_ref import stage_windows  # noqa: E402
 
 
 def records(path):
@@ -36,20 +41,15 @@ def expected(path):
            "peak_footprint": max(s["footprint"] for s in samples),
            "swap": {"start": sw[0], "peak": max(sw), "end": sw[-1]},
            "min_level": min(s["level"] for s in samples)}
-    starts = [e for e in events if e["kind"] == "stage"]
-    bounds = [(e["stage"], e["t"]) for e in starts]
-    if not starts or starts[0]["t"] > 0:
-        bounds.insert(0, ("setup", 0.0))
     stages = []
-    for i, (name, t0) in enumerate(bounds):
-        t1 = bounds[i + 1][1] if i + 1 < len(bounds) else last
-        win = [s for s in samples if t0 <= s["t"] < t1 or (s["t"] == t1 and t1 == last)]
+    wins = stage_windows(samples, events)
+    for i, (name, t0, t1, win) in enumerate(wins):
         fp = [s["footprint"] for s in win]
         stages.append({"stage": name, "t0": t0, "seconds": round(t1 - t0, 3),
                        "peak_footprint": max(fp) if fp else None,
                        "min_level": min(s["level"] for s in win) if win else None,
                        "loads": sum(1 for e in events if e["kind"] in ("load", "reload")
-                                    and t0 <= e["t"] and (e["t"] < t1 or i + 1 == len(bounds)))})
+                                    and t0 <= e["t"] and (e["t"] < t1 or i + 1 == len(wins)))})
     out["stages"] = stages
     return out
 

@@ -17,8 +17,23 @@ check "stagetop does not link NVML (dlopen at run time)" sh -c "! echo '$libs' |
 # The link line itself (ld may drop an unused library by itself: the rule
 # must not ask for it in the first place).
 if command -v make >/dev/null 2>&1; then
-    make -s -C "$ST_ROOT" -n -B V=1 "${ST_BUILD:-build}/stagetop" 2>/dev/null | grep -- "-o ${ST_BUILD:-build}/stagetop" >"${TMPDIR:-/tmp}/st-link.$$"
+    # The build directory names its flavour: build-san is SANITIZE=1's.
+    case ${ST_BUILD:-build} in *san*) MKSAN="SANITIZE=1" ;; *) MKSAN="" ;; esac
+    make -s -C "$ST_ROOT" -n -B V=1 $MKSAN "${ST_BUILD:-build}/stagetop" 2>/dev/null | grep -- "-o ${ST_BUILD:-build}/stagetop" >"${TMPDIR:-/tmp}/st-link.$$"
     check "the Makefile's link line for stagetop has no -lcjson" \
         sh -c "grep -q -- '-o ' '${TMPDIR:-/tmp}/st-link.$$' && ! grep -q -- '-lcjson' '${TMPDIR:-/tmp}/st-link.$$'"
     rm -f "${TMPDIR:-/tmp}/st-link.$$"
+    # A unit test links what it tests (mk/unit.mk): a core test neither the
+    # tui objects nor curses; a tui test the tui archive, not curses.
+    L="${TMPDIR:-/tmp}/st-unit-link.$$"
+    for t in test_stats test_sparkline; do
+        make -s -C "$ST_ROOT" -n -B V=1 $MKSAN "${ST_BUILD:-build}/tests/$t" 2>/dev/null |
+            awk '/\\$/ { sub(/\\$/, ""); printf "%s", $0; next } { print }' |
+            grep -- "-o ${ST_BUILD:-build}/tests/$t " >"$L.$t"
+    done
+    check "the core's unit test (test_stats) links neither tui/ nor curses nor cJSON" \
+        sh -c "grep -q -- '-o ' '$L.test_stats' && ! grep -q -e '/tui/' -e 'libstagetop-tui' -e '-lncurses' -e '-lcjson' '$L.test_stats'"
+    check "a tui unit test (test_sparkline) links the tui archive, not curses" \
+        sh -c "grep -q 'libstagetop-tui.a' '$L.test_sparkline' && ! grep -q -e '-lncurses' -e '-lcurses' '$L.test_sparkline'"
+    rm -f "$L.test_stats" "$L.test_sparkline"
 fi

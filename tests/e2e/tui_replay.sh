@@ -24,7 +24,10 @@ FIX="$ROOT/tests/fixtures/stageload"   # copies of ../shared's, shipped with the
 
 # ---- python: the expected numbers, from the files themselves ----------------
 cat >"$T/expect.py" <<'PY'
-import json, math, re, sys
+import json, math, os, re, sys
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.environ.get("ST_ROOT", "."), "tests", "lib"))
+from stageload_ref import stage_windows
 
 def fmt_bytes(b):
     """Sizes as the screen writes them: binary units, 3 significant digits."""
@@ -63,13 +66,9 @@ def summary(path):
     events = sorted(events, key=lambda r: r["t"])
     last = samples[-1]["t"]
     starts = [e for e in events if e["kind"] == "stage"]
-    bounds = [(e["stage"], e["t"]) for e in starts]
-    if not starts or starts[0]["t"] > 0:
-        bounds.insert(0, ("setup", 0.0))
     stages = []
-    for i, (name, t0) in enumerate(bounds):
-        t1 = bounds[i + 1][1] if i + 1 < len(bounds) else last
-        fp = [s["footprint"] for s in samples if t0 <= s["t"] < t1 or (s["t"] == t1 == last)]
+    for name, t0, t1, win in stage_windows(samples, events):
+        fp = [s["footprint"] for s in win]
         stages.append((name, round(t1 - t0, 3), max(fp) if fp else None))
     sw = [s["swap_used"] for s in samples]
     return dict(n=len(samples), first=samples[0]["t"], last=last, samples=samples,

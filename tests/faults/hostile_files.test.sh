@@ -155,17 +155,7 @@ case "$ST_BUILD" in
 *san*) skip "summary memory" "ASan's shadow memory and quarantine are not the program's" ;;
 *)
     if [ -x /usr/bin/time ]; then
-        $PY - "$T/big.jsonl" <<'PY'
-import random, sys
-r = random.Random(14)
-with open(sys.argv[1], "w") as f:
-    f.write('{"type":"start","stagetop":"0.1.0","platform":"linux","pid":7,"interval":0.5}\n')
-    for i in range(1000000):
-        fp = r.randrange(1 << 30, 1 << 34)
-        f.write('{"type":"sample","t":%d.%03d,"footprint":%d,"rss":%d,"swap_used":%d,"level":%d.%02d,"procs":%d}\n'
-                % (i // 2, 500 * (i % 2), fp, fp // 2, r.randrange(1 << 30), r.randrange(100), r.randrange(100), 1 + i % 5))
-    f.write('{"type":"end"}\n')
-PY
+        $PY "$ST_ROOT/tests/tools/big_jsonl.py" "$T/big.jsonl"
         size_kib=$(( $(wc -c <"$T/big.jsonl") / 1024 ))
         /usr/bin/time -f '%M' -o "$T/rss" "$STAGETOP" summary "$T/big.jsonl" >"$T/big.sum" 2>"$T/big.err"
         rc=$?

@@ -1,5 +1,5 @@
 /* soak: push N samples through the whole data path -- a scripted backend
- * (the st_platform table, as tests/unit/test_monitor.c does), the monitor,
+ * (tests/fakeplat.c in the st_platform table), the monitor,
  * the tree, the ring, the summary, the JSONL record stream and the JSON
  * export -- with a simulated clock (10 ms a sample), and report stagetop's
  * own memory along the way.
@@ -20,7 +20,7 @@
  *   a fifth process, a child of the root with no memory, alive while
  *     (k / 500) is odd, a new pid (and start) each time;
  *   system: swap_used (k % 100) * 4096, level 50.00 % + (k % 3000) / 100.
- * The backend is told k before each step. */
+ * The driver writes sample k's script into the backend before each step. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,19 +29,15 @@
 #include <unistd.h>
 
 #include "stagetop/monitor.h"
+#include "../fakeplat.h"
 #include "../selfstat.h"
 
 #define N_FIXED 4
 #define MIB (1024u * 1024u)
 
-struct st_backend {
-    uint64_t k;          /* the sample being taken */
-    int32_t churn_pid;   /* the fifth process's pid in this phase */
-    uint64_t releases;   /* release() calls (members forgotten) */
-};
-
-/* The backend open() made (the driver sets its k before each step). */
-static struct st_backend *current;
+/* The backend open() made (tests/fakeplat.c; the driver writes the script
+ * of sample k into it before each step). */
+static st_backend *current;
 
 static uint64_t fixed_fp(uint64_t k, int i)
 {
@@ -51,121 +47,39 @@ static uint64_t fixed_fp(uint64_t k, int i)
 static int churn_alive(uint64_t k) { return (k / 500) % 2 == 1; }
 static int32_t churn_pid_at(uint64_t k) { return 6000 + (int32_t)((k / 500) % 20000); }
 
-static int f_open(st_backend **out, st_error *err)
+/* Sample k of the script (the comment at the top). */
+static void script_at(st_backend *b, uint64_t k)
 {
-    struct st_backend *b = calloc(1, sizeof *b);
-    if (!b)
-        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
-    current = b;
-    *out = b;
-    return ST_OK;
-}
-
-static void f_close(st_backend *b)
-{
-    if (current == b)
-        current = NULL;
-    free(b);
-}
-
-/* Who is alive now: the fixed four always; the churn child in odd phases. */
-static int f_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
-{
-    if (pid >= 5000 && pid < 5000 + N_FIXED) {
-        out->pid = pid;
-        out->start = 100;
-        return ST_OK;
-    }
-    if (churn_alive(b->k) && pid == churn_pid_at(b->k)) {
-        out->pid = pid;
-        out->start = 1000 + b->k / 500;
-        return ST_OK;
-    }
-    return st_error_set(err, ST_ESRCH, ESRCH, "no process %d", (int)pid);
-}
-
-static int f_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, st_error *err)
-{
-    st_proc_vec_clear(out);
-    if (root.pid != 5000 || root.start != 100)
-        return st_error_set(err, ST_ESRCH, ESRCH, "gone");
     for (int i = 0; i < N_FIXED; i++) {
-        st_proc_ref r = {{5000 + i, 100}, i ? 5000 : 1};
-        int rc = st_proc_vec_push(out, &r, err);
-        if (rc != ST_OK)
-            return rc;
+        b->procs[i].footprint = fixed_fp(k, i);
+        b->procs[i].rss = b->procs[i].footprint + MIB;
     }
-    if (churn_alive(b->k)) {
-        st_proc_ref r = {{churn_pid_at(b->k), 1000 + b->k / 500}, 5000};
-        return st_proc_vec_push(out, &r, err);
+    b->alive[N_FIXED] = churn_alive(k);
+    b->procs[N_FIXED].id.pid = churn_pid_at(k);
+    b->procs[N_FIXED].id.start = 1000 + k / 500;
+    b->sys.swap_used = (k % 100) * 4096;
+    b->sys.level_c = (uint16_t)(5000 + k % 3000);
+}
+
+/* The fixed four (rows 0..3) and the churn child (row 4); nothing signals. */
+static int script_open(st_backend *b, st_error *err)
+{
+    for (int i = 0; i < N_FIXED + 1; i++) {
+        st_proc_mem *p = fakeplat_add(b, 5000 + i, 100, i ? 5000 : 1);
+        if (!p)
+            return st_error_set(err, ST_ENOMEM, ENOMEM, "the fake backend is full");
+        p->valid = ST_PM_FOOTPRINT | ST_PM_RSS | ST_PM_PEAK;
+        p->peak = i < N_FIXED ? 512ull * MIB : 0;
     }
+    b->command_prefix = "soak-job ";
+    b->refuse_signals = 1;
+    b->sys.mem_total = 32ull << 30;
+    b->sys.swap_total = 8ull << 30;
+    b->sys.valid = ST_F_SWAP | ST_F_LEVEL | ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL;
+    script_at(b, 0);
+    current = b;
     return ST_OK;
 }
-
-static int f_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err)
-{
-    st_proc_id now;
-    if (f_identify(b, id.pid, &now, NULL) != ST_OK || now.start != id.start)
-        return st_error_set(err, ST_ESRCH, ESRCH, "gone");
-    memset(out, 0, sizeof *out);
-    out->id = id;
-    out->ppid = id.pid == 5000 ? 1 : 5000;
-    out->valid = ST_PM_FOOTPRINT | ST_PM_RSS | ST_PM_PEAK;
-    if (id.pid < 5000 + N_FIXED) {
-        out->footprint = fixed_fp(b->k, id.pid - 5000);
-        out->rss = out->footprint + MIB;
-        out->peak = 512ull * MIB;
-    }
-    return ST_OK;
-}
-
-static void f_release(st_backend *b, st_proc_id id)
-{
-    (void)id;
-    b->releases++;
-}
-
-static int f_read_system(st_backend *b, st_sys_mem *out, st_error *err)
-{
-    (void)err;
-    memset(out, 0, sizeof *out);
-    out->mem_total = 32ull << 30;
-    out->swap_total = 8ull << 30;
-    out->swap_used = (b->k % 100) * 4096;
-    out->level_c = (uint16_t)(5000 + b->k % 3000);
-    out->valid = ST_F_SWAP | ST_F_LEVEL | ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL;
-    return ST_OK;
-}
-
-static int f_command(st_backend *b, st_proc_id id, char *buf, size_t len, st_error *err)
-{
-    (void)b;
-    (void)err;
-    snprintf(buf, len, "soak-job %d", (int)id.pid);
-    return ST_OK;
-}
-
-static int f_list_all(st_backend *b, st_proc_vec *out, st_error *err)
-{
-    st_proc_id root = {5000, 100};
-    return f_descendants(b, root, out, err);
-}
-
-static int f_send_signal(st_backend *b, st_proc_id id, int sig, st_error *err)
-{
-    (void)b;
-    (void)sig;
-    return st_error_set(err, ST_EPERM, EPERM, "the soak signals no one (%d)", (int)id.pid);
-}
-
-static const st_platform scripted = {
-    .name = "soak", .footprint_metric = "scripted", .peak_metric = "scripted",
-    .open = f_open, .close = f_close, .identify = f_identify, .descendants = f_descendants,
-    .read_proc = f_read_proc, .release = f_release, .read_system = f_read_system,
-    .command = f_command, .list_all = f_list_all, .send_signal = f_send_signal,
-};
-
-
 
 int main(int argc, char **argv)
 {
@@ -189,8 +103,8 @@ int main(int argc, char **argv)
     o.history_s = history;
     o.no_gpu = 1;
     o.record_path = rec;
-    current = NULL;
-    if (st_monitor_open(&m, &scripted, &o, 5000, NULL, 0.0, &e) != ST_OK) {
+    fakeplat_on_open(script_open);
+    if (st_monitor_open(&m, &fakeplat, &o, 5000, NULL, 0.0, &e) != ST_OK) {
         fprintf(stderr, "soak: open: %s\n", e.msg);
         return 1;
     }
@@ -199,7 +113,7 @@ int main(int argc, char **argv)
     int next_cp = 0;
     double seg_start = selfstat_clock(CLOCK_MONOTONIC), seg_k = 0;
     for (uint64_t k = 0; k < n; k++) {
-        current->k = k;
+        script_at(current, k);
         if (st_monitor_step(&m, (double)k * o.interval, &e) != ST_OK) {
             fprintf(stderr, "soak: step %llu: %s\n", (unsigned long long)k, e.msg);
             return 1;

@@ -3,7 +3,7 @@
 # same on Linux (procps) and macOS (BSD ps, pgrep), so Linux runs the very
 # code a Mac runs.  A test that needs a fact only Linux has (VmHWM, pid
 # namespaces, cgroups, hidepid, /proc fd lists) reads it itself and is
-# listed as Linux-only in tests/run-tests.sh and docs/macos.md.
+# listed in tests/linux-only.txt (docs/macos.md says why).
 # Each prints nothing (and fails where it tests) when the process is gone.
 
 # proc_exists PID: the process exists (a zombie too; another user's too).

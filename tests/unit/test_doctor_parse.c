@@ -19,35 +19,18 @@
 
 #include "stagetop/doctor.h"
 #include "stagetop/json.h"
+#include "testutil.h"
 
 #define S(lit) lit, sizeof(lit) - 1
 #define MIB (1024ull * 1024ull)
 #define GIB (1024ull * MIB)
-
-static char *load(const char *dir, const char *name, size_t *len)
-{
-    const char *root = getenv("ST_ROOT");
-    char path[512];
-    FILE *f;
-    char *buf;
-    snprintf(path, sizeof path, "%s/tests/fixtures/%s/%s", root ? root : ".", dir, name);
-    f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open fixture %s (run from the repository root or set ST_ROOT)", path);
-    buf = malloc(65536);
-    assert_non_null(buf);
-    *len = fread(buf, 1, 65535, f);
-    buf[*len] = '\0';
-    fclose(f);
-    return buf;
-}
 
 /* ---- macOS tools, captured outputs ---- */
 
 static void vmmap_real_capture(void **state)
 {
     size_t len;
-    char *t = load("macos", "vmmap-gopls-macos13.txt", &len);
+    char *t = fixture_load("macos", "vmmap-gopls-macos13.txt", &len);
     st_doc_fp fp;
     (void)state;
     assert_int_equal(st_doc_parse_vmmap(t, len, &fp, NULL), ST_OK);
@@ -61,7 +44,7 @@ static void vmmap_real_capture(void **state)
 static void footprint_real_capture(void **state)
 {
     size_t len;
-    char *t = load("macos", "footprint-webkit.txt", &len);
+    char *t = fixture_load("macos", "footprint-webkit.txt", &len);
     st_doc_fp fp;
     char *aux;
     (void)state;
@@ -103,7 +86,7 @@ static void footprint_bytes_and_errors(void **state)
 static void swapusage_real_capture(void **state)
 {
     size_t len;
-    char *t = load("macos", "swapusage-a11wa11.txt", &len);
+    char *t = fixture_load("macos", "swapusage-a11wa11.txt", &len);
     uint64_t total, used, res;
     st_error e;
     (void)state;
@@ -123,7 +106,7 @@ static void swapusage_real_capture(void **state)
 static void memory_pressure_real_capture(void **state)
 {
     size_t len;
-    char *t = load("macos", "memory_pressure-macmini.txt", &len);
+    char *t = fixture_load("macos", "memory_pressure-macmini.txt", &len);
     uint16_t c;
     st_error e;
     (void)state;
@@ -166,7 +149,7 @@ static void nvidia_smi(void **state)
     int lines;
     st_error e;
     size_t len;
-    char *t = load("nvidia", "compute-apps-h200.txt", &len); /* a real H200 capture */
+    char *t = fixture_load("nvidia", "compute-apps-h200.txt", &len); /* a real H200 capture */
     (void)state;
     assert_int_equal(st_doc_parse_nvsmi(t, len, 493, &bytes, &lines, NULL), ST_OK);
     assert_int_equal(bytes, 2658 * MIB);
@@ -197,23 +180,23 @@ static void linux_captures(void **state)
     st_doc_free f;
     uint64_t used, total, kib;
     (void)state;
-    t = load("linux", "smaps_rollup.txt", &len);
+    t = fixture_load("linux", "smaps_rollup.txt", &len);
     assert_int_equal(st_doc_parse_smaps_rollup(t, len, &sm, NULL), ST_OK);
     assert_int_equal(sm.valid, 15u);
     assert_int_equal(sm.rss, 1736 * 1024ull);
     assert_int_equal(sm.anonymous, 112 * 1024ull);
     free(t);
-    t = load("linux", "free-b.txt", &len);
+    t = fixture_load("linux", "free-b.txt", &len);
     assert_int_equal(st_doc_parse_free(t, len, &f, NULL), ST_OK);
     assert_int_equal(f.mem_total, 25275990016ull);
     assert_int_equal(f.mem_available, 24647897088ull);
     assert_int_equal(f.swap_total, 0);
     free(t);
-    t = load("linux", "proc-swaps.txt", &len); /* no swap device: the header only */
+    t = fixture_load("linux", "proc-swaps.txt", &len); /* no swap device: the header only */
     assert_int_equal(st_doc_parse_proc_swaps(t, len, &used, &total, NULL), ST_OK);
     assert_int_equal(used, 0);
     free(t);
-    t = load("linux", "ps-rss.txt", &len);
+    t = fixture_load("linux", "ps-rss.txt", &len);
     assert_int_equal(st_doc_parse_uint(t, len, &kib, NULL), ST_OK);
     assert_int_equal(kib, strtoull(t, NULL, 10));
     free(t);

@@ -16,6 +16,7 @@
 #include "stagetop/follow.h"
 #include "stagetop/stats.h"
 #include "tmpdir.h"
+#include "testutil.h"
 
 static int parse(const char *line, st_event *ev)
 {
@@ -144,18 +145,6 @@ static void test_follow_plain_lines(void **state)
     assert_int_equal(got[3].t_ms, 5250);
     st_follow_close(&fo);
     fclose(f);
-}
-
-static st_sample smp(uint32_t t_ms, uint64_t fp, uint64_t swap, uint16_t level_c)
-{
-    st_sample s;
-    memset(&s, 0, sizeof s);
-    s.t_ms = t_ms;
-    s.footprint = fp;
-    s.swap_used = swap;
-    s.level_c = level_c;
-    s.valid = ST_F_FOOTPRINT | ST_F_SWAP | ST_F_LEVEL;
-    return s;
 }
 
 static void test_stage_numbers(void **state)

@@ -18,106 +18,34 @@
 #include <string.h>
 
 #include "stagetop/monitor.h"
+#include "fakeplat.h"
 
-struct st_backend {
-    st_proc_mem procs[2]; /* a root and its child, both another user's */
-    int n_signals;        /* signals attempted */
-};
-
-static int f_open(st_backend **out, st_error *err)
+/* A root and its child, both another user's: every signal is refused
+ * (tests/fakeplat.c). */
+static int script(st_backend *b, st_error *err)
 {
     (void)err;
-    struct st_backend *b = calloc(1, sizeof *b);
     for (int i = 0; i < 2; i++) {
-        b->procs[i].id.pid = 2000 + i;
-        b->procs[i].id.start = 77;
-        b->procs[i].ppid = i ? 2000 : 1;
-        b->procs[i].footprint = 8u << 20;
-        b->procs[i].rss = 9u << 20;
-        b->procs[i].valid = ST_PM_FOOTPRINT | ST_PM_RSS;
+        st_proc_mem *p = fakeplat_add(b, 2000 + i, 77, i ? 2000 : 1);
+        p->footprint = 8u << 20;
+        p->rss = 9u << 20;
+        p->valid = ST_PM_FOOTPRINT | ST_PM_RSS;
     }
-    *out = b;
+    b->sys.mem_total = 16ull << 30;
+    b->sys.level_c = 5000; /* 50 %: under --kill-free 60 */
+    b->sys.valid = ST_F_LEVEL | ST_SYS_MEMTOTAL;
+    b->command_prefix = "theirs-";
+    b->refuse_signals = 1;
     return ST_OK;
 }
-
-static void f_close(st_backend *b) { free(b); }
-
-static int f_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
-{
-    for (int i = 0; i < 2; i++)
-        if (b->procs[i].id.pid == pid) {
-            *out = b->procs[i].id;
-            return ST_OK;
-        }
-    return st_error_set(err, ST_ESRCH, ESRCH, "no process %d", (int)pid);
-}
-
-static int f_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, st_error *err)
-{
-    st_proc_vec_clear(out);
-    for (int i = 0; i < 2; i++) {
-        st_proc_ref r = {b->procs[i].id, b->procs[i].ppid};
-        if (i == 0 && b->procs[0].id.pid != root.pid)
-            return st_error_set(err, ST_ESRCH, ESRCH, "gone");
-        st_proc_vec_push(out, &r, err);
-    }
-    return ST_OK;
-}
-
-static int f_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err)
-{
-    for (int i = 0; i < 2; i++)
-        if (b->procs[i].id.pid == id.pid) {
-            *out = b->procs[i];
-            return ST_OK;
-        }
-    return st_error_set(err, ST_ESRCH, ESRCH, "gone");
-}
-
-static int f_read_system(st_backend *b, st_sys_mem *out, st_error *err)
-{
-    (void)b;
-    (void)err;
-    memset(out, 0, sizeof *out);
-    out->mem_total = 16ull << 30;
-    out->level_c = 5000; /* 50 %: under --kill-free 60 */
-    out->valid = ST_F_LEVEL | ST_SYS_MEMTOTAL;
-    return ST_OK;
-}
-
-static int f_command(st_backend *b, st_proc_id id, char *buf, size_t len, st_error *err)
-{
-    (void)b;
-    (void)err;
-    snprintf(buf, len, "theirs-%d", (int)id.pid);
-    return ST_OK;
-}
-
-static int f_list_all(st_backend *b, st_proc_vec *out, st_error *err)
-{
-    return f_descendants(b, b->procs[0].id, out, err);
-}
-
-static int f_send_signal(st_backend *b, st_proc_id id, int sig, st_error *err)
-{
-    b->n_signals++;
-    return st_error_set(err, ST_EPERM, EPERM, "signal %d to process %d: Operation not permitted",
-                        sig, (int)id.pid);
-}
-
-static const st_platform refusing = {
-    .name = "fake", .footprint_metric = "fake", .peak_metric = "fake",
-    .open = f_open, .close = f_close, .identify = f_identify, .descendants = f_descendants,
-    .read_proc = f_read_proc, .release = NULL, .read_system = f_read_system,
-    .command = f_command, .list_all = f_list_all, .send_signal = f_send_signal,
-};
 
 static void open_mon(st_monitor *m, st_monitor_opts *o)
 {
     st_error e;
     o->no_gpu = 1;
     o->interval = 0.1;
-    if (st_monitor_open(m, &refusing, o, 2000, NULL, 0.0, &e) != ST_OK)
+    fakeplat_on_open(script);
+    if (st_monitor_open(m, &fakeplat, o, 2000, NULL, 0.0, &e) != ST_OK)
         fail_msg("open: %s", e.msg);
 }
 

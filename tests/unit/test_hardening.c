@@ -34,23 +34,7 @@
 #include "stagetop/trace.h"
 #include "stagetop/trace_stream.h"
 #include "tmpdir.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return b;
-}
+#include "testutil.h"
 
 static void put_file(const char *path, const char *text)
 {

@@ -232,16 +232,14 @@ static void gone_process_cannot_be_watched(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(backend_leaves_no_fd_open, setup, teardown),
-        cmocka_unit_test_setup_teardown(cached_fd_never_reads_reused_pid, setup, teardown),
-        cmocka_unit_test_setup_teardown(status_fd_stays_with_its_process, setup, teardown),
-        cmocka_unit_test_setup_teardown(command_and_signals, setup, teardown),
-        cmocka_unit_test_setup_teardown(system_numbers_match_meminfo, setup, teardown),
-        cmocka_unit_test_setup_teardown(list_all_sees_everyone, setup, teardown),
-        cmocka_unit_test_setup_teardown(gone_process_cannot_be_watched, setup, teardown),
+        RP_TEST(backend_leaves_no_fd_open),
+        RP_TEST(cached_fd_never_reads_reused_pid),
+        RP_TEST(status_fd_stays_with_its_process),
+        RP_TEST(command_and_signals),
+        RP_TEST(system_numbers_match_meminfo),
+        RP_TEST(list_all_sees_everyone),
+        RP_TEST(gone_process_cannot_be_watched),
     };
-    if (getenv("TEST_FILTER")) /* e.g. TEST_FILTER='kernel_peak*' */
-        cmocka_set_test_filter(getenv("TEST_FILTER"));
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RP_RUN(tests);
 }
 

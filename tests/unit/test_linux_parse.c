@@ -12,32 +12,14 @@
 #include <cmocka.h>
 
 #include "stagetop/linux_parse.h"
+#include "testutil.h"
 
 #define S(lit) lit, sizeof(lit) - 1
-
-/* Read tests/fixtures/proc/NAME (under $ST_ROOT when set). */
-static char *load_fixture(const char *name, size_t *len)
-{
-    const char *root = getenv("ST_ROOT");
-    char path[512];
-    FILE *f;
-    char *buf;
-    snprintf(path, sizeof path, "%s/tests/fixtures/proc/%s", root ? root : ".", name);
-    f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open fixture %s (run from the repository root or set ST_ROOT)", path);
-    buf = malloc(65536);
-    assert_non_null(buf);
-    *len = fread(buf, 1, 65535, f);
-    buf[*len] = '\0';
-    fclose(f);
-    return buf;
-}
 
 static void status_real_capture(void **state)
 {
     size_t len;
-    char *t = load_fixture("status-cat.txt", &len);
+    char *t = fixture_load("proc", "status-cat.txt", &len);
     st_lx_status s;
     st_error e;
     (void)state;
@@ -61,7 +43,7 @@ static void status_real_capture(void **state)
 static void status_kernel_thread_has_no_memory(void **state)
 {
     size_t len;
-    char *t = load_fixture("status-kthread.txt", &len);
+    char *t = fixture_load("proc", "status-kthread.txt", &len);
     st_lx_status s;
     (void)state;
     assert_int_equal(st_lx_parse_status(t, len, &s, NULL), ST_OK);
@@ -220,7 +202,7 @@ static void stat_of_this_process(void **state)
 static void meminfo_real_capture(void **state)
 {
     size_t len;
-    char *t = load_fixture("meminfo.txt", &len);
+    char *t = fixture_load("proc", "meminfo.txt", &len);
     st_lx_meminfo m;
     (void)state;
     assert_int_equal(st_lx_parse_meminfo(t, len, &m, NULL), ST_OK);
@@ -251,7 +233,7 @@ static void meminfo_swap_missing_junk(void **state)
 static void psi_values(void **state)
 {
     size_t len;
-    char *t = load_fixture("pressure-memory.txt", &len);
+    char *t = fixture_load("proc", "pressure-memory.txt", &len);
     uint16_t c = 999;
     (void)state;
     assert_int_equal(st_lx_parse_psi(t, len, &c, NULL), ST_OK);

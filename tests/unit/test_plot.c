@@ -1,242 +1,21 @@
 /* SVG plot (core/plot_*.c): structure of the SVG made from constructed
- * traces, escaping of hostile names, downsampling that keeps spikes, the
- * empty-trace error and atomic writes that leave nothing behind on failure.
- * The SVG is parsed by python3's xml.etree where python3 exists. */
+ * traces, escaping of hostile names, downsampling that keeps spikes,
+ * options, gaps, stage bands and a stageload trace's meta (the files it
+ * writes: test_plot_files.c).  The SVG is parsed by python3's
+ * xml.etree where python3 exists. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "stagetop/plot.h"
-
-#define GIB 1073741824ull
-
-static char g_dir[256];
-
-/* ---- building traces ---- */
-
-static st_trace *trace_new(size_t n)
-{
-    st_trace *t = calloc(1, sizeof *t);
-    assert_non_null(t);
-    t->samples = calloc(n ? n : 1, sizeof *t->samples);
-    assert_non_null(t->samples);
-    t->n_samples = t->cap_samples = n;
-    t->events.cap = 64;
-    t->events.v = calloc(t->events.cap, sizeof *t->events.v);
-    assert_non_null(t->events.v);
-    return t;
-}
-
-static void trace_del(st_trace *t)
-{
-    free(t->samples);
-    free(t->events.v);
-    free(t->meta.extra);
-    free(t);
-}
-
-static st_event *ev_add(st_trace *t, double sec, int kind)
-{
-    if (t->events.len == t->events.cap) {
-        t->events.cap *= 2;
-        t->events.v = realloc(t->events.v, t->events.cap * sizeof *t->events.v);
-        assert_non_null(t->events.v);
-    }
-    st_event *e = &t->events.v[t->events.len++];
-    memset(e, 0, sizeof *e);
-    e->t_ms = (uint32_t)(sec * 1000 + 0.5);
-    e->kind = (uint8_t)kind;
-    return e;
-}
-
-static void stage_add(st_trace *t, double sec, const char *name)
-{
-    st_event *e = ev_add(t, sec, ST_EV_STAGE);
-    snprintf(e->stage, sizeof e->stage, "%s", name);
-    e->has = ST_EVF_STAGE;
-}
-
-/* 200 samples over 100 s: footprint rising to 6 GiB, swap 1 GiB, level 80->40 %. */
-static st_trace *trace_typical(void)
-{
-    st_trace *t = trace_new(200);
-    for (size_t i = 0; i < 200; i++) {
-        st_sample *s = &t->samples[i];
-        s->t_ms = (uint32_t)(i * 500);
-        s->footprint = GIB / 4 + (uint64_t)i * (6 * GIB / 200);
-        s->swap_used = GIB;
-        s->level_c = (uint16_t)(8000 - i * 20);
-        s->valid = ST_F_FOOTPRINT | ST_F_SWAP | ST_F_LEVEL;
-    }
-    stage_add(t, 5, "encode");
-    st_event *e = ev_add(t, 12, ST_EV_LOAD);
-    snprintf(e->name, sizeof e->name, "text_encoder");
-    e->nbytes = 3 * GIB;
-    e->has = ST_EVF_NAME | ST_EVF_NBYTES;
-    stage_add(t, 30, "denoise");
-    e = ev_add(t, 31, ST_EV_RELEASE);
-    e = ev_add(t, 50, ST_EV_MARK);
-    snprintf(e->note, sizeof e->note, "half way");
-    e->has = ST_EVF_NOTE;
-    stage_add(t, 80, "decode");
-    snprintf(t->meta.command, sizeof t->meta.command, "python generate.py --steps 20");
-    snprintf(t->meta.host, sizeof t->meta.host, "testhost");
-    t->format = ST_FMT_JSON;
-    t->has_end = 1;
-    return t;
-}
-
-/* ---- reading the SVG back ---- */
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return buf;
-}
-
-static char *render(const st_trace *t, const st_plot_opts *o, const char *name, size_t *len)
-{
-    char path[512];
-    st_error err;
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    int rc = st_plot_svg_file(t, o, path, &err);
-    if (rc != ST_OK)
-        fail_msg("plot failed: %s", err.msg);
-    return slurp(path, len);
-}
-
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
-
-static double attr(const char *from, const char *name)
-{
-    char key[64];
-    snprintf(key, sizeof key, " %s=\"", name);
-    const char *p = strstr(from, key);
-    assert_non_null(p);
-    return strtod(p + strlen(key), NULL);
-}
-
-typedef struct area { double x, y, w, h; } area;
-
-static area plot_area(const char *svg)
-{
-    const char *p = strstr(svg, "<rect id=\"plot-area\"");
-    assert_non_null(p);
-    area a = {attr(p, "x"), attr(p, "y"), attr(p, "width"), attr(p, "height")};
-    assert_true(a.w > 100 && a.h > 100);
-    return a;
-}
-
-/* The body of <g id="ID" ...> ... </g> (copied; caller frees). */
-static char *group(const char *svg, const char *id)
-{
-    char key[80];
-    snprintf(key, sizeof key, "<g id=\"%s\"", id);
-    const char *p = strstr(svg, key);
-    if (!p)
-        return NULL;
-    const char *e = strstr(p, "</g>");
-    assert_non_null(e);
-    return strndup(p, (size_t)(e - p));
-}
-
-typedef struct pts_stat { size_t n; double xmin, xmax, ymin, ymax, x_at_ymin; } pts_stat;
-
-/* Every x,y pair of every points="..." in s. */
-static pts_stat points(const char *s)
-{
-    pts_stat st = {0, 1e9, -1e9, 1e9, -1e9, 0};
-    for (const char *p = s; (p = strstr(p, "points=\"")); ) {
-        p += 8;
-        while (*p && *p != '"') {
-            char *e;
-            double x = strtod(p, &e);
-            assert_true(e != p && *e == ',');
-            double y = strtod(e + 1, &e);
-            st.n++;
-            if (x < st.xmin) st.xmin = x;
-            if (x > st.xmax) st.xmax = x;
-            if (y < st.ymin) { st.ymin = y; st.x_at_ymin = x; }
-            if (y > st.ymax) st.ymax = y;
-            p = e;
-            while (*p == ' ' || *p == '\n')
-                p++;
-        }
-    }
-    return st;
-}
-
-/* python3's XML parser accepts the file (skip when there is no python3). */
-static void assert_well_formed(const char *name)
-{
-    char cmd[1024];
-    if (system("command -v python3 >/dev/null 2>&1") != 0)
-        skip();
-    snprintf(cmd, sizeof cmd,
-             "python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1])"
-             ".getroot(); sys.exit(0 if r.tag.endswith(\"svg\") else 1)' '%s/%s'", g_dir, name);
-    assert_int_equal(system(cmd), 0);
-}
-
-static int valid_utf8(const unsigned char *s, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
-                   : (c & 0xF8) == 0xF0 ? 4 : 0;
-        if (!len || i + len > n || (len == 2 && c < 0xC2))
-            return 0;
-        for (size_t k = 1; k < len; k++)
-            if ((s[i + k] & 0xC0) != 0x80)
-                return 0;
-        if (c < 0x20 && c != '\n')
-            return 0;
-        i += len;
-    }
-    return 1;
-}
-
-static size_t stray_temps(void)
-{
-    size_t n = 0;
-    DIR *d = opendir(g_dir);
-    assert_non_null(d);
-    for (struct dirent *e; (e = readdir(d));)
-        n += strncmp(e->d_name, ".stagetop-plot-", 15) == 0;
-    closedir(d);
-    return n;
-}
+#include "plotcheck.h"
 
 /* ---- tests ---- */
 
@@ -360,111 +139,6 @@ static void plot_downsample_keeps_spike(void **state)
     trace_del(t);
 }
 
-static void plot_empty_trace_is_an_error(void **state)
-{
-    (void)state;
-    char path[512];
-    st_error err;
-    struct stat sb;
-    st_trace *t = trace_new(0);
-    stage_add(t, 1, "encode");
-    snprintf(path, sizeof path, "%s/empty.svg", g_dir);
-    assert_int_equal(st_plot_svg_file(t, NULL, path, &err), ST_EINVAL);
-    assert_non_null(strstr(err.msg, "no samples"));
-    assert_int_equal(stat(path, &sb), -1);
-    assert_int_equal(stray_temps(), 0);
-    /* samples that hold none of the drawn fields count as none */
-    trace_del(t);
-    t = trace_new(3);
-    t->samples[1].valid = ST_F_PROCS;
-    t->samples[1].procs = 3;
-    assert_int_equal(st_plot_svg(t, NULL, stderr, &err), ST_EINVAL);
-    assert_int_equal(st_plot_svg(NULL, NULL, stderr, &err), ST_EINVAL);
-    trace_del(t);
-}
-
-static void plot_write_failures_leave_nothing(void **state)
-{
-    (void)state;
-    char path[512];
-    st_error err;
-    struct stat sb;
-    st_trace *t = trace_typical();
-    /* the target is a directory: the rename fails, the temp file goes */
-    snprintf(path, sizeof path, "%s/adir", g_dir);
-    assert_int_equal(mkdir(path, 0755), 0);
-    assert_int_equal(st_plot_svg_file(t, NULL, path, &err), ST_EIO);
-    assert_non_null(strstr(err.msg, "adir"));
-    assert_int_equal(stat(path, &sb), 0);
-    assert_true(S_ISDIR(sb.st_mode));
-    assert_int_equal(stray_temps(), 0);
-    /* no such directory */
-    snprintf(path, sizeof path, "%s/nodir/x.svg", g_dir);
-    assert_int_equal(st_plot_svg_file(t, NULL, path, &err), ST_EIO);
-    assert_int_equal(err.sys_errno, ENOENT);
-    /* the disk fills up mid-write (a file size limit in a child) */
-    snprintf(path, sizeof path, "%s/big.svg", g_dir);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        struct rlimit rl = {2000, 2000};
-        signal(SIGXFSZ, SIG_IGN);
-        if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
-            _exit(90);
-        int rc = st_plot_svg_file(t, NULL, path, &err);
-        _exit(rc == ST_EIO && err.sys_errno == EFBIG ? 0 : 91);
-    }
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-    assert_int_equal(stat(path, &sb), -1);
-    assert_int_equal(stray_temps(), 0);
-    /* a stream that cannot be written */
-    FILE *full = fopen("/dev/full", "w");
-    if (full) {
-        assert_int_equal(st_plot_svg(t, NULL, full, &err), ST_EIO);
-        assert_int_equal(err.sys_errno, ENOSPC);
-        fclose(full);
-    }
-    trace_del(t);
-}
-
-static void plot_replaces_atomically(void **state)
-{
-    (void)state;
-    char path[512], target[512];
-    st_error err;
-    struct stat sb;
-    st_trace *t = trace_typical();
-    snprintf(path, sizeof path, "%s/old.svg", g_dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("old contents that are much longer than nothing at all", f);
-    fclose(f);
-    assert_int_equal(st_plot_svg_file(t, NULL, path, &err), ST_OK);
-    char *svg = slurp(path, NULL);
-    assert_true(strncmp(svg, "<?xml", 5) == 0);
-    assert_null(strstr(svg, "old contents"));
-    free(svg);
-    /* a symlink at the path is replaced, its target untouched */
-    snprintf(target, sizeof target, "%s/target.txt", g_dir);
-    f = fopen(target, "w");
-    assert_non_null(f);
-    fputs("keep", f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/link.svg", g_dir);
-    assert_int_equal(symlink(target, path), 0);
-    assert_int_equal(st_plot_svg_file(t, NULL, path, &err), ST_OK);
-    assert_int_equal(lstat(path, &sb), 0);
-    assert_true(S_ISREG(sb.st_mode));
-    svg = slurp(target, NULL);
-    assert_string_equal(svg, "keep");
-    free(svg);
-    assert_int_equal(stray_temps(), 0);
-    trace_del(t);
-}
-
 static void plot_options(void **state)
 {
     (void)state;
@@ -576,33 +250,12 @@ static void plot_stageload_meta(void **state)
     trace_del(t);
 }
 
-static int setup_dir(void **state)
-{
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "%s/stagetop-plot-XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    return mkdtemp(g_dir) ? 0 : -1;
-}
-
-static int teardown_dir(void **state)
-{
-    char cmd[512];
-    (void)state;
-    if (getenv("ST_PLOT_KEEP"))
-        return 0;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plot_structure),
         cmocka_unit_test(plot_hostile_text),
         cmocka_unit_test(plot_downsample_keeps_spike),
-        cmocka_unit_test(plot_empty_trace_is_an_error),
-        cmocka_unit_test(plot_write_failures_leave_nothing),
-        cmocka_unit_test(plot_replaces_atomically),
         cmocka_unit_test(plot_options),
         cmocka_unit_test(plot_gaps_and_optional_lanes),
         cmocka_unit_test(plot_many_stages_stay_bounded),

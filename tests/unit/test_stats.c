@@ -12,18 +12,7 @@
 #include <string.h>
 
 #include "stagetop/stats.h"
-
-static st_sample smp(uint32_t t_ms, uint64_t fp, uint64_t swap, uint16_t level_c)
-{
-    st_sample s;
-    memset(&s, 0, sizeof s);
-    s.t_ms = t_ms;
-    s.footprint = fp;
-    s.swap_used = swap;
-    s.level_c = level_c;
-    s.valid = ST_F_FOOTPRINT | ST_F_SWAP | ST_F_LEVEL;
-    return s;
-}
+#include "testutil.h"
 
 static void feed_sample(st_summary *s, uint32_t t, uint64_t fp, uint64_t swap, uint16_t level_c)
 {

@@ -25,6 +25,7 @@
 
 #include "stagetop/trace.h"
 #include "tmpdir.h"
+#include "testutil.h"
 
 #if defined(__linux__)
 #include <sched.h>
@@ -138,27 +139,6 @@ static int count_entries(const char *dir, char *names, size_t size)
     }
     closedir(d);
     return n;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        fclose(f);
-        return NULL;
-    }
-    b[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return b;
 }
 
 static void test_round_trip(void **state)

@@ -344,19 +344,17 @@ static void root_exit_seen_by_discovery_keeps_survivors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(one_process_reads_its_own_numbers, setup, teardown),
-        cmocka_unit_test_setup_teardown(tree_sums_every_member_incl_thread_child, setup, teardown),
-        cmocka_unit_test_setup_teardown(members_leave_and_join, setup, teardown),
-        cmocka_unit_test_setup_teardown(child_of_new_thread_is_found, setup, teardown),
-        cmocka_unit_test_setup_teardown(over_the_fd_cap_reads_the_same, setup, teardown),
-        cmocka_unit_test_setup_teardown(stranger_is_not_adopted, setup, teardown),
-        cmocka_unit_test_setup_teardown(reused_pid_is_not_read, setup, teardown),
-        cmocka_unit_test_setup_teardown(kernel_peak_catches_unsampled_spike, setup, teardown),
-        cmocka_unit_test_setup_teardown(root_exit_leaves_survivors_watched, setup, teardown),
-        cmocka_unit_test_setup_teardown(root_exit_seen_by_discovery_keeps_survivors, setup, teardown),
+        RP_TEST(one_process_reads_its_own_numbers),
+        RP_TEST(tree_sums_every_member_incl_thread_child),
+        RP_TEST(members_leave_and_join),
+        RP_TEST(child_of_new_thread_is_found),
+        RP_TEST(over_the_fd_cap_reads_the_same),
+        RP_TEST(stranger_is_not_adopted),
+        RP_TEST(reused_pid_is_not_read),
+        RP_TEST(kernel_peak_catches_unsampled_spike),
+        RP_TEST(root_exit_leaves_survivors_watched),
+        RP_TEST(root_exit_seen_by_discovery_keeps_survivors),
     };
-    if (getenv("TEST_FILTER")) /* e.g. TEST_FILTER='kernel_peak*' */
-        cmocka_set_test_filter(getenv("TEST_FILTER"));
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RP_RUN(tests);
 }
 

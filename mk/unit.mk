@@ -1,0 +1,24 @@
+# mk/unit.mk: what each unit test links besides the core and cmocka (the
+# Makefile's $(B)/tests/test_% rule).  Each test names what it uses:
+#  - UNIT_TUI_TESTS test tui code, which is curses-free where they test it
+#    (tui/layout.c, sanitize.c, spark.c): they link the tui objects as an
+#    archive, so the linker takes only the objects they call, and no curses
+#    (a test of code that draws would add $(CURSES_CFLAGS) to UNIT_CFLAGS
+#    and $(CURSES_LIBS) to UNIT_LIBS here);
+#  - UNIT_JSON_TESTS read what stagetop writes with cJSON, the independent
+#    reference parser (never linked into the product);
+#  - UNIT_FAKEPLAT_TESTS run the core on the scripted backend of
+#    tests/fakeplat.c (the soak too: mk/faults.mk).
+UNIT_TUI_TESTS  := test_layout test_sanitize test_sparkline
+UNIT_JSON_TESTS := test_doctor_parse test_hardening test_trace_export test_trace_import \
+                   test_trace_record
+UNIT_FAKEPLAT_TESTS := test_monitor test_faults
+FAKEPLAT_OBJ := $(B)/tests/fakeplat.o
+
+$(B)/libstagetop-tui.a: $(TUI_OBJ)
+	@rm -f $@ && ar rcs $@ $^
+
+$(UNIT_TUI_TESTS:%=$(B)/tests/%): $(B)/libstagetop-tui.a
+$(UNIT_JSON_TESTS:%=$(B)/tests/%): UNIT_CFLAGS += $(TEST_JSON_CFLAGS)
+$(UNIT_JSON_TESTS:%=$(B)/tests/%): UNIT_LIBS += $(TEST_JSON_LIBS)
+$(UNIT_FAKEPLAT_TESTS:%=$(B)/tests/%): $(FAKEPLAT_OBJ)
