@@ -45,3 +45,27 @@ free_pid() {
 
 # State letter of a process (R, S, T, Z...), empty when gone.
 proc_state() { sed -n 's/^.*) \(.\) .*/\1/p' "/proc/$1/stat" 2>/dev/null; }
+
+# turns PID: how many times PID has blocked and woken so far (its voluntary
+# context switches); empty when it is gone.
+turns() { sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null; }
+
+# wait_turns PID N [SECONDS]: poll until PID has blocked and woken N more
+# times than when called.  For a screen, whose loop sleeps in poll(): it went
+# round N times since, so it has read every key and resize sent before the
+# call.  Fails when PID is gone or after SECONDS (default 60).
+wait_turns() {
+    _tp=$1 _tn=$2 _tsec=${3:-60}
+    _t0=$(turns "$_tp")
+    [ -n "$_t0" ] || { echo "    (wait_turns: $_tp is gone)"; return 1; }
+    _tend=$(( $(date +%s) + _tsec ))
+    while :; do
+        _t=$(turns "$_tp")
+        [ -n "$_t" ] || { echo "    (wait_turns: $_tp is gone)"; return 1; }
+        [ "$_t" -ge $((_t0 + _tn)) ] && return 0
+        if [ "$(date +%s)" -ge "$_tend" ]; then
+            echo "    (timed out after ${_tsec}s: $_tp did not wake $_tn times)"; return 1
+        fi
+        sleep 0.05
+    done
+}
