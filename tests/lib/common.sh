@@ -15,9 +15,18 @@ check() { # description, command...
 
 skip() { echo "SKIP: $1: $2"; }
 
+# wait_secs SECONDS: SECONDS, or ST_WAIT_MIN (default 30) when that is more.
+# Every wait is for a condition and returns as soon as it holds; its limit
+# only says when to give up, so a loaded machine (CI: 2 cores, other tests
+# beside) must not reach it: a short limit written in a test is raised.
+wait_secs() {
+    _wm=${ST_WAIT_MIN:-30}
+    if [ "${1%%.*}" -lt "$_wm" ] 2>/dev/null; then echo "$_wm"; else echo "${1%%.*}"; fi
+}
+
 # wait_for description seconds command...: poll until the command succeeds.
 wait_for() {
-    _wd=$1; _ws=$2; shift 2
+    _wd=$1; _ws=$(wait_secs "$2"); shift 2
     _wend=$(( $(date +%s) + _ws ))
     while ! "$@" >/dev/null 2>&1; do
         if [ "$(date +%s)" -ge "$_wend" ]; then echo "    (timed out waiting: $_wd)"; return 1; fi
@@ -55,7 +64,7 @@ turns() { sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$1/status" 
 # round N times since, so it has read every key and resize sent before the
 # call.  Fails when PID is gone or after SECONDS (default 60).
 wait_turns() {
-    _tp=$1 _tn=$2 _tsec=${3:-60}
+    _tp=$1 _tn=$2 _tsec=$(wait_secs "${3:-60}")
     _t0=$(turns "$_tp")
     [ -n "$_t0" ] || { echo "    (wait_turns: $_tp is gone)"; return 1; }
     _tend=$(( $(date +%s) + _tsec ))
