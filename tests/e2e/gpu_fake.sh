@@ -12,7 +12,7 @@ case $ST_BUILD in /*) B=$ST_BUILD ;; *) B=$PWD/$ST_BUILD ;; esac
 FAKE=$B/fakenvml/libnvidia-ml.so.1
 if [ ! -x "$STAGETOP" ]; then echo "SKIP: gpu_fake: no stagetop binary"; exit 0; fi
 if [ ! -f "$FAKE" ]; then echo "SKIP: gpu_fake: no $FAKE (make tests builds it)"; exit 0; fi
-command -v python3 >/dev/null || { echo "SKIP: gpu_fake: no python3"; exit 0; }
+need_tool gpu_fake python3 python3 || exit 0
 
 T=$(mktemp -d); JOB=
 cleanup() { [ -n "$JOB" ] && kill "$JOB" 2>/dev/null; rm -rf "$T"; }

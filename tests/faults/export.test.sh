@@ -15,6 +15,7 @@ if ! is_root; then
     skip "export faults" "needs root (bind mounts, tmpfs)"; exit 0
 fi
 if [ -z "${ST_FAULT_MOUNT_NS:-}" ]; then
+    need_tool "export faults" unshare util-linux || exit 0
     if ! unshare --mount --propagation private true 2>/dev/null; then
         skip "export faults" "unshare --mount is refused here"; exit 0
     fi

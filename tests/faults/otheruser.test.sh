@@ -17,8 +17,9 @@ set -u
 if ! is_root; then
     skip "another user's process" "needs root (to run processes as nobody and daemon)"; exit 0
 fi
-if ! id nobody >/dev/null 2>&1 || ! id daemon >/dev/null 2>&1 || ! command -v setpriv >/dev/null; then
-    skip "another user's process" "needs users nobody and daemon and setpriv"; exit 0
+need_tool "another user's process" setpriv util-linux || exit 0
+if ! id nobody >/dev/null 2>&1 || ! id daemon >/dev/null 2>&1; then
+    skip "another user's process" "needs users nobody and daemon"; exit 0
 fi
 . "$ST_ROOT/tests/e2e/tui_common.inc"
 # (setpriv, not a shell function, goes in the background: $! is then the

@@ -17,6 +17,7 @@ set -u
 if [ "$(id -u)" != 0 ]; then
     skip "pid reuse" "needs root (a new pid namespace and ns_last_pid)"; exit 0
 fi
+need_tool "pid reuse" unshare util-linux || exit 0
 if ! unshare --pid --fork --mount-proc true 2>/dev/null; then
     skip "pid reuse" "unshare --pid --fork --mount-proc is refused here"; exit 0
 fi

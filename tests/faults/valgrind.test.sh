@@ -16,9 +16,7 @@
 set -u
 . "$(dirname "$0")/../e2e/tui_common.inc"
 . "$ST_ROOT/tests/faults/lib.sh"
-if ! command -v valgrind >/dev/null 2>&1; then
-    skip "valgrind" "valgrind is not installed"; exit 0
-fi
+need_tool valgrind valgrind valgrind || exit 0
 if ldd "$STAGETOP" 2>/dev/null | grep -q 'libasan'; then
     skip "valgrind" "$STAGETOP is an ASan build (SANITIZE=1); valgrind runs in the plain build's check"
     exit 0

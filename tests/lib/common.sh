@@ -13,7 +13,10 @@ check() { # description, command...
     rm -f /tmp/st-check.$$
 }
 
+# skip NAME REASON: a test that cannot run here says why.  A missing tool is
+# not such a reason under CI: use need_tool (tests/lib/tools.sh) for that.
 skip() { echo "SKIP: $1: $2"; }
+. "${ST_ROOT:-$(dirname "$0")/../..}/tests/lib/tools.sh"
 
 # wait_secs SECONDS: SECONDS, or ST_WAIT_MIN (default 30) when that is more.
 # Every wait is for a condition and returns as soon as it holds; its limit
