@@ -35,7 +35,8 @@ int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err)
 {
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = tui_on_winch; /* no SA_RESTART: poll() returns EINTR */
+    sa.sa_handler = tui_on_winch;
+    sa.sa_flags = SA_RESTART; /* for reads and writes; poll() returns EINTR anyway */
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGWINCH, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
         sigaction(SIGWINCH, &sa, NULL);
