@@ -438,8 +438,10 @@ static void test_never_self_or_ancestor(void **state)
 static void test_other_user_eperm(void **state)
 {
     (void)state;
-    if (geteuid() != 0)
-        skip(); /* needs root to create a process of another user */
+    if (geteuid() != 0) {
+        print_message("SKIP: other user's process: needs root (to create one)\n");
+        skip();
+    }
     pid_t target = fork();
     if (target == 0)
         wl_idle();
