@@ -31,6 +31,20 @@ if [ "$(uname -s)" = Linux ]; then
     command -v strace >/dev/null 2>&1 || missing="$missing strace"
     [ -x /usr/bin/time ] || missing="$missing time"
 fi
+# Every other tool the test suite runs (tests/lib/tools.sh need_tool; under
+# CI=true a test that misses one fails instead of skipping): memcheck, the
+# metrics and Markdown validators, xmllint, and util-linux's setpriv,
+# unshare and swap tools.  The shell tests run on Linux only (docs/macos.md),
+# so macOS needs none of these.
+if [ "$(uname -s)" != Darwin ]; then
+    pkgs="$pkgs valgrind prometheus python3-markdown cmark libxml2-utils util-linux procps"
+    for c in valgrind promtool cmark xmllint setpriv unshare fallocate mkswap swapon swapoff pgrep; do
+        command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
+    done
+    # Debian's python3-markdown is for the system python (as python3-psutil below).
+    { /usr/bin/python3 -c 'import markdown' || python3 -c 'import markdown'; } 2>/dev/null ||
+        missing="$missing python3-markdown"
+fi
 if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
     pkgs="$pkgs htop btop python3-psutil"
     brew="$brew htop btop"
@@ -75,5 +89,6 @@ if command -v apt-get >/dev/null 2>&1; then
     echo "deps: run: sudo apt-get install $pkgs"
     exit 1
 fi
-echo "deps: install ncurses (wide), cJSON, cmocka, pkg-config, tmux, python3 and rsvg-convert with your package manager"
+echo "deps: install ncurses (wide), cJSON, cmocka, pkg-config, tmux, python3 and rsvg-convert with your package manager;"
+echo "deps: for the tests also valgrind, promtool (prometheus), cmark, python3-markdown, xmllint (libxml2) and util-linux"
 exit 1

@@ -6,6 +6,10 @@
 #    counted; a script that prints none counts as one test by its exit code
 #    (0 pass, 77 skip, else fail).
 # ONLY=pattern runs the tests whose path contains pattern.
+# Under CI (CI=true) a skip because a tool is missing ("SKIP: name: X is not
+# installed", tests/lib/common.sh need_tool) counts as a failure: a green CI
+# means every test ran.  Skips for other reasons (needs root, swap, Linux)
+# stay skips and say why.
 set -u
 B=${1:-build}
 export ST_BUILD="$B" STAGETOP="$PWD/$B/stagetop" WORKLOADS="$PWD/$B/workloads" ST_ROOT="$PWD"
@@ -20,6 +24,11 @@ count() { # name, exit code; reads $log
         f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
         s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
         grep '^\[  SKIPPED \] [a-z_]' "$log" | sed 's/^/    /'
+    fi
+    if [ "${CI:-}" = true ]; then   # a missing tool fails under CI
+        m=$(grep -c '^SKIP: .*is not installed' "$log")
+        f=$((f + m)); s=$((s > m ? s - m : 0))
+        [ "$m" -eq 0 ] || grep '^SKIP: .*is not installed' "$log" | sed 's/^SKIP: /FAIL (CI=true, missing tool): /'
     fi
     if [ $((p + f + s)) -eq 0 ]; then
         case $2 in 0) p=1 ;; 77) s=1 ;; *) f=1 ;; esac
@@ -61,7 +70,7 @@ linux_only() { # path: prints its reason, fails when it is not listed
         "$LINUX_ONLY_LIST"
 }
 echo "== shell tests"
-for t in tests/e2e/*.sh tests/*/*.test.sh; do
+for t in ${ST_TESTS:-tests/e2e/*.sh tests/*/*.test.sh}; do   # ST_TESTS: tests/lib/tools.test.sh
     [ -f "$t" ] || continue
     if [ "$OS" != Linux ] && why=$(linux_only "$t"); then
         case "$t" in *${ONLY:-}*) echo "SKIP: $t: Linux-only: $why" >"$log"; count "$t" 77 ;; esac

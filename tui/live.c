@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -25,12 +26,27 @@ int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err)
     return tui_term_start_on(stdin, scr, err);
 }
 
+/* SIGWINCH only interrupts poll(): tui_term_sync_size() then reads the size.
+ * Installed before newterm(), which then leaves SIGWINCH alone: ncurses'
+ * own handler would let doupdate() resize the screen by itself, after the
+ * loop checked tui_term_drawable() (see viewdraw.h). */
+static void tui_on_winch(int sig) { (void)sig; }
+
 int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err)
 {
     tui_crash_term_save();
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = tui_on_winch;
+    sa.sa_flags = SA_RESTART; /* for reads and writes; poll() returns EINTR anyway */
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGWINCH, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+        sigaction(SIGWINCH, &sa, NULL);
     *scr = newterm(NULL, stdout, in);
-    if (!*scr)
+    if (!*scr) {
+        tui_term_end(NULL);
         return st_error_set(err, ST_EINVAL, 0, "cannot start the screen (is TERM set right?)");
+    }
     set_term(*scr);
     cbreak();
     noecho();
@@ -69,12 +85,15 @@ int tui_term_sync_size(void)
 
 void tui_term_end(SCREEN *scr)
 {
-    if (!scr)
-        return;
-    tui_crash_term_on(0);
-    curs_set(1);
-    endwin();
-    delscreen(scr);
+    struct sigaction cur;
+    if (scr) {
+        tui_crash_term_on(0);
+        curs_set(1);
+        endwin();
+        delscreen(scr);
+    }
+    if (sigaction(SIGWINCH, NULL, &cur) == 0 && cur.sa_handler == tui_on_winch)
+        signal(SIGWINCH, SIG_DFL);
 }
 
 typedef struct live {

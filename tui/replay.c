@@ -404,12 +404,15 @@ static void loop(replay *r, int key_fd)
 {
     const tui_opts *o = r->o;
     double redraw = o->redraw_s > 0 ? o->redraw_s : 0.1, last_frame = -1e9;
+    WINDOW *keys_in = tui_term_keys(); /* getch() on stdscr would refresh it */
     r->dirty = 1;
     while (!r->quit && !(o->got_signal && *o->got_signal)) {
         double now = st_now(), next = last_frame + (r->dirty ? redraw : 1.0);
         if (now >= next) {
-            rp_draw(r, now);
-            doupdate();
+            if (tui_term_drawable()) { /* nothing on one column: see viewdraw.h */
+                rp_draw(r, now);
+                doupdate();
+            }
             last_frame = now;
             r->dirty = 0;
             next = now + 1.0;
@@ -437,9 +440,10 @@ static void loop(replay *r, int key_fd)
             if (stages != r->t.summary.n_stages || gpu != r->t.summary.has_gpu)
                 rp_relayout(r);
         }
-        if (rc < 0 || (p[ik].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) {
+        int resized = tui_term_sync_size(); /* queues KEY_RESIZE */
+        if (rc < 0 || resized || (p[ik].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) {
             int ch, keys = 0;
-            while ((ch = getch()) != ERR && keys++ < 64)
+            while ((ch = wgetch(keys_in)) != ERR && keys++ < 64)
                 on_key(r, ch, st_now());
             if (r->dirty)
                 last_frame = -1e9; /* answer a key at once */

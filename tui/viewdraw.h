@@ -50,10 +50,16 @@ void tui_term_end(SCREEN *scr);
  * nothing is drawn while the terminal is that narrow (tui_term_drawable),
  * and keys are read from a 1x1 pad (tui_term_keys): getch() on stdscr would
  * first refresh stdscr, which a resize has touched.  The pad is freed by
- * delscreen(); keypad and nodelay are on.  Without doupdate() and stdscr's
- * getch(), curses no longer looks at the terminal's size by itself:
- * tui_term_sync_size() does (after poll() returns, a SIGWINCH included),
- * and queues KEY_RESIZE when it changed (returns 1). */
+ * delscreen(); keypad and nodelay are on.  curses must not resize the
+ * screen by itself either: with its own SIGWINCH handler, doupdate() reads
+ * the new size and resizes before it draws, so a resize to one column that
+ * lands between tui_term_drawable() and doupdate() drew that cell anyway
+ * (the flaky valgrind fault test; tests/faults/ncurses_onecol.c shows the
+ * ncurses bug alone).  tui_term_start_on() therefore installs a SIGWINCH
+ * handler that only interrupts poll() (tui_term_end() puts the default
+ * back), and tui_term_sync_size() alone resizes (after poll() returns, a
+ * SIGWINCH included), queueing KEY_RESIZE when the size changed
+ * (returns 1). */
 WINDOW *tui_term_keys(void);
 int tui_term_drawable(void);
 int tui_term_sync_size(void);

@@ -6,29 +6,37 @@
 # worked out by hand below.  Also: 32-byte entries, no library, --no-gpu, and
 # a GPU lost in the middle of the run.
 set -u
-: "${ST_BUILD:=build}" "${STAGETOP:=$PWD/stagetop}"
+: "${ST_BUILD:=build}" "${STAGETOP:=$PWD/stagetop}" "${ST_ROOT:=$PWD}"
+. "$ST_ROOT/tests/lib/common.sh"
 case $ST_BUILD in /*) B=$ST_BUILD ;; *) B=$PWD/$ST_BUILD ;; esac
 . "${ST_ROOT:-$PWD}/tests/lib/proc.sh"
 FAKE=$B/fakenvml/libnvidia-ml.so.1
 if [ ! -x "$STAGETOP" ]; then echo "SKIP: gpu_fake: no stagetop binary"; exit 0; fi
 if [ ! -f "$FAKE" ]; then echo "SKIP: gpu_fake: no $FAKE (make tests builds it)"; exit 0; fi
-command -v python3 >/dev/null || { echo "SKIP: gpu_fake: no python3"; exit 0; }
+need_tool gpu_fake python3 python3 || exit 0
 
 T=$(mktemp -d); JOB=
 cleanup() { [ -n "$JOB" ] && kill "$JOB" 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
 
-# A tree: sh (P) with two sleeping children (C1, C2).  Its pids go into the script.
+# A tree: sh (P) with two sleeping children (C1, C2).  Its pids go into the
+# script.  It lives until the run has its samples (end_tree), however slow
+# the machine.
+kids_started() {
+    KIDS=$(proc_children $JOB)
+    set -- $KIDS
+    [ $# -ge 2 ] && C1=$1 && C2=$2
+}
 start_tree() {
-    sh -c 'sleep 2.5 & sleep 2.5 & wait' & JOB=$!
-    i=0
-    while [ $i -lt 100 ]; do
-        KIDS=$(proc_children $JOB)
-        set -- $KIDS
-        [ $# -ge 2 ] && { C1=$1; C2=$2; return 0; }
-        sleep 0.02; i=$((i + 1))
-    done
-    echo "FAIL: gpu_fake: the test tree did not start"; exit 1
+    sh -c 'sleep 600 & sleep 600 & wait' & JOB=$!
+    wait_for "the test tree" 60 kids_started ||
+        { echo "FAIL: gpu_fake: the test tree did not start"; exit 1; }
+    kids_started
+}
+# enough_samples FILE: 12 samples of the 3-process tree, or any 12
+# samples when no sample counts 3 processes after 30 (the lane can be gone).
+enough_samples() {
+    [ "$(grep -c '"procs":3' "$1")" -ge 12 ] || [ "$(grep -c '"type":"sample"' "$1")" -ge 30 ]
 }
 
 # run NAME EXTRA-SCRIPT-LINES [stagetop options...]: samples to $T/NAME.jsonl
@@ -48,7 +56,11 @@ run() {
     } >"$T/$name.script"
     ST_NVML_LIB=${LIB:-$FAKE} FAKE_NVML_SCRIPT=$T/$name.script \
         "$STAGETOP" --headless --jsonl --interval 0.1 "$@" -p "$JOB" \
-        >"$T/$name.jsonl" 2>"$T/$name.err"
+        >"$T/$name.jsonl" 2>"$T/$name.err" &
+    st=$!
+    wait_for "12 samples of the whole tree" 90 enough_samples "$T/$name.jsonl"
+    kill "$C1" "$C2" 2>/dev/null   # the tree ends; stagetop follows it out
+    wait "$st"
     rc=$?
     wait "$JOB" 2>/dev/null; JOB=
     if [ $rc -ge 128 ] || [ ! -s "$T/$name.jsonl" ]; then

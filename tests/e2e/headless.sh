@@ -74,7 +74,10 @@ check "the tree held the worker process too (procs >= 2)" \
     python3 "$ST_ROOT/tests/e2e/check_jsonl.py" "$T/watch.jsonl" --min-procs 2
 
 # --- JSONL to stdout -------------------------------------------------------------
-"$STAGETOP" --headless --jsonl --interval 0.05 -- sh -c 'sleep 0.5' >"$T/out.jsonl" 2>"$T/err"
+# the job lives until 3 samples are out (120 s at most)
+"$STAGETOP" --headless --jsonl --interval 0.05 -- sh -c "i=0
+    until [ \$(grep -c '\"type\":\"sample\"' '$T/out.jsonl') -ge 3 ] || [ \$i -ge 2400 ]; do
+        sleep 0.05; i=\$((i + 1)); done" >"$T/out.jsonl" 2>"$T/err"
 check "--jsonl streams valid records to stdout" \
     python3 "$ST_ROOT/tests/e2e/check_jsonl.py" "$T/out.jsonl" --end --min-samples 3
 
@@ -119,8 +122,8 @@ check "1000 samples at 10 ms: each on its own deadline k*10ms (no drift), none t
 
 # --- a spike between two samples still shows in the export's kernel peak -----
 # A child of holdmem allocates 1 GiB of random bytes, holds it 50 ms, frees
-# it and lives on for 1.5 s (a process that exits takes its high-water mark
-# with it: docs/metrics.md).
+# it and lives on until stagetop has sampled twice more (a process that exits
+# takes its high-water mark with it: docs/metrics.md).
 cat >"$T/spike.sh" <<SH
 mkfifo "$T/spike.in"
 '$WORKLOADS/holdmem' --children 1 --child-mib 8 --spike 1024 --hold-ms 50 --spike-in-child \
@@ -128,11 +131,16 @@ mkfifo "$T/spike.in"
 exec 3>"$T/spike.in"
 echo spike >&3
 until grep -q '^spiked' "$T/spike.out"; do sleep 0.05; done
-sleep 1.5
+# two more samples of stagetop's after the spike (120 s at most)
+n=\$(grep -c '"type":"sample"' "$T/peak.out")
+i=0
+until [ \$(grep -c '"type":"sample"' "$T/peak.out") -ge \$((n + 2)) ] || [ \$i -ge 2400 ]; do
+    sleep 0.05; i=\$((i + 1))
+done
 exec 3>&-
 wait
 SH
-"$STAGETOP" --headless --interval 0.5 --record "$T/peak.json" -- sh "$T/spike.sh" >/dev/null 2>"$T/err"
+"$STAGETOP" --headless --jsonl --interval 0.5 --record "$T/peak.json" -- sh "$T/spike.sh" >"$T/peak.out" 2>"$T/err"
 check "a 1 GiB spike held 50 ms at a 0.5 s interval: summary.kernel_peak >= 1 GiB" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -24,7 +24,8 @@ else
     echo "SKIP: plot_render: neither \$STAGETOP with 'plot' nor $B/tools/plot-svg is built"
     exit 0
 fi
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: plot_render: no python3"; exit 0; }
+. "$ROOT/tests/lib/tools.sh"
+need_tool plot_render python3 python3 || exit 0
 HAVE_RSVG=1
 command -v rsvg-convert >/dev/null 2>&1 || HAVE_RSVG=0
 
@@ -119,7 +120,7 @@ PY
     else echo "FAIL: $name: svg: $(tail -3 "$tmp/why")"; continue
     fi
     if [ "$HAVE_RSVG" = 0 ]; then
-        echo "SKIP: $name: png: no SVG renderer (apt-get install librsvg2-bin)"; continue
+        tool_missing "$name: png" rsvg-convert librsvg2-bin; continue
     fi
     if ! rsvg-convert "$svg" -o "$tmp/$base.png" 2>"$tmp/why"; then
         echo "FAIL: $name: png: rsvg-convert: $(cat "$tmp/why")"; continue

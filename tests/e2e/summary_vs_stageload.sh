@@ -16,7 +16,8 @@ else
     echo "SKIP: summary_vs_stageload: neither \$STAGETOP nor $TOOL is built"
     exit 0
 fi
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: summary_vs_stageload: no python3"; exit 0; }
+. "$ROOT/tests/lib/tools.sh"
+need_tool summary_vs_stageload python3 python3 || exit 0
 
 FIX="$ROOT/tests/fixtures/stageload"   # copies of ../shared's, shipped with the repo
 files=$(ls "$FIX"/*.jsonl "$ROOT"/tests/fixtures/traces/good-*.jsonl 2>/dev/null)

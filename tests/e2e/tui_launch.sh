@@ -52,7 +52,10 @@ wait_screen quit 10 'RUNNING' >/dev/null
 tm send-keys -t quit q
 check "q asks: kill the job, leave it running, or cancel" wait_screen quit 5 '\[l\]eave it running'
 tm send-keys -t quit c
-check "c cancels: still watching, the job runs" sh -c "sleep 0.3; kill -0 $job && ! tmux -L $TM_SOCK capture-pane -p -t quit | grep -q 'stagetop-exit='"
+no_prompt() { ! screen quit | grep -q 'eave it running'; }
+until_ok 30 no_prompt
+wait_turns "$st" 3   # the loop went round after the key
+check "c cancels: still watching, the job runs" sh -c "kill -0 $job && ! tmux -L $TM_SOCK capture-pane -p -t quit | grep -q 'stagetop-exit='"
 tm send-keys -t quit q
 wait_screen quit 5 'eave it running' >/dev/null
 tm send-keys -t quit l

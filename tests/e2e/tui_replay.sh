@@ -186,10 +186,12 @@ for f in $fixtures; do
     check "$b: at first the window shows the whole trace (0:00-$last)" until_ok 5 fit_ok
     if [ "$f" = "$longest" ]; then
         # zoom in until one sample a column: then the trace is wider than the window
+        zoom_label() { screen $p | grep -o '([0-9]*/col)' | head -1; }
         for _k in 1 2 3 4 5 6 7 8; do
-            screen $p | grep -q '/col)' || break
+            _z=$(zoom_label)
+            [ -n "$_z" ] || break
             tm send-keys -t $p +
-            sleep 0.2
+            until_ok 30 sh -c "[ \"\$(tmux -L $TM_SOCK capture-pane -p -t $p | grep -o '([0-9]*/col)' | head -1)\" != '$_z' ]"
         done
         no_zoom() { ! screen $p | grep -q '/col)'; }
         check "$b: + zooms in to one sample a column" until_ok 5 no_zoom

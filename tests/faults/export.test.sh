@@ -15,6 +15,7 @@ if ! is_root; then
     skip "export faults" "needs root (bind mounts, tmpfs)"; exit 0
 fi
 if [ -z "${ST_FAULT_MOUNT_NS:-}" ]; then
+    need_tool "export faults" unshare util-linux || exit 0
     if ! unshare --mount --propagation private true 2>/dev/null; then
         skip "export faults" "unshare --mount is refused here"; exit 0
     fi
@@ -60,12 +61,16 @@ if len(s) < 20:
 print(f"{len(s)} samples over {s[-1]['t']} s")
 PY
 }
+# some_samples PANE: the pane's stagetop went round its loop 40 times (each
+# turn is a sample or a frame, frames at most 10 a second): 20 samples or
+# more at 0.05 s, for whole_run.
+some_samples() { wait_turns "$(stagetop_pid "$1")" 40; }
 exported_name() { screen "$1" | sed -n 's|.*exported \([^ ]*\.json\).*|\1|p' | head -1; }
 
 # --- read-only directory -------------------------------------------------------------
 start_pane ro 200 30 "'$STAGETOP' -p $job --interval 0.05 --export-dir '$RO'"
 wait_screen ro 15 "^\[RUNNING\]" >/dev/null
-sleep 1
+some_samples ro
 tm send-keys -t ro e
 check "read-only dir: e says why it failed" wait_screen ro 5 "export failed: .*Read-only file system"
 check "read-only dir: nothing left in it" only_files "$RO"
@@ -82,7 +87,7 @@ wait_screen ro 10 "stagetop-exit=0" >/dev/null
 fill "$FULL"
 start_pane full 200 30 "'$STAGETOP' -p $job --interval 0.05 --export-dir '$FULL'"
 wait_screen full 15 "^\[RUNNING\]" >/dev/null
-sleep 1
+some_samples full
 tm send-keys -t full e
 check "full disk: e says why it failed" wait_screen full 5 "export failed: .*No space left on device"
 check "full disk: no partial file, no temp file" only_files "$FULL" filler
@@ -104,7 +109,7 @@ for k in $(seq 0 30); do
 done
 start_pane link 200 30 "'$STAGETOP' -p $job --interval 0.05 --export-dir '$LINKDIR'"
 wait_screen link 15 "^\[RUNNING\]" >/dev/null
-sleep 1
+some_samples link
 tm send-keys -t link e
 check "symlink: e exports" wait_screen link 5 "exported $LINKDIR/stagetop-$job-"
 name=$(basename "$(exported_name link)")
@@ -137,7 +142,10 @@ check "--record x.json over a symlink: refused (exit 2), link and target untouch
     sh -c "[ $rc -eq 2 ] && [ -L '$REAL/end.json' ] && [ \"\$(cat '$ELSE/precious')\" = precious ]"
 rm -f "$FULL"/*
 dd if=/dev/zero of="$FULL/filler" bs=1k count=40 status=none
-"$STAGETOP" --headless --interval 0.01 --record "$FULL/rec.jsonl" -- sleep 3 2>"$T/jsonl.err"
+# The job lasts until stagetop says the disk is full (120 s at most).
+"$STAGETOP" --headless --interval 0.01 --record "$FULL/rec.jsonl" -- sh -c "i=0
+    until grep -q 'No space left' '$T/jsonl.err' || [ \$i -ge 2400 ]; do sleep 0.05; i=\$((i + 1)); done" \
+    2>"$T/jsonl.err"
 rc=$?
 check "JSONL record fills the disk: exit 1 with 'No space left' naming the file" \
     sh -c "[ $rc -eq 1 ] && grep -q 'rec.jsonl.*No space left' '$T/jsonl.err'"

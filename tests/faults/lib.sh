@@ -28,3 +28,23 @@ is_root() { [ "$(id -u)" = 0 ]; }
 
 # elapsed_since START: seconds since START (from `date +%s.%N`), 1 decimal.
 elapsed_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# record_after FILE KIND SECONDS: the JSONL record FILE holds a sample taken
+# SECONDS or more after its first KIND event (both on stagetop's clock).
+record_after() {
+    $PY - "$@" <<'EOF'
+import json, sys
+path, kind, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])
+t0 = None
+for line in open(path):
+    try:
+        r = json.loads(line)
+    except ValueError:
+        continue
+    if t0 is None and r.get("type") == "event" and r.get("kind") == kind:
+        t0 = r["t"]
+    elif t0 is not None and r.get("type") == "sample" and r["t"] >= t0 + secs:
+        sys.exit(0)
+sys.exit(1)
+EOF
+}

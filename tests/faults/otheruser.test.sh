@@ -17,8 +17,9 @@ set -u
 if ! is_root; then
     skip "another user's process" "needs root (to run processes as nobody and daemon)"; exit 0
 fi
-if ! id nobody >/dev/null 2>&1 || ! id daemon >/dev/null 2>&1 || ! command -v setpriv >/dev/null; then
-    skip "another user's process" "needs users nobody and daemon and setpriv"; exit 0
+need_tool "another user's process" setpriv util-linux || exit 0
+if ! id nobody >/dev/null 2>&1 || ! id daemon >/dev/null 2>&1; then
+    skip "another user's process" "needs users nobody and daemon"; exit 0
 fi
 . "$ST_ROOT/tests/e2e/tui_common.inc"
 # (setpriv, not a shell function, goes in the background: $! is then the
@@ -70,7 +71,8 @@ $AS_DAEMON "$B/stagetop" --headless -p $job --interval 0.1 --kill-free 100 --on-
     --record "$W/pause.jsonl" 2>"$T/pause.err" &
 st=$!
 until_ok 10 grep -q '"kind":"budget"' "$W/pause.jsonl"
-sleep 0.5
+until_ok 30 grep -qi 'could not pause' "$T/pause.err"   # the guard tried
+wait_turns $st 3
 check "guard pause refused: the job is not stopped" tree_running $job
 check "guard pause refused: stderr says it could not pause, and why (EPERM)" \
     sh -c "grep -qi 'could not pause' '$T/pause.err' && grep -q 'EPERM\|not permitted' '$T/pause.err'"
@@ -83,7 +85,9 @@ $AS_DAEMON "$B/stagetop" --headless -p $job --interval 0.1 --kill-free 100 --on-
     --record "$W/kill.jsonl" 2>"$T/kill.err" &
 st=$!
 until_ok 10 grep -q '"kind":"budget"' "$W/kill.jsonl"
-sleep 1
+until_ok 30 grep -qi 'could not kill' "$T/kill.err"   # the guard tried
+# past the grace (0.3 s, stagetop's clock): a sample 1 s after the budget event
+until_ok 60 record_after "$W/kill.jsonl" budget 1
 check "guard kill refused: the job and its worker still run" sh -c "kill -0 $job && kill -0 $worker"
 check "guard kill refused: stderr says it could not kill, and why (EPERM)" \
     sh -c "grep -qi 'could not kill' '$T/kill.err' && grep -q 'EPERM\|not permitted' '$T/kill.err'"
@@ -100,7 +104,7 @@ $AS_DAEMON "$B/stagetop" --headless -p $small --interval 0.1 --kill-free 100 --o
     --record "$W/kill2.jsonl" 2>"$T/kill2.err" &
 st=$!
 until_ok 10 grep -q '"kind":"budget"' "$W/kill2.jsonl"
-sleep 0.5
+until_ok 30 grep -qi 'could not kill' "$T/kill2.err"   # the guard tried
 kill -TERM $small
 wait_bounded $st 10; rc=$?
 check "guard kill refused, then the job ends by itself: exit 0 (not 3)" [ $rc -eq 0 ]
@@ -117,7 +121,7 @@ tm send-keys -t other k
 wait_screen other 5 "Kill pid $job" >/dev/null
 tm send-keys -t other y
 check "screen: k y says the kill was refused (EPERM)" wait_screen other 5 "kill failed: .*\(EPERM\|not permitted\)"
-sleep 1
+wait_turns "$(pane_child other)" 5   # its loop went round five more times
 check "screen: k: the header stays RUNNING (not KILLING)" wait_screen other 2 "^\[RUNNING\] pid $job"
 check "screen: k: the job and its worker still run" sh -c "kill -0 $job && kill -0 $worker"
 tm send-keys -t other q

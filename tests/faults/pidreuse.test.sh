@@ -17,6 +17,7 @@ set -u
 if [ "$(id -u)" != 0 ]; then
     skip "pid reuse" "needs root (a new pid namespace and ns_last_pid)"; exit 0
 fi
+need_tool "pid reuse" unshare util-linux || exit 0
 if ! unshare --pid --fork --mount-proc true 2>/dev/null; then
     skip "pid reuse" "unshare --pid --fork --mount-proc is refused here"; exit 0
 fi
@@ -50,12 +51,12 @@ tm send-keys -t reuse p
 check "S: p refuses: the job has exited" wait_screen reuse 5 "the job has exited"
 not_stopped() { [ -n "$outer" ] && [ "$(proc_state "$outer")" != T ] && [ -n "$(proc_state "$outer")" ]; }
 check "S: after p the stranger is not stopped" until_ok 1 not_stopped
-sleep 0.5
+wait_turns "$st" 3   # stagetop went round its loop three more times
 check "S: ... nor later" not_stopped
 tm send-keys -t reuse k
-sleep 0.5
+wait_turns "$st" 2
 tm send-keys -t reuse y
-sleep 0.5
+wait_turns "$st" 3
 check "S: after k (y) the stranger still runs" not_stopped
 not_listed() { ! screen reuse | grep -q "sleep $UNIQ"; }
 check "S: the stranger is not in the process list" not_listed

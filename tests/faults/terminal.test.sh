@@ -83,14 +83,15 @@ start_pane size 120 40 "'$STAGETOP' -p $demo --interval 0.05 --export-dir '$T'"
 wait_screen size 15 "^\[RUNNING\]" >/dev/null
 st=$(stagetop_pid size)
 bad=""
+# Each resize and key is waited for by stagetop's loop going round (wait_turns).
 for sz in 1x1 40x10 500x200 2x1 1x3 80x24; do
     tm resize-window -t size -x "${sz%x*}" -y "${sz#*x}"
-    sleep 0.3
+    wait_turns "$st" 2 || { bad="$bad died at $sz;"; break; }
     for key in '?' x + + + - space space e; do
         tm send-keys -t size "$key"
-        sleep 0.05
+        wait_turns "$st" 1 || break
     done
-    sleep 0.3
+    wait_turns "$st" 2
     kill -0 "$st" 2>/dev/null || { bad="$bad died at $sz;"; break; }
 done
 check "sizes 1x1, 40x10, 500x200, 2x1, 1x3, 80x24 with help, zoom, freeze, export: still running" \
@@ -101,11 +102,12 @@ tm send-keys -t size q
 check "after the sizes: q exits 0" wait_screen size 10 "stagetop-exit=0"
 
 start_pane tiny 1 1 "'$STAGETOP' -p $demo --interval 0.05 --export-dir '$T'"
-sleep 1
+until_ok 30 sh -c "[ -n \"\$(pgrep -P \$(tmux -L $TM_SOCK display -p -t tiny '#{pane_pid}') -x stagetop)\" ]"
 st=$(stagetop_pid tiny)
+wait_turns "$st" 5   # started and went round its loop
 check "started at 1x1: running" sh -c "[ -n '$st' ] && kill -0 '$st'"
 tm send-keys -t tiny '?' x p p e
-sleep 0.5
+wait_turns "$st" 5
 check "started at 1x1: survives keys" sh -c "[ -n '$st' ] && kill -0 '$st'"
 tm resize-window -t tiny -x 100 -y 30
 check "started at 1x1, grown to 100x30: draws" wait_screen tiny 5 "^\[RUNNING\]"

@@ -14,11 +14,23 @@ check() { # description, command...
     rm -f /tmp/st-check.$$
 }
 
+# skip NAME REASON: a test that cannot run here says why.  A missing tool is
+# not such a reason under CI: use need_tool (tests/lib/tools.sh) for that.
 skip() { echo "SKIP: $1: $2"; }
+. "${ST_ROOT:-$(dirname "$0")/../..}/tests/lib/tools.sh"
+
+# wait_secs SECONDS: SECONDS, or ST_WAIT_MIN (default 30) when that is more.
+# Every wait is for a condition and returns as soon as it holds; its limit
+# only says when to give up, so a loaded machine (CI: 2 cores, other tests
+# beside) must not reach it: a short limit written in a test is raised.
+wait_secs() {
+    _wm=${ST_WAIT_MIN:-30}
+    if [ "${1%%.*}" -lt "$_wm" ] 2>/dev/null; then echo "$_wm"; else echo "${1%%.*}"; fi
+}
 
 # wait_for description seconds command...: poll until the command succeeds.
 wait_for() {
-    _wd=$1; _ws=$2; shift 2
+    _wd=$1; _ws=$(wait_secs "$2"); shift 2
     _wend=$(( $(date +%s) + _ws ))
     while ! "$@" >/dev/null 2>&1; do
         if [ "$(date +%s)" -ge "$_wend" ]; then echo "    (timed out waiting: $_wd)"; return 1; fi
@@ -40,3 +52,27 @@ cleanup_jobs() {
 # Facts about processes (state, children, parent, rss, ...): ps and pgrep,
 # the same code on Linux and macOS.
 . "$ST_ROOT/tests/lib/proc.sh"
+
+# turns PID: how many times PID has blocked and woken so far (its voluntary
+# context switches); empty when it is gone.
+turns() { sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null; }
+
+# wait_turns PID N [SECONDS]: poll until PID has blocked and woken N more
+# times than when called.  For a screen, whose loop sleeps in poll(): it went
+# round N times since, so it has read every key and resize sent before the
+# call.  Fails when PID is gone or after SECONDS (default 60).
+wait_turns() {
+    _tp=$1 _tn=$2 _tsec=$(wait_secs "${3:-60}")
+    _t0=$(turns "$_tp")
+    [ -n "$_t0" ] || { echo "    (wait_turns: $_tp is gone)"; return 1; }
+    _tend=$(( $(date +%s) + _tsec ))
+    while :; do
+        _t=$(turns "$_tp")
+        [ -n "$_t" ] || { echo "    (wait_turns: $_tp is gone)"; return 1; }
+        [ "$_t" -ge $((_t0 + _tn)) ] && return 0
+        if [ "$(date +%s)" -ge "$_tend" ]; then
+            echo "    (timed out after ${_tsec}s: $_tp did not wake $_tn times)"; return 1
+        fi
+        sleep 0.05
+    done
+}

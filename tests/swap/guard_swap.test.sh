@@ -115,7 +115,9 @@ timeout -k 5 90 "$STAGETOP" --headless --interval $IVAL --swap-budget 128M --on-
     --step-mib 64 --every-ms 100 --children 2 >"$T/kill.out" 2>"$T/kill.err"
 rc=$?
 tk1=$(now)
-sleep 0.3
+# three more of the test's own readings after stagetop ended
+n0=$(wc -l <"$T/own-kill.txt")
+wait_cond 60 "[ \$(wc -l <'$T/own-kill.txt') -ge $((n0 + 3)) ]"
 stop_poller
 root=$(awk '/^ready/ {print $2; exit}' "$T/kill.out")
 why=""

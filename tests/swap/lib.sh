@@ -19,7 +19,7 @@ SW_PROCS=""  # the cgroup's process list file
 swap_why_not() {
     if [ "$(id -u)" != 0 ]; then echo "needs root (swapon, cgroups)"; return; fi
     for c in fallocate mkswap swapon swapoff python3; do
-        command -v "$c" >/dev/null 2>&1 || { echo "$c is missing"; return; }
+        command -v "$c" >/dev/null 2>&1 || { echo "$c is not installed; scripts/deps.sh installs it"; return; }
     done
     if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
         grep -qw memory /sys/fs/cgroup/cgroup.controllers ||

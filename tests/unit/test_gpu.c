@@ -411,7 +411,8 @@ static void test_missing_library(void **state)
         real = dlopen("libnvidia-ml.so", RTLD_NOW | RTLD_LOCAL);
     if (real) {
         dlclose(real);
-        skip(); /* a real NVML is installed: the default search finds it */
+        print_message("SKIP: no NVML: a real NVML is installed (the default search finds it)\n");
+        skip();
     }
     assert_int_equal(st_gpu_open(&g, NULL, &err), ST_ENOTSUP);
     assert_string_equal(err.msg, "NVML not found (libnvidia-ml.so.1): no GPU lane");

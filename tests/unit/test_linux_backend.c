@@ -40,8 +40,10 @@ static void cached_fd_never_reads_reused_pid(void **state)
 {
     ctx *c = *state;
     int same_tick = 0;
-    if (geteuid() != 0)
+    if (geteuid() != 0) {
+        print_message("SKIP: cached fd and a reused pid: needs root (ns_last_pid)\n");
         skip();
+    }
     for (int round = 0; round < 40 && !same_tick; round++) {
         st_proc_id old, now;
         st_proc_mem m;
@@ -72,8 +74,10 @@ static void cached_fd_never_reads_reused_pid(void **state)
         waitpid(y, NULL, 0);
         c->nextra--;
     }
-    if (!same_tick)
-        skip(); /* never reused within one tick: nothing to show */
+    if (!same_tick) {
+        print_message("SKIP: cached fd and a reused pid: never reused within one tick\n");
+        skip();
+    }
 }
 
 static void status_fd_stays_with_its_process(void **state)

@@ -202,8 +202,10 @@ static void reused_pid_is_not_read(void **state)
     st_proc_id old;
     pid_t kids[1], stranger;
     char line[128];
-    if (geteuid() != 0)
-        skip(); /* needs /proc/sys/kernel/ns_last_pid */
+    if (geteuid() != 0) {
+        print_message("SKIP: pid reuse: needs root (/proc/sys/kernel/ns_last_pid)\n");
+        skip();
+    }
     w = wl_start(c, args);
     assert_int_equal(wl_ready(w, kids, 1, NULL), 1);
     assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.0, NULL), ST_OK);
@@ -214,8 +216,10 @@ static void reused_pid_is_not_read(void **state)
     wl_cmd(w, "exit-child\n");
     wl_expect(w, "exited ", line, sizeof line);
     stranger = fork_with_pid(kids[0]);
-    if (stranger < 0)
-        skip(); /* another process took the pid first, 50 times */
+    if (stranger < 0) {
+        print_message("SKIP: pid reuse: another process took the pid first, 50 times\n");
+        skip();
+    }
     c->extra[c->nextra++] = stranger;
     /* The cached status fd belongs to the old process: the new one at the
      * same pid (possibly with the same start tick) is never read. */
