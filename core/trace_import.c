@@ -6,7 +6,7 @@
 #include "stagetop/grow.h"
 #include "stagetop/trace.h"
 #include "stagetop/trace_stream.h"
-#include "stagetop/json.h"
+#include "trace_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,6 +3,7 @@
  * sort and the recomputed summary. */
 #include "stagetop/trace.h"
 #include "stagetop/trace_stream.h"
+#include "trace_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,6 +3,7 @@
  * document is handed whole to st_trace_load_mem. */
 #include "stagetop/grow.h"
 #include "stagetop/trace_stream.h"
+#include "trace_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -40,10 +40,6 @@ int st_trace_stream_peek(st_trace_stream *s, size_t want, const char **p, size_t
 
 void st_trace_stream_close(st_trace_stream *s);
 
-/* (trace_load.c) Read a JSON document from fd whole, after the bytes
- * already read (prefix), and import it (st_trace_load_mem). */
-int st_trace_load_doc_fd(int fd, const char *prefix, size_t plen, st_trace *out, st_error *err);
-
 /* (trace_import.c) Does the first value in buf look like a JSON document
  * (a "format" key before any "type")? */
 int st_trace_looks_like_doc(const char *buf, size_t len);
