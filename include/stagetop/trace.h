@@ -111,6 +111,10 @@ void st_recorder_close(st_recorder *r);
 
 /* ---- import ---- */
 
+/* Bytes in one line of a trace (JSONL) or of an --events file (JSONL or a
+ * plain event line): the one limit of every reader (trace_stream.h). */
+#define ST_TRACE_MAX_LINE 65536
+
 enum st_trace_format { ST_FMT_UNKNOWN, ST_FMT_JSON, ST_FMT_JSONL, ST_FMT_STAGELOAD };
 
 typedef struct st_trace {
