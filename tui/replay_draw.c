@@ -342,11 +342,11 @@ static void stream_state(const replay *r, char *buf, size_t len)
     if (!r->follow) {
         if (r->t.format == ST_FMT_JSONL || r->t.format == ST_FMT_STAGELOAD)
             snprintf(buf, len, "%s", r->t.has_end ? "" : "no end record (the run was cut short)");
-    } else if (r->doc && !r->ended) {
+    } else if (r->rd.kind == ST_TRACE_DOC && !r->ended) {
         snprintf(buf, len, "reading a JSON document (drawn when it ends)");
     } else if (!r->ended) {
-        if (r->lineno || r->plen)
-            snprintf(buf, len, "following stdin: %zu lines%s", r->lineno,
+        if (r->rd.s.lineno || r->rd.s.len > r->rd.s.pos)
+            snprintf(buf, len, "following stdin: %zu lines%s", r->rd.s.lineno,
                      r->v.frozen ? " (window held; End follows)" : "");
         else
             snprintf(buf, len, "waiting for data on stdin");
