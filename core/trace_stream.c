@@ -181,6 +181,10 @@ int st_trace_stream_next(st_trace_stream *s, const char **line, size_t *len, st_
             *len = have;
             s->pos += have + 1;
             s->lineno++;
+            if (have > s->max_line) { /* cut, like one whose end is not read yet */
+                *len = s->max_line + 1;
+                s->cut = 1;
+            }
             return 1;
         } else if (have > s->max_line) { /* cut: the importer reports it */
             *line = s->buf + s->pos;
