@@ -8,9 +8,9 @@
  * lists processes), the status line and the help are replay's own
  * (replay_draw.c).  Nothing here reads /proc or calls a platform backend.
  *
- * Following: stdin is the data and the keys come from /dev/tty.  Lines are
- * fed to the importer as they complete; a malformed one is counted and
- * shown, never fatal.  The summary grows incrementally while records come
+ * Following: stdin is the data and the keys come from /dev/tty.  Core's
+ * trace reader (trace_stream.h) feeds records as their lines complete; a
+ * malformed one is counted and shown, never fatal.  The summary grows incrementally while records come
  * in time order, and is recomputed (st_trace_finish) when they do not. */
 #include "replay.h"
 
