@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "stagetop/grow.h"
-#include "stagetop/json.h"
+#include "trace_internal.h"
 #include "stagetop/md.h"
 #include "stagetop/units.h"
 
@@ -129,28 +129,14 @@ void st_trace_what(const st_trace_meta *m, char *buf, size_t size)
         snprintf(buf, size, "%s", m->command);
         return;
     }
-    if (!m->extra)
-        return;
-    st_jr r;
-    char key[32];
-    int n = 0;
-    st_jr_init(&r, m->extra, strlen(m->extra), 1, NULL);
-    if (st_jr_peek(&r) != ST_J_OBJ || st_jr_obj_begin(&r) != ST_OK)
-        return;
-    while (st_jr_obj_next(&r, &n, key, sizeof key, NULL) == 1) {
-        int ty = st_jr_peek(&r);
-        const char *tok;
-        size_t tn;
-        if (ty == ST_J_STR && (!strcmp(key, "pipeline") || !strcmp(key, "mode"))) {
-            if (st_jr_str(&r, !strcmp(key, "mode") ? mode : pipeline, sizeof mode, NULL) != ST_OK)
-                return;
-        } else if (ty == ST_J_NUM && !strcmp(key, "steps")) {
-            if (st_jr_num(&r, &tok, &tn) != ST_OK)
-                return;
-            snprintf(steps, sizeof steps, "%.*s", (int)(tn < 24 ? tn : 24), tok);
-        } else if (st_jr_skip(&r) != ST_OK) {
-            return;
-        }
+    st_meta_iter it;
+    st_meta_item e;
+    st_meta_iter_init(&it, m);
+    while (st_meta_iter_next(&it, &e, sizeof mode)) {
+        if (e.type == ST_META_STR && (!strcmp(e.key, "pipeline") || !strcmp(e.key, "mode")))
+            snprintf(!strcmp(e.key, "mode") ? mode : pipeline, sizeof mode, "%s", e.str);
+        else if (e.type == ST_META_NUM && !strcmp(e.key, "steps"))
+            snprintf(steps, sizeof steps, "%.*s", (int)(e.num_len < 24 ? e.num_len : 24), e.num);
     }
     if (pipeline[0])
         append(buf, size, pipeline);

@@ -187,3 +187,13 @@ void st_doc_json(st_jw *w, const st_doc_report *r)
     boolean(w, r->ok);
     st_jw_lit(w, "}\n");
 }
+
+int st_doc_json_write(int fd, const st_doc_report *r)
+{
+    st_jw w;
+    st_jw_init(&w, fd);
+    st_doc_json(&w, r);
+    int rc = st_jw_flush(&w);
+    st_jw_free(&w);
+    return rc;
+}

@@ -1,7 +1,7 @@
 /* follow.c: tail -F of a stageload trace, events onto stagetop's clock. */
-#include "stagetop/grow.h"
 #include "stagetop/follow.h"
 #include "stagetop/event_line.h"
+#include "stagetop/trace_stream.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ST_FOLLOW_MAX_LINE (1u << 20) /* a longer line is skipped, not buffered */
 #define ST_FOLLOW_MAX_POLL (1u << 20) /* bytes read per poll: an endless file never
                                          holds the loop (the rest comes next poll) */
 
@@ -29,7 +28,7 @@ static int check_kind(const char *path, mode_t mode, st_error *err)
 int st_follow_open(st_follow *f, const char *path, st_error *err)
 {
     memset(f, 0, sizeof *f);
-    f->fd = -1;
+    f->in.fd = -1;
     struct stat st;
     if (stat(path, &st) == 0 && check_kind(path, st.st_mode, err) != ST_OK)
         return ST_EINVAL;
@@ -42,13 +41,11 @@ int st_follow_open(st_follow *f, const char *path, st_error *err)
 
 void st_follow_close(st_follow *f)
 {
-    if (f->fd >= 0)
-        close(f->fd);
+    st_trace_stream_close(&f->in);
     free(f->path);
-    free(f->line);
     st_trace_free(&f->scratch);
     memset(f, 0, sizeof *f);
-    f->fd = -1;
+    f->in.fd = -1;
 }
 
 /* (Re)open when the file appeared, was replaced, or shrank. */
@@ -62,29 +59,31 @@ static int sync_file(st_follow *f, st_error *err)
     }
     if (check_kind(f->path, st.st_mode, err) != ST_OK)
         return ST_EINVAL;
-    int replaced = f->fd >= 0 && (st.st_dev != f->dev || st.st_ino != f->ino);
-    int truncated = f->fd >= 0 && !replaced && !f->fifo && st.st_size < f->off;
-    if (f->fd >= 0 && !replaced && !truncated)
+    int open_now = f->in.fd >= 0;
+    int replaced = open_now && (st.st_dev != f->dev || st.st_ino != f->ino);
+    int truncated = open_now && !replaced && !f->fifo && st.st_size < f->off;
+    if (open_now && !replaced && !truncated)
         return ST_OK;
-    if (f->fd >= 0)
-        close(f->fd);
-    f->fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (f->fd < 0)
+    st_trace_stream_close(&f->in);
+    int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
         return st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno));
-    int rc = fstat(f->fd, &st) != 0 ? st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno))
-                                      : check_kind(f->path, st.st_mode, err);
+    int rc = fstat(fd, &st) != 0 ? st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno))
+                                   : check_kind(f->path, st.st_mode, err);
     if (rc != ST_OK) { /* replaced by a device between stat() and open() */
-        close(f->fd);
-        f->fd = -1;
+        close(fd);
+        return rc;
+    }
+    /* The trace reader's lines, as tail -F reads them: read() = 0 is
+     * "nothing yet", a FIFO without data answers EAGAIN. */
+    if ((rc = st_trace_stream_fd(&f->in, fd, 1, ST_TS_TAIL, err)) != ST_OK) {
+        close(fd);
         return rc;
     }
     f->dev = st.st_dev;
     f->ino = st.st_ino;
     f->fifo = S_ISFIFO(st.st_mode);
     f->off = 0;
-    f->len = 0;
-    f->lineno = 0;
-    f->discarding = 0;
     return ST_OK;
 }
 
@@ -125,9 +124,15 @@ static int handle_line(st_follow *f, const char *line, size_t len, double now_s,
     st_error e;
     st_trace *s = &f->scratch;
     int n = 0;
-    f->lineno++;
+    f->lineno = f->in.lineno;
     if (len == 0)
         return 0;
+    if (f->in.cut) { /* longer than any trace line or event line */
+        f->bad_lines++;
+        snprintf(f->last_error, sizeof f->last_error, "line %zu: longer than %d bytes", f->lineno,
+                 ST_TRACE_MAX_LINE);
+        return 0;
+    }
     if (st_event_line_is_plain(line, len)) /* "stage NAME", "mark TEXT", ... */
         return handle_plain(f, line, len, now_s, emit, ctx);
     s->n_samples = 0;
@@ -159,63 +164,22 @@ static int handle_line(st_follow *f, const char *line, size_t len, double now_s,
     return n;
 }
 
-static int append(st_follow *f, const char *p, size_t n, st_error *err)
-{
-    if (st_grow(&f->line, &f->cap, f->len + n, 1, 4096) != 0)
-        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
-    memcpy(f->line + f->len, p, n);
-    f->len += n;
-    return ST_OK;
-}
-
 int st_follow_poll(st_follow *f, double now_s, void (*emit)(void *ctx, const st_event *ev),
                    void *ctx, st_error *err)
 {
-    char buf[65536];
+    const char *line;
+    size_t len;
     int emitted = 0, rc = sync_file(f, err);
-    if (rc != ST_OK || f->fd < 0)
+    if (rc != ST_OK || f->in.fd < 0)
         return rc;
-    for (size_t taken = 0; taken < ST_FOLLOW_MAX_POLL;) {
-        /* A FIFO cannot seek: read() it; a file: pread() at our offset. */
-        ssize_t got = f->fifo ? read(f->fd, buf, sizeof buf) : pread(f->fd, buf, sizeof buf, f->off);
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK)
-                break; /* a FIFO with a writer and nothing new */
-            return st_error_set(err, ST_EIO, errno, "%s: %s", f->path, strerror(errno));
-        }
-        if (got == 0)
-            break;
-        taken += (size_t)got;
-        f->off += got;
-        size_t start = 0;
-        for (size_t i = 0; i < (size_t)got; i++) {
-            if (buf[i] != '\n')
-                continue;
-            if (f->discarding) {
-                f->discarding = 0;
-                f->lineno++;
-            } else if (f->len) {
-                if ((rc = append(f, buf + start, i - start, err)) != ST_OK)
-                    return rc;
-                emitted += handle_line(f, f->line, f->len, now_s, emit, ctx);
-            } else {
-                emitted += handle_line(f, buf + start, i - start, now_s, emit, ctx);
-            }
-            f->len = 0;
-            start = i + 1;
-        }
-        size_t rest = (size_t)got - start;
-        if (!f->discarding && rest) {
-            if (f->len + rest > ST_FOLLOW_MAX_LINE) {
-                f->discarding = 1; /* too long to be a trace line: skip it */
-                f->bad_lines++;
-                f->len = 0;
-            } else if ((rc = append(f, buf + start, rest, err)) != ST_OK) {
-                return rc;
-            }
-        }
+    st_trace_stream_allow(&f->in, ST_FOLLOW_MAX_POLL);
+    while ((rc = st_trace_stream_next(&f->in, &line, &len, err)) == 1)
+        emitted += handle_line(f, line, len, now_s, emit, ctx);
+    f->off = (off_t)f->in.nread;
+    if (rc < 0) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+        return st_error_set(err, rc, err ? err->sys_errno : 0, "%s: %s", f->path, msg);
     }
     return emitted;
 }

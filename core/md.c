@@ -1,5 +1,6 @@
 /* md.c: cleaning and Markdown escaping of trace text (md.h). */
 #include "stagetop/md.h"
+#include "stagetop/json.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -146,4 +147,14 @@ void st_md_printf(st_jw *w, const char *fmt, ...)
     va_end(ap);
     st_jw_raw(w, big, (size_t)n);
     free(big);
+}
+
+char *st_text_clean(const char *s, size_t n, size_t max_cps)
+{
+    st_jw w;
+    st_jw_init(&w, -1);
+    clean_to(&w, s, n, max_cps, 0);
+    char *out = st_jw_take(&w);
+    st_jw_free(&w);
+    return out;
 }

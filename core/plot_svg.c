@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "plot_internal.h"
-#include "stagetop/json.h"
 
 #ifndef ST_VERSION
 #define ST_VERSION "0.0.0"
@@ -74,44 +73,27 @@ static void join(char *buf, size_t size, const char *s, size_t n)
 
 /* The start record's other keys (meta.extra, a JSON object): pipeline and
  * mode for the title, short scalars as "key=value" on the meta line. */
-static void extra_items(const char *extra, char *pipeline, char *mode, size_t vsize, char *meta,
+static void extra_items(const st_trace_meta *m, char *pipeline, char *mode, size_t vsize, char *meta,
                         size_t size)
 {
-    st_jr r;
-    char key[48], val[64], item[128];
-    int n = 0, trunc;
-    if (!extra)
-        return;
-    st_jr_init(&r, extra, strlen(extra), 1, NULL);
-    if (st_jr_peek(&r) != ST_J_OBJ || st_jr_obj_begin(&r) != ST_OK)
-        return;
-    while (st_jr_obj_next(&r, &n, key, sizeof key, NULL) == 1) {
-        int ty = st_jr_peek(&r), v;
-        const char *tok;
-        size_t tn;
-        trunc = 0;
-        if (ty == ST_J_STR) {
-            if (st_jr_str(&r, val, sizeof val, &trunc) != ST_OK)
-                return;
-        } else if (ty == ST_J_NUM) {
-            if (st_jr_num(&r, &tok, &tn) != ST_OK)
-                return;
-            snprintf(val, sizeof val, "%.*s", (int)(tn < 24 ? tn : 24), tok);
-        } else if (ty == ST_J_BOOL) {
-            if (st_jr_bool(&r, &v) != ST_OK)
-                return;
-            snprintf(val, sizeof val, "%s", v ? "true" : "false");
-        } else {
-            if (st_jr_skip(&r) != ST_OK)
-                return;
-            continue;
-        }
-        if (!strcmp(key, "pipeline") && ty == ST_J_STR)
+    st_meta_iter it;
+    st_meta_item e;
+    char val[64], item[128];
+    st_meta_iter_init(&it, m);
+    while (st_meta_iter_next(&it, &e, sizeof val)) {
+        int trunc = e.type == ST_META_STR && e.truncated;
+        if (e.type == ST_META_STR)
+            snprintf(val, sizeof val, "%.63s", e.str);
+        else if (e.type == ST_META_NUM)
+            snprintf(val, sizeof val, "%.*s", (int)(e.num_len < 24 ? e.num_len : 24), e.num);
+        else
+            snprintf(val, sizeof val, "%s", e.b ? "true" : "false");
+        if (!strcmp(e.key, "pipeline") && e.type == ST_META_STR)
             snprintf(pipeline, vsize, "%s", val);
-        else if (!strcmp(key, "mode") && ty == ST_J_STR)
+        else if (!strcmp(e.key, "mode") && e.type == ST_META_STR)
             snprintf(mode, vsize, "%s", val);
-        else if (strcmp(key, "utc") && strcmp(key, "interval")) {
-            snprintf(item, sizeof item, "%s=%.28s%s", key, val,
+        else if (strcmp(e.key, "utc") && strcmp(e.key, "interval")) {
+            snprintf(item, sizeof item, "%s=%.28s%s", e.key, val,
                      trunc || strlen(val) > 28 ? "\xE2\x80\xA6" : "");
             join(meta, size, item, strlen(item));
         }
@@ -138,7 +120,7 @@ static void build_titles(st_plot_ctx *p, const st_plot_opts *o, char *title, cha
         snprintf(item, sizeof item, "stagetop %.*s", (int)strnlen(m->stagetop, 16), m->stagetop);
         join(meta, size, item, strlen(item));
     }
-    extra_items(m->extra, pipeline, mode, sizeof pipeline, meta, size);
+    extra_items(m, pipeline, mode, sizeof pipeline, meta, size);
     if (o && o->title && o->title[0]) {
         join(title, size, o->title, strlen(o->title));
     } else if (m->command[0]) {

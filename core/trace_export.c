@@ -3,7 +3,7 @@
  * place; plus the JSON pieces the recorder shares (samples, events, meta,
  * summary).  Format: docs/trace-format.md. */
 #include "stagetop/trace.h"
-#include "stagetop/json.h"
+#include "trace_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
 #include "stagetop/grow.h"
 #include "stagetop/trace.h"
 #include "stagetop/trace_stream.h"
-#include "stagetop/json.h"
+#include "trace_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ST_TRACE_MAX_LINE 65536            /* bytes in one JSONL line */
 #define ST_TRACE_MAX_SAMPLES (1u << 28)    /* samples in one trace */
 
 /* State kept between st_trace_feed_line calls (t->priv). */
@@ -292,11 +291,41 @@ static int looks_like_doc(const st_jr *start)
     return 0;
 }
 
-int st_trace_looks_like_doc(const char *buf, size_t len)
+int st_trace_detect(const char *buf, size_t len, int eof)
 {
+    size_t i = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    if (!eof && i == 0 && len < 3 && len > 0 && memcmp(buf, "\xEF\xBB\xBF", len) == 0)
+        return ST_TRACE_MORE; /* the start of a byte order mark */
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+        i++;
+    if (i == len) /* only whitespace so far (16 MiB of it: read on as JSONL) */
+        return eof || len >= (16u << 20) ? ST_TRACE_LINES : ST_TRACE_MORE;
+    if (buf[i] != '{')
+        return ST_TRACE_LINES;
     st_jr r;
-    st_jr_init(&r, buf, len, 1, NULL);
-    return st_jr_ws(&r) == '{' && looks_like_doc(&r);
+    char key[32];
+    int n = 0, k = -1;
+    st_jr_init(&r, buf + i, len - i, 1, NULL);
+    if (st_jr_obj_begin(&r) == ST_OK) {
+        while ((k = st_jr_obj_next(&r, &n, key, sizeof key, NULL)) == 1) {
+            if (strcmp(key, "format") == 0)
+                return ST_TRACE_DOC;
+            if (strcmp(key, "type") == 0)
+                return ST_TRACE_LINES;
+            if (st_jr_skip(&r) != ST_OK) {
+                k = -1;
+                break;
+            }
+        }
+        if (k == 0)
+            return ST_TRACE_LINES; /* an object with neither key */
+    }
+    /* The first object is cut short or malformed: more may decide it,
+     * unless the error lies inside a complete first line or 64 KiB came. */
+    const char *nl = memchr(buf + i, '\n', len - i);
+    if (eof || len - i >= ST_TRACE_MAX_LINE || (nl && r.p < nl))
+        return ST_TRACE_LINES;
+    return ST_TRACE_MORE;
 }
 
 static int load_lines(st_trace *t, const char *buf, size_t len, st_error *err)

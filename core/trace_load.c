@@ -3,6 +3,7 @@
  * sort and the recomputed summary. */
 #include "stagetop/trace.h"
 #include "stagetop/trace_stream.h"
+#include "trace_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ST_TRACE_MAX_INPUT (4ULL << 30) /* bytes in one file */
 
 static uint32_t t_of(const char *base, size_t size, size_t off, size_t i)
 {

@@ -3,7 +3,7 @@
  * Shared by the JSONL reader and the document reader (trace_import.c).
  * Every error is ST_EPARSE "line N: <what> \"<key>\" <why>". */
 #include "stagetop/trace.h"
-#include "stagetop/json.h"
+#include "trace_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

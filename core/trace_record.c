@@ -26,7 +26,7 @@
  * once a second, and at once after an event (a guard action is one) and
  * the end record. */
 #include "stagetop/trace.h"
-#include "stagetop/json.h"
+#include "trace_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -39,7 +39,7 @@ FUZZ_CORPUS  := $(FUZZ_DIR)/corpus
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_DIR)/fuzz_import
 
-$(FUZZ_DIR)/fuzz_import: tests/fuzz/fuzz_import.c $(FUZZ_SRC) include/stagetop/*.h
+$(FUZZ_DIR)/fuzz_import: tests/fuzz/fuzz_import.c $(FUZZ_SRC) include/stagetop/*.h core/trace_internal.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -std=c11 -Iinclude $(PLAT_CPPFLAGS) -DST_VERSION=\"$(VERSION)\" \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

@@ -11,7 +11,6 @@
 #include "sanitize.h"
 #include "spark.h"
 #include "stagetop/diff.h"
-#include "stagetop/json.h"
 #include "stagetop/md.h"
 #include "stagetop/report.h"
 #include "stagetop/units.h"
@@ -30,15 +29,15 @@ int cli_load_trace(const char *path, st_trace *t)
     return 0;
 }
 
-static void put_row(st_jw *w, const char *label, const char *glyphs, const char *note)
+static void put_row(FILE *w, const char *label, const char *glyphs, const char *note)
 {
-    st_md_printf(w, LABEL " %s %s\n", label, glyphs, note);
+    fprintf(w, LABEL " %s %s\n", label, glyphs, note);
 }
 
 /* The stage row: "|name" at the column where each stage starts, cut at the
  * next one; one column per code point of terminal width 1 (wide
  * characters take two, zero-width ones are left out). */
-static void stage_row(st_jw *w, const st_trace *t, uint32_t col_ms, uint64_t col0)
+static void stage_row(FILE *w, const st_trace *t, uint32_t col_ms, uint64_t col0)
 {
     char cells[CHART_COLS][8];
     memset(cells, 0, sizeof cells);
@@ -58,11 +57,7 @@ static void stage_row(st_jw *w, const st_trace *t, uint32_t col_ms, uint64_t col
         if (stop > CHART_COLS)
             stop = CHART_COLS;
         strcpy(cells[c++], "|");
-        st_jw n;
-        st_jw_init(&n, -1);
-        st_text_clean_to(&n, s->stages[i].stage, sizeof s->stages[i].stage, 0);
-        char *name = st_jw_take(&n);
-        st_jw_free(&n);
+        char *name = st_text_clean(s->stages[i].stage, sizeof s->stages[i].stage, 0);
         const unsigned char *p = (const unsigned char *)(name ? name : "");
         size_t left = strlen((const char *)p);
         while (left && c < stop) {
@@ -86,10 +81,10 @@ static void stage_row(st_jw *w, const st_trace *t, uint32_t col_ms, uint64_t col
         }
         free(name);
     }
-    st_md_printf(w, LABEL " ", "stages");
+    fprintf(w, LABEL " ", "stages");
     for (int c = 0; c < CHART_COLS; c++)
-        st_jw_raw(w, cells[c], strlen(cells[c]));
-    st_jw_char(w, '\n');
+        fputs(cells[c], w);
+    fputc('\n', w);
 }
 
 /* The chart: footprint (3 rows), swap and level sparklines, the stage row
@@ -109,13 +104,16 @@ static char *chart(const st_trace *t)
     uint64_t col0 = (uint64_t)x0 / col_ms;
     double v[CHART_COLS];
     char g[CHART_COLS * 4 + 1], a[32], b[32], d[32];
-    st_jw w;
-    st_jw_init(&w, -1);
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *w = open_memstream(&out, &out_len); /* the chart's text, for core's writer */
+    if (!w)
+        return NULL;
     st_samples_view view = st_trace_view(t);
     tui_bucket(view, ST_F_FOOTPRINT, TUI_AGG_MAX, col_ms, 1, col0, CHART_COLS, v);
     for (int r = 0; r < 3; r++) {
         tui_graph_row(v, CHART_COLS, 0, (double)s->peak_footprint, 3, r, 0, g, sizeof g);
-        put_row(&w, r ? "" : "footprint", g,
+        put_row(w, r ? "" : "footprint", g,
                 r ? (r == 2 ? "0" : "") : st_format_bytes(s->peak_footprint, a, sizeof a));
     }
     if (s->has_swap) {
@@ -130,20 +128,27 @@ static char *chart(const st_trace *t)
         char note[80];
         snprintf(note, sizeof note, "%s .. %s", st_format_bytes((uint64_t)lo, a, sizeof a),
                  st_format_bytes((uint64_t)hi, b, sizeof b));
-        put_row(&w, "swap", g, note);
+        put_row(w, "swap", g, note);
     }
     if (s->has_level) {
         tui_bucket(view, ST_F_LEVEL, TUI_AGG_MIN, col_ms, 1, col0, CHART_COLS, v);
         tui_spark(v, CHART_COLS, 0, 100, 0, g, sizeof g);
-        put_row(&w, "level", g, "0 .. 100 %");
+        put_row(w, "level", g, "0 .. 100 %");
     }
     if (s->n_stages)
-        stage_row(&w, t, col_ms, col0);
+        stage_row(w, t, col_ms, col0);
     st_format_duration(x0 / 1000.0, a, sizeof a);
     st_format_duration(s->last_t_ms / 1000.0, d, sizeof d);
-    st_md_printf(&w, LABEL " %-*s%s\n", "time", CHART_COLS - (int)strlen(d), a, d);
-    char *out = st_jw_take(&w);
-    st_jw_free(&w);
+    fprintf(w, LABEL " %-*s%s\n", "time", CHART_COLS - (int)strlen(d), a, d);
+    if (ferror(w)) {
+        fclose(w);
+        free(out);
+        return NULL;
+    }
+    if (fclose(w) != 0) {
+        free(out);
+        return NULL;
+    }
     return out;
 }
 

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "stagetop/doctor.h"
-#include "stagetop/json.h"
 
 static const char doctor_use[] = "usage: stagetop doctor [-p PID] [--json] [--no-gpu]";
 
@@ -153,12 +152,8 @@ int cli_doctor(int argc, char **argv)
         return CLI_EXIT_WATCH;
     }
     if (json) {
-        st_jw w;
-        st_jw_init(&w, STDOUT_FILENO);
-        st_doc_json(&w, r);
-        if (st_jw_flush(&w) != 0)
+        if (st_doc_json_write(STDOUT_FILENO, r) != 0)
             rc = -1;
-        st_jw_free(&w);
     } else {
         print_table(r);
         if (fflush(stdout) != 0)

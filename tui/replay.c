@@ -8,9 +8,9 @@
  * lists processes), the status line and the help are replay's own
  * (replay_draw.c).  Nothing here reads /proc or calls a platform backend.
  *
- * Following: stdin is the data and the keys come from /dev/tty.  Lines are
- * fed to the importer as they complete; a malformed one is counted and
- * shown, never fatal.  The summary grows incrementally while records come
+ * Following: stdin is the data and the keys come from /dev/tty.  Core's
+ * trace reader (trace_stream.h) feeds records as their lines complete; a
+ * malformed one is counted and shown, never fatal.  The summary grows incrementally while records come
  * in time order, and is recomputed (st_trace_finish) when they do not. */
 #include "replay.h"
 
@@ -24,12 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stagetop/grow.h"
-#include "stagetop/json.h"
-
-#define RP_MAX_LINE 65536        /* the importer refuses longer lines */
-#define RP_CHUNK 65536           /* bytes per read() */
-#define RP_MAX_DOC (1ULL << 30)  /* a JSON document read from stdin */
+#define RP_MAX_READ (1u << 20) /* bytes read from stdin per wake-up: keys stay responsive */
 
 /* ---- the trace as a monitor ---- */
 
@@ -156,145 +151,33 @@ static void bad_line(replay *r, const char *msg)
     r->bad_until = st_now() + 10.0;
 }
 
-static int buf_add(char **p, size_t *len, size_t *cap, const char *s, size_t n)
-{
-    if (st_grow(p, cap, *len + n + 1, 1, 4096) != 0)
-        return -1;
-    memcpy(*p + *len, s, n);
-    *len += n;
-    (*p)[*len] = '\0';
-    return 0;
-}
-
-static void doc_add(replay *r, const char *s, size_t n)
-{
-    if (r->doc_failed)
-        return;
-    if (r->dlen + n > RP_MAX_DOC || buf_add(&r->dbuf, &r->dlen, &r->dcap, s, n) != 0) {
-        r->doc_failed = 1;
-        bad_line(r, r->dlen + n > RP_MAX_DOC ? "the JSON document is larger than 1 GiB"
-                                             : "out of memory for the JSON document");
-    }
-}
-
-/* Is this first line the start of a JSON document ({"format": ...})
- * rather than a JSONL record? */
-static int starts_doc(const char *s, size_t n)
-{
-    st_jr jr;
-    char key[16];
-    int k = 0;
-    st_jr_init(&jr, s, n, 1, NULL);
-    return st_jr_obj_begin(&jr) == ST_OK && st_jr_obj_next(&jr, &k, key, sizeof key, NULL) == 1 &&
-           strcmp(key, "format") == 0;
-}
-
-static void line_done(replay *r)
-{
-    st_error e;
-    r->lineno++;
-    if (!r->seen_data) {
-        size_t k = 0;
-        while (k < r->plen && (r->pend[k] == ' ' || r->pend[k] == '\t' || r->pend[k] == '\r'))
-            k++;
-        if (k < r->plen) {
-            r->seen_data = 1;
-            if (starts_doc(r->pend, r->plen)) {
-                r->doc = 1;
-                doc_add(r, r->pend, r->plen);
-                doc_add(r, "\n", 1);
-                r->plen = 0;
-                return;
-            }
-        }
-    }
-    st_error_clear(&e);
-    if (st_trace_feed_line(&r->t, r->pend, r->plen, r->lineno, &e) != ST_OK)
-        bad_line(r, e.msg[0] ? e.msg : "malformed record");
-    r->plen = 0;
-}
-
-/* Split bytes into lines; an over-long line is reported and dropped. */
-static void take_bytes(replay *r, const char *buf, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        if (r->doc) {
-            doc_add(r, buf + i, n - i);
-            return;
-        }
-        const char *nl = memchr(buf + i, '\n', n - i);
-        size_t end = nl ? (size_t)(nl - buf) : n;
-        if (!r->skipping) {
-            if (r->plen + (end - i) > RP_MAX_LINE) {
-                char msg[96];
-                snprintf(msg, sizeof msg, "line %zu: longer than %d bytes", r->lineno + 1, RP_MAX_LINE);
-                bad_line(r, msg);
-                r->plen = 0;
-                r->skipping = 1;
-            } else if (buf_add(&r->pend, &r->plen, &r->pcap, buf + i, end - i) != 0) {
-                bad_line(r, "out of memory for a line");
-                r->plen = 0;
-                r->skipping = 1;
-            }
-        }
-        if (nl) {
-            if (r->skipping) {
-                r->skipping = 0;
-                r->lineno++;
-            } else {
-                line_done(r);
-            }
-        }
-        i = end + (nl ? 1 : 0);
-    }
-}
-
-static void stream_end(replay *r)
-{
-    if (r->plen > 0 && !r->skipping) /* a last line without its newline */
-        line_done(r);
-    r->ended = 1;
-    if (r->doc && !r->doc_failed) {
-        st_trace d;
-        st_error e;
-        st_error_clear(&e);
-        if (st_trace_load_mem(r->dbuf, r->dlen, &d, &e) != ST_OK) {
-            bad_line(r, e.msg);
-        } else {
-            st_trace_free(&r->t);
-            r->t = d;
-            r->fed_s = d.n_samples;
-            r->fed_e = d.events.len;
-            r->meta_iv = -1; /* set the columns again */
-            r->est_at = 0;
-            invalidate_lanes(r);
-        }
-    }
-    free(r->dbuf);
-    r->dbuf = NULL;
-    r->dlen = r->dcap = 0;
-}
-
-/* Read what stdin has now (up to 1 MiB, so keys stay responsive). */
+/* Read what stdin has now (up to 1 MiB, so keys stay responsive): the
+ * trace reader feeds the records that completed into r->t. */
 static void read_stream(replay *r)
 {
-    char buf[RP_CHUNK];
-    for (int rounds = 0; rounds < 16 && !r->ended; rounds++) {
-        ssize_t k = read(STDIN_FILENO, buf, sizeof buf);
-        if (k < 0 && (errno == EINTR || errno == EAGAIN))
-            break;
-        if (k < 0) {
-            snprintf(r->read_error, sizeof r->read_error, "read error: %s", strerror(errno));
-            stream_end(r);
-        } else if (k == 0) {
-            stream_end(r);
-        } else {
-            take_bytes(r, buf, (size_t)k);
-        }
-        struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
-        if (k < (ssize_t)sizeof buf || poll(&p, 1, 0) <= 0)
-            break;
+    st_error e;
+    size_t bad = r->rd.bad;
+    st_error_clear(&e);
+    int rc = st_trace_reader_poll(&r->rd, &r->t, RP_MAX_READ, &e);
+    if (r->rd.bad != bad) {
+        bad_line(r, r->rd.last_bad.msg[0] ? r->rd.last_bad.msg : "malformed record");
+        r->bad = r->rd.bad;
+    }
+    if (rc != ST_OK) { /* the stream ends here; what came so far stays */
+        if (r->rd.kind == ST_TRACE_DOC)
+            bad_line(r, e.msg); /* the document did not load */
+        else
+            snprintf(r->read_error, sizeof r->read_error, "%.159s", e.msg);
+        r->rd.ended = 1;
+    }
+    r->ended = r->rd.ended;
+    if (r->rd.doc_loaded) { /* a JSON document replaced the records */
+        r->rd.doc_loaded = 0;
+        r->fed_s = r->t.n_samples;
+        r->fed_e = r->t.events.len;
+        r->meta_iv = -1; /* set the columns again */
+        r->est_at = 0;
+        invalidate_lanes(r);
     }
     absorb(r);
     sync_view(r);
@@ -476,6 +359,8 @@ int tui_replay(const char *path, const tui_opts *o, st_error *err)
     } else if (isatty(STDIN_FILENO)) {
         rc = st_error_set(err, ST_EINVAL, 0, "stdin is a terminal: pipe a JSONL stream into "
                                              "`stagetop replay -`, or give a file");
+    } else {
+        rc = st_trace_reader_fd(&r->rd, STDIN_FILENO, 0, ST_TS_LIVE, 0, err);
     }
     if (rc == ST_OK && !isatty(STDOUT_FILENO))
         rc = st_error_set(err, ST_EINVAL, 0, "replay needs a terminal on stdout "
@@ -508,8 +393,7 @@ int tui_replay(const char *path, const tui_opts *o, st_error *err)
         fclose(in);
     tui_view_free(&r->v);
     st_trace_free(&r->t);
-    free(r->pend);
-    free(r->dbuf);
+    st_trace_reader_close(&r->rd);
     free(r);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "stagetop/monitor.h"
 #include "stagetop/trace.h"
+#include "stagetop/trace_stream.h"
 #include "tui.h"
 #include "view.h"
 #include "viewdraw.h"
@@ -17,16 +18,7 @@ typedef struct replay {
     int follow;             /* reading stdin as it grows */
     int ended;              /* no more data: a file, or the stream's end */
     char read_error[160];   /* why the stream ended early, "" if it did not */
-    /* the line being read */
-    char *pend;
-    size_t plen, pcap;
-    int skipping;           /* dropping an over-long line up to its newline */
-    size_t lineno;          /* lines completed */
-    int seen_data;          /* a non-blank line came */
-    /* a JSON document on stdin is read to its end, then loaded */
-    int doc, doc_failed;
-    char *dbuf;
-    size_t dlen, dcap;
+    st_trace_reader rd;     /* stdin: core's trace reader (JSONL as it comes, a document at its end) */
     /* malformed lines: skipped, counted, the last one shown */
     size_t bad;
     char bad_msg[256];

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stagetop/json.h"
 #include "stagetop/units.h"
 
 enum { RP_LINES = 12, RP_LINE = 200, RP_TWO_COLS = 96 };
@@ -277,42 +276,28 @@ static void draw_summary(const replay *r)
 
 /* The start record's other keys as "k=v k=v" (stageload's mode, pipeline,
  * ...): strings, numbers and booleans of at most 24 bytes. */
-static void extras_text(const char *extra, char *out, size_t len)
+static void extras_text(const st_trace_meta *meta, char *out, size_t len)
 {
-    st_jr jr;
-    char key[32], val[32];
-    int n = 0, k, shown = 0;
+    st_meta_iter it;
+    st_meta_item item;
+    char val[32];
+    int shown = 0;
     size_t off = 0;
     out[0] = '\0';
-    if (!extra)
-        return;
-    st_jr_init(&jr, extra, strlen(extra), 1, NULL);
-    if (st_jr_obj_begin(&jr) != ST_OK)
-        return;
-    while ((k = st_jr_obj_next(&jr, &n, key, sizeof key, NULL)) == 1 && shown < 8) {
-        int ty = st_jr_peek(&jr), trunc = 0, bv;
-        const char *tok;
-        size_t tn;
-        if (ty == ST_J_STR) {
-            if (st_jr_str(&jr, val, 25, &trunc) != ST_OK)
-                return;
-        } else if (ty == ST_J_NUM) {
-            if (st_jr_num(&jr, &tok, &tn) != ST_OK)
-                return;
-            trunc = tn > 24;
-            snprintf(val, sizeof val, "%.*s", (int)(tn > 24 ? 24 : tn), tok);
-        } else if (ty == ST_J_BOOL) {
-            if (st_jr_bool(&jr, &bv) != ST_OK)
-                return;
-            snprintf(val, sizeof val, "%s", bv ? "true" : "false");
+    st_meta_iter_init(&it, meta);
+    while (shown < 8 && st_meta_iter_next(&it, &item, 25)) {
+        int trunc = item.type == ST_META_STR && item.truncated;
+        if (item.type == ST_META_STR) {
+            snprintf(val, sizeof val, "%.31s", item.str);
+        } else if (item.type == ST_META_NUM) {
+            trunc = item.num_len > 24;
+            snprintf(val, sizeof val, "%.*s", (int)(trunc ? 24 : item.num_len), item.num);
         } else {
-            if (st_jr_skip(&jr) != ST_OK)
-                return;
-            continue;
+            snprintf(val, sizeof val, "%s", item.b ? "true" : "false");
         }
-        if (trunc || !val[0] || strcmp(key, "utc") == 0)
+        if (trunc || !val[0] || strcmp(item.key, "utc") == 0)
             continue;
-        int w = snprintf(out + off, len - off, "%s%s=%s", shown ? " " : "", key, val);
+        int w = snprintf(out + off, len - off, "%s%.31s=%s", shown ? " " : "", item.key, val);
         if (w < 0 || (size_t)w >= len - off) {
             out[off] = '\0';
             return;
@@ -357,11 +342,11 @@ static void stream_state(const replay *r, char *buf, size_t len)
     if (!r->follow) {
         if (r->t.format == ST_FMT_JSONL || r->t.format == ST_FMT_STAGELOAD)
             snprintf(buf, len, "%s", r->t.has_end ? "" : "no end record (the run was cut short)");
-    } else if (r->doc && !r->ended) {
+    } else if (r->rd.kind == ST_TRACE_DOC && !r->ended) {
         snprintf(buf, len, "reading a JSON document (drawn when it ends)");
     } else if (!r->ended) {
-        if (r->lineno || r->plen)
-            snprintf(buf, len, "following stdin: %zu lines%s", r->lineno,
+        if (r->rd.s.lineno || r->rd.s.len > r->rd.s.pos)
+            snprintf(buf, len, "following stdin: %zu lines%s", r->rd.s.lineno,
                      r->v.frozen ? " (window held; End follows)" : "");
         else
             snprintf(buf, len, "waiting for data on stdin");
@@ -381,7 +366,7 @@ static void draw_header(const replay *r, const st_monitor *vm)
     char d[32], at[24], utc[100] = "";
     int name_w = (b->w - 10) * 2 / 3 > 20 ? (b->w - 10) * 2 / 3 : 20;
     tail_fit(r->follow ? "stdin" : r->name, v->ascii, name_w, name, sizeof name);
-    extras_text(mt->extra, ex, sizeof ex);
+    extras_text(mt, ex, sizeof ex);
     if (mt->start_utc[0])
         snprintf(utc, sizeof utc, "  started %s", mt->start_utc);
     snprintf(raw, sizeof raw, "%s%.0d%s%s%s%s%s%s", mt->pid ? "pid " : "", mt->pid, mt->pid ? " " : "",

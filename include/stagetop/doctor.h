@@ -179,6 +179,9 @@ void st_doc_os_release(const char *plat_name, char *buf, size_t len);
 
 /* The report as one JSON object (docs/doctor.md). */
 void st_doc_json(struct st_jw *w, const st_doc_report *r);
+/* The same written to fd (stdout for `stagetop doctor --json`): 0, or the
+ * errno of the failed write. */
+int st_doc_json_write(int fd, const st_doc_report *r);
 /* Decide c->ok: WITHIN agrees when ref is within tol of value, of after,
  * or between them (memory moves between reads); AT_LEAST agrees when
  * value + tol >= ref. */

@@ -17,20 +17,19 @@
 #include "stagetop/error.h"
 #include "stagetop/events.h"
 #include "stagetop/trace.h"
+#include "stagetop/trace_stream.h"
 
 typedef struct st_follow {
     char *path;
-    int fd;                /* -1 while the file does not exist */
+    st_trace_stream in;    /* the trace reader's lines; in.fd -1 while the file does not exist */
     dev_t dev;
     ino_t ino;
-    off_t off;             /* bytes consumed */
-    char *line; size_t len, cap; /* the partial last line */
+    off_t off;             /* bytes read from this file */
     size_t lineno;
     double offset; int has_offset;
     st_trace scratch;      /* parser state for one line at a time */
     uint64_t bad_lines;    /* lines that did not parse (skipped) */
     char last_error[256];  /* the latest bad line's message */
-    int discarding;        /* inside an over-long line: skip to its end */
     int fifo;              /* the file is a FIFO: read(), no offsets */
 } st_follow;
 

@@ -1,6 +1,8 @@
-/* json.h: the trace module's internals shared between its files
- * (core/json_*.c, core/trace_*.c), its tests, the fuzzer and the
- * benchmark; not an API for the rest of stagetop (use trace.h).
+/* json.h: stagetop's JSON codec (core/json_read.c, core/json_write.c),
+ * used inside core/ only: the front end (tui/) never includes it, it asks
+ * core for what it needs (trace.h, doctor.h, md.h).  It knows nothing of
+ * traces: their records' readers and writers are declared in
+ * core/trace_internal.h.
  *
  *  - st_jw: a writer that appends to a buffer and, when given a file
  *    descriptor, flushes it in chunks (so a million samples never sit in
@@ -16,11 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "stagetop/error.h"
-#include "stagetop/events.h"
-#include "stagetop/sample.h"
-#include "stagetop/stats.h"
-
-struct st_trace_meta;
 
 /* ---- writer ---- */
 
@@ -148,41 +145,5 @@ int st_jnum_double(const char *tok, size_t n, double *out);
 /* Value * 10^digits rounded to an integer, which must be in [0, max]
  * (ST_JN_NEG below 0, ST_JN_RANGE above max or non-finite). */
 int st_jnum_scaled(const char *tok, size_t n, int digits, uint64_t max, uint64_t *out);
-
-/* ---- trace records read by both the JSONL and the document reader ---- */
-
-/* "an object", "a string", ... for messages. */
-const char *st_jr_type_name(int ty);
-/* A number token for WHAT "KEY", or fail naming what was there. */
-int st_jr_want_num(st_jr *r, const char *what, const char *key, const char **tok, size_t *n);
-/* A byte count (integer 0..2^53) for WHAT "KEY". */
-int st_jr_want_bytes(st_jr *r, const char *what, const char *key, uint64_t *out);
-/* The members of a sample / event / start-record (meta) / summary object,
- * after its '{' and n members already read (a "type" member is skipped).
- * Meta: known keys of another type and unknown keys go to m->extra;
- * *is_stageload is set when a "stageload" key is seen.  Summary: begins
- * at its '{'; only kernel_peak is kept (into sum). */
-int st_trace_parse_sample(st_jr *r, int n, st_sample *s);
-int st_trace_parse_event(st_jr *r, int n, st_event *ev);
-int st_trace_parse_meta(st_jr *r, int n, struct st_trace_meta *m, int *is_stageload);
-int st_trace_parse_summary(st_jr *r, st_summary *sum);
-
-/* ---- trace pieces written by both the exporter and the recorder ---- */
-
-/* The members of a sample object (no braces): "t":..,"footprint":..,... */
-void st_jw_sample_members(st_jw *w, const st_sample *s);
-/* The members of an event object (no braces): "kind":..,"t":..,... */
-void st_jw_event_members(st_jw *w, const st_event *ev);
-/* The members of a meta object (no braces); *n counts members written so
- * far (for commas) and is updated.  Extra keys are re-validated. */
-void st_jw_meta_members(st_jw *w, const struct st_trace_meta *m, int *n);
-/* The summary object, stageload's keys plus kernel_peak (and peak_gpu when
- * known); with meta non-NULL, a "meta" member first (like summarize()). */
-void st_jw_summary(st_jw *w, const st_summary *s, const struct st_trace_meta *meta);
-
-/* Write the whole JSON document of DESIGN.md section 5 to w. */
-void st_jw_trace_doc(st_jw *w, const struct st_trace_meta *meta, const st_sample *a, size_t a_len,
-                     const st_sample *b, size_t b_len, const st_event_list *events,
-                     const st_summary *summary, uint64_t dropped_samples);
 
 #endif

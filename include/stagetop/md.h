@@ -9,12 +9,15 @@
  * U+FFFD.  Markdown escaping then puts a backslash before \ ` * _ [ ] | and
  * writes < > & ~ $ as entities, so text cannot end a table cell, open a
  * code span, a link, emphasis, strikethrough, math or HTML.  The writers append to an st_jw in memory
- * mode (json.h), used here as a growable string. */
+ * mode (core's JSON writer, used here as a growable string: core/ only);
+ * st_text_clean gives the front end the cleaned text as a string. */
 #ifndef STAGETOP_MD_H
 #define STAGETOP_MD_H
 
 #include <stddef.h>
-#include "stagetop/json.h"
+
+struct st_jw;
+typedef struct st_jw st_jw;
 
 /* Append s[0..n) (stops at a NUL) cleaned, at most max_cps code points
  * (0 = no limit; a shortened text ends in "…"). */
@@ -27,6 +30,9 @@ void st_md_escape_to(st_jw *w, const char *s, size_t n, size_t max_cps);
  * the longest run of backticks in text, at least three; into buf (size
  * >= 4), shortened to the buffer (then text must be shortened too).
  * Returns the fence length. */
+/* s[0..n) (stops at a NUL) cleaned as st_text_clean_to does, as a
+ * malloc'd NUL-terminated string (NULL: out of memory). */
+char *st_text_clean(const char *s, size_t n, size_t max_cps);
 size_t st_md_fence(const char *text, char *buf, size_t size);
 /* printf to the writer (numbers follow the C locale of the caller). */
 void st_md_printf(st_jw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -35,6 +35,34 @@ typedef struct st_trace_meta {
 
 void st_trace_meta_free(st_trace_meta *m); /* frees extra */
 
+/* ---- the start record's other keys (meta.extra), one at a time ---- */
+
+enum st_meta_type { ST_META_STR = 1, ST_META_NUM, ST_META_BOOL };
+
+typedef struct st_meta_item {
+    char key[48];           /* cut to 47 bytes */
+    int type;               /* enum st_meta_type */
+    char str[96];           /* STR: the decoded text, cut as asked */
+    int truncated;          /* STR: it was cut */
+    const char *num;        /* NUM: the number's text in extra (not NUL-terminated) */
+    size_t num_len;
+    int b;                  /* BOOL: 1 true, 0 false */
+} st_meta_item;
+
+typedef struct st_meta_iter {
+    const char *extra;
+    size_t pos, line;
+    int n, done;
+} st_meta_iter;
+
+/* Walk m->extra's members in order (core/trace_meta.c).  next gives the
+ * next string, number or boolean (objects, arrays and null are passed
+ * over) and returns 1, or 0 at the end or when the text is not valid
+ * JSON.  A string is cut at a UTF-8 boundary to at most strsz - 1 bytes
+ * (strsz <= sizeof item->str). */
+void st_meta_iter_init(st_meta_iter *it, const st_trace_meta *m);
+int st_meta_iter_next(st_meta_iter *it, st_meta_item *item, size_t strsz);
+
 /* ---- export ---- */
 
 /* Write the JSON document to path atomically (temp file in the same
@@ -82,6 +110,10 @@ int st_recorder_end(st_recorder *r, const st_summary *s, uint64_t dropped_sample
 void st_recorder_close(st_recorder *r);
 
 /* ---- import ---- */
+
+/* Bytes in one line of a trace (JSONL) or of an --events file (JSONL or a
+ * plain event line): the one limit of every reader (trace_stream.h). */
+#define ST_TRACE_MAX_LINE 65536
 
 enum st_trace_format { ST_FMT_UNKNOWN, ST_FMT_JSON, ST_FMT_JSONL, ST_FMT_STAGELOAD };
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stagetop/json.h"
+#include "../../core/trace_internal.h"
 #include "stagetop/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "stagetop/diff.h"
+#include "stagetop/json.h"
 #include "stagetop/md.h"
 #include "stagetop/report.h"
 #include "stagetop/stages.h"
