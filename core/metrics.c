@@ -11,6 +11,7 @@
 
 #include "stagetop/atomic_file.h"
 #include "stagetop/json.h"
+#include "stagetop/utf8.h"
 
 size_t st_metrics_escape_label(const char *in, size_t max_chars, char *out, size_t outlen)
 {

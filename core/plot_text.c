@@ -7,49 +7,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stagetop/utf8.h"
+
 #define REPLACEMENT 0xFFFDu
 
 /* Decode one code point from s[0..n); invalid input consumes one byte and
  * yields U+FFFD.  Returns the number of bytes consumed (>= 1). */
 static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
 {
-    unsigned c = s[0];
-    size_t len;
-    uint32_t v;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2; v = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3; v = c & 0x0F;
-        if (c == 0xE0) lo = 0xA0;          /* overlong */
-        if (c == 0xED) hi = 0x9F;          /* surrogates */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4; v = c & 0x07;
-        if (c == 0xF0) lo = 0x90;          /* overlong */
-        if (c == 0xF4) hi = 0x8F;          /* > U+10FFFF */
-    } else {
+    int len = st_utf8_decode(s, n, cp);
+    if (len == 0) {
         *cp = REPLACEMENT;
         return 1;
     }
-    if (n < len) {
-        *cp = REPLACEMENT;
-        return 1;
-    }
-    for (size_t i = 1; i < len; i++) {
-        unsigned b = s[i];
-        if (b < lo || b > hi) {
-            *cp = REPLACEMENT;
-            return 1;
-        }
-        lo = 0x80; hi = 0xBF;
-        v = (v << 6) | (b & 0x3F);
-    }
-    *cp = v;
-    return len;
+    return (size_t)len;
 }
 
 /* Code points that XML 1.0 refuses, or that would hide in a label. */
@@ -60,30 +31,6 @@ static uint32_t visible(uint32_t cp)
     if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF)
         return REPLACEMENT;
     return cp;
-}
-
-static size_t utf8_put(uint32_t cp, char *o)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xC0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
 }
 
 size_t st_plot_text_clean(const char *s, size_t n, char *out, size_t outsz, size_t max_cps)
@@ -111,7 +58,7 @@ size_t st_plot_text_clean(const char *s, size_t n, char *out, size_t outsz, size
     for (i = 0; i < n && u[i] && cps < keep;) {
         char enc[4];
         i += utf8_next(u + i, n - i, &cp);
-        size_t len = utf8_put(visible(cp), enc);
+        size_t len = st_utf8_encode(visible(cp), enc);
         if (o + len + 4 > outsz) { /* keep room for "…" and the NUL */
             ellipsis = 1;
             break;

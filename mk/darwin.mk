@@ -21,7 +21,7 @@ $(B)/tests/test_darwin: $(DARWIN_SHIM_SRC) $(DARWIN_SHIM_HDR)
 
 # The zombie peak (platform zombie_peak through core/peak.c).
 DARWIN_PEAK_SRC := tests/darwin/test_darwin_peak.c tests/darwin/fake_darwin.c \
-                   core/platform_darwin.c core/peak.c core/stats.c core/events.c core/error.c \
+                   core/platform_darwin.c core/peak.c core/stats.c core/events.c core/utf8.c core/error.c \
                    core/proc_vec.c
 $(B)/tests/test_darwin_peak: $(DARWIN_PEAK_SRC) $(DARWIN_SHIM_HDR) include/stagetop/peak.h
 	@mkdir -p $(dir $@)
