@@ -189,10 +189,7 @@ static const char *pct_cell(int ha, uint64_t a, int hb, uint64_t b, char *buf, s
 
 static const char *signed_bytes(int64_t v, char *buf, size_t n)
 {
-    char b[24];
-    st_format_bytes((uint64_t)(v < 0 ? -v : v), b, sizeof b);
-    snprintf(buf, n, "%s%s", v < 0 ? "-" : "+", b);
-    return buf;
+    return st_format_bytes_as((double)v, ST_UNITS_SIGN, buf, n);
 }
 
 /* Pad to `cols` columns counting code points (the cells here hold ASCII,

@@ -72,21 +72,14 @@ int st_metrics_open(st_metrics *mx, const char *path, st_error *err)
     st_metrics_set_labels(mx, 0, "");
     mx->path = path;
     /* Can a file be made there?  Say so now, not after the first sample. */
-    char probe[4096 + 80];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(probe, sizeof probe, "./.stagetop-metrics.XXXXXX");
-    else
-        snprintf(probe, sizeof probe, "%.*s/.stagetop-metrics.XXXXXX", (int)(slash - path), path);
-    int fd = mkstemp(probe);
-    if (fd < 0) {
-        int e = errno;
+    st_atomic_file probe;
+    st_error why;
+    if (st_atomic_open(&probe, path, 0, &why) != ST_OK) {
         mx->path = NULL;
-        return st_error_set(err, ST_EIO, e, "metrics: cannot create a file beside %s: %s", path,
-                            strerror(e));
+        return st_error_set(err, ST_EIO, why.sys_errno, "metrics: cannot create a file beside %s: %s",
+                            path, strerror(why.sys_errno));
     }
-    close(fd);
-    unlink(probe);
+    st_atomic_abort(&probe);
     return ST_OK;
 }
 

@@ -2,7 +2,6 @@
  * SVG plotter. */
 #include "plot_internal.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -88,72 +87,4 @@ void st_plot_xml_puts(FILE *f, const char *clean)
         default: fputc(*p, f);
         }
     }
-}
-
-char *st_plot_fmt_num(char *buf, size_t len, double v, int decimals, int trim)
-{
-    long long scale = 1;
-    if (decimals < 0)
-        decimals = 0;
-    if (decimals > 6)
-        decimals = 6;
-    for (int i = 0; i < decimals; i++)
-        scale *= 10;
-    if (!isfinite(v))
-        v = 0;
-    double r = round(fabs(v) * (double)scale);
-    if (r > 9e17)
-        r = 9e17;
-    long long q = (long long)r;
-    const char *sign = (v < 0 && q != 0) ? "-" : "";
-    if (decimals == 0) {
-        snprintf(buf, len, "%s%lld", sign, q);
-        return buf;
-    }
-    snprintf(buf, len, "%s%lld.%0*lld", sign, q / scale, decimals, q % scale);
-    if (trim) {
-        char *dot = strchr(buf, '.');
-        if (dot) {
-            char *e = buf + strlen(buf);
-            while (e > dot + 1 && e[-1] == '0')
-                *--e = '\0';
-            if (e == dot + 1)
-                *dot = '\0';
-        }
-    }
-    return buf;
-}
-
-char *st_plot_fmt_bytes(char *buf, size_t len, double bytes)
-{
-    static const char *names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double v = bytes > 0 ? bytes : 0;
-    int u = 0;
-    char num[32];
-    while (v >= 1024.0 && u < 6) {
-        v /= 1024.0;
-        u++;
-    }
-    st_plot_fmt_num(num, sizeof num, v, u == 0 ? 0 : v < 10 ? 2 : v < 100 ? 1 : 0, 0);
-    snprintf(buf, len, "%s %s", num, names[u]);
-    return buf;
-}
-
-char *st_plot_fmt_secs(char *buf, size_t len, double seconds)
-{
-    char num[32];
-    if (!(seconds >= 0))
-        seconds = 0;
-    if (seconds > 1e9)
-        seconds = 1e9;
-    if (seconds < 59.95) {
-        snprintf(buf, len, "%s s", st_plot_fmt_num(num, sizeof num, seconds, 1, 0));
-    } else if (seconds < 3599.5) {
-        unsigned s = (unsigned)(seconds + 0.5);
-        snprintf(buf, len, "%um%02us", s / 60, s % 60);
-    } else {
-        unsigned long m = (unsigned long)(seconds / 60 + 0.5);
-        snprintf(buf, len, "%luh%02lum", m / 60, m % 60);
-    }
-    return buf;
 }

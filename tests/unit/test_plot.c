@@ -227,13 +227,14 @@ static int valid_utf8(const unsigned char *s, size_t n)
     return 1;
 }
 
+/* Temporary files (".NAME.PID-RANDOM", atomic_file.h) left in g_dir. */
 static size_t stray_temps(void)
 {
     size_t n = 0;
     DIR *d = opendir(g_dir);
     assert_non_null(d);
     for (struct dirent *e; (e = readdir(d));)
-        n += strncmp(e->d_name, ".stagetop-plot-", 15) == 0;
+        n += e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     closedir(d);
     return n;
 }
