@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "stagetop/grow.h"
+#include "stagetop/limits.h"
 #include "stagetop/json.h"
 
 #define RP_MAX_LINE 65536        /* the importer refuses longer lines */
@@ -47,7 +48,7 @@ static int cmp_u32(const void *a, const void *b)
  * only real gaps (the meter did not run) stay blank. */
 static double column_interval(const st_trace *t)
 {
-    double iv = t->meta.interval >= 0.01 && t->meta.interval <= 60 ? t->meta.interval : 0;
+    double iv = st_interval_ok(t->meta.interval) ? t->meta.interval : 0;
     size_t n = t->n_samples;
     if (!(t->meta.stagetop[0] && iv > 0) && n >= 8) {
         uint32_t d[1024];
@@ -63,8 +64,9 @@ static double column_interval(const st_trace *t)
         }
     }
     if (iv <= 0)
-        iv = 0.5;
-    return iv < 0.01 ? 0.01 : iv > 60 ? 60 : iv;
+        iv = ST_INTERVAL_DEFAULT_S;
+    return iv < ST_INTERVAL_MIN_S ? ST_INTERVAL_MIN_S
+         : iv > ST_INTERVAL_MAX_S ? ST_INTERVAL_MAX_S : iv;
 }
 
 static void invalidate_lanes(replay *r)
