@@ -19,15 +19,9 @@ static st_diff_stage *find_or_add(st_diff *d, const char *name, int *fail)
     for (size_t i = 0; i < d->n_stages; i++)
         if (strncmp(d->stages[i].stage, name, sizeof d->stages[i].stage) == 0)
             return &d->stages[i];
-    if (d->n_stages == d->cap_stages) {
-        size_t cap = d->cap_stages ? 2 * d->cap_stages : 8;
-        st_diff_stage *v = realloc(d->stages, cap * sizeof *v);
-        if (!v) {
-            *fail = 1;
-            return NULL;
-        }
-        d->stages = v;
-        d->cap_stages = cap;
+    if (st_grow(&d->stages, &d->cap_stages, d->n_stages + 1, sizeof *d->stages, 8) != 0) {
+        *fail = 1;
+        return NULL;
     }
     st_diff_stage *s = &d->stages[d->n_stages++];
     memset(s, 0, sizeof *s);

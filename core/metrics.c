@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "stagetop/atomic_file.h"
+#include "stagetop/grow.h"
 #include "stagetop/json.h"
 #include "stagetop/utf8.h"
 
@@ -128,16 +129,10 @@ static void add(st_metrics *mx, int *oom, const char *fmt, ...)
             mx->len += (size_t)n;
             return;
         }
-        size_t cap = mx->cap ? mx->cap * 2 : 4096;
-        while (cap < mx->len + (size_t)n + 1)
-            cap *= 2;
-        char *b = realloc(mx->buf, cap);
-        if (!b) {
+        if (st_grow(&mx->buf, &mx->cap, mx->len + (size_t)n + 1, 1, 4096) != 0) {
             *oom = 1;
             return;
         }
-        mx->buf = b;
-        mx->cap = cap;
     }
 }
 
