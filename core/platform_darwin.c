@@ -179,11 +179,7 @@ static int darwin_identify_parent(st_backend *b, int32_t pid, st_proc_ref *out, 
 
 static int darwin_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
 {
-    st_proc_ref ref;
-    int rc = darwin_identify_parent(b, pid, &ref, err);
-    if (rc == ST_OK)
-        *out = ref.id;
-    return rc;
+    return st_identify_by_parent(darwin_identify_parent, b, pid, out, err);
 }
 
 /* Fill b->snap with every process of the machine.  The size is probed

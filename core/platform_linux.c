@@ -153,11 +153,7 @@ static int lx_identify_parent(st_backend *b, int32_t pid, st_proc_ref *out, st_e
 
 static int lx_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
 {
-    st_proc_ref ref;
-    int rc = lx_identify_parent(b, pid, &ref, err);
-    if (rc == ST_OK)
-        *out = ref.id;
-    return rc;
+    return st_identify_by_parent(lx_identify_parent, b, pid, out, err);
 }
 
 /* pread a system file kept open in *fdp (opened on first use). */

@@ -149,6 +149,19 @@ typedef struct st_platform {
     int peak_is_maxrss;
 } st_platform;
 
+/* identify for a backend whose one reading gives the parent too: its
+ * identify is this over its identify_parent. */
+static inline int st_identify_by_parent(int (*identify_parent)(st_backend *, int32_t, st_proc_ref *,
+                                                               st_error *),
+                                        st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
+{
+    st_proc_ref ref;
+    int rc = identify_parent(b, pid, &ref, err);
+    if (rc == ST_OK)
+        *out = ref.id;
+    return rc;
+}
+
 /* The backend of the system stagetop was built for. */
 extern const st_platform st_platform_native;
 
