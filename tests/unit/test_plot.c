@@ -227,7 +227,6 @@ static int valid_utf8(const unsigned char *s, size_t n)
     return 1;
 }
 
-/* Temporary files (".NAME.PID-RANDOM", atomic_file.h) left in g_dir. */
 static size_t stray_temps(void)
 {
     size_t n = 0;
