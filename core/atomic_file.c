@@ -27,18 +27,24 @@ static int write_all(int fd, const char *p, size_t left)
     return 0;
 }
 
-int st_atomic_write(const char *path, const char *data, size_t len, unsigned flags, st_error *err)
+int st_atomic_open(st_atomic_file *af, const char *path, unsigned flags, st_error *err)
 {
+    af->fd = -1;
+    af->flags = flags;
+    af->path = path;
+    af->tmp[0] = '\0';
     if (!path || !*path || path[strlen(path) - 1] == '/')
         return st_error_set(err, ST_EINVAL, EINVAL, "bad file name '%s'", path ? path : "");
-    char dir[4096], tmp[4096 + 80];
     const char *slash = strrchr(path, '/');
+    int nd;
     if (!slash)
-        snprintf(dir, sizeof dir, ".");
+        nd = snprintf(af->dir, sizeof af->dir, ".");
     else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
+        nd = snprintf(af->dir, sizeof af->dir, "/");
     else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+        nd = snprintf(af->dir, sizeof af->dir, "%.*s", (int)(slash - path), path);
+    if (nd < 0 || (size_t)nd >= sizeof af->dir)
+        return st_error_set(err, ST_EINVAL, ENAMETOOLONG, "path too long: %s", path);
     const char *base = slash ? slash + 1 : path;
     /* O_EXCL: never an existing file, never through a symlink; the mode is
      * 0666 less the umask, as for any new file. */
@@ -47,41 +53,73 @@ int st_atomic_write(const char *path, const char *data, size_t len, unsigned fla
     unsigned long long salt = (unsigned long long)ts.tv_nsec ^ ((unsigned long long)ts.tv_sec << 30);
     int fd = -1, e = 0;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        int nt = snprintf(tmp, sizeof tmp, "%s/.%.64s.%ld-%llx", dir, base, (long)getpid(),
+        int nt = snprintf(af->tmp, sizeof af->tmp, "%s/.%.64s.%ld-%llx", af->dir, base, (long)getpid(),
                           (salt + (unsigned long long)attempt * 0x9E3779B97F4A7C15ull) & 0xffffffffffull);
-        if (nt < 0 || (size_t)nt >= sizeof tmp)
+        if (nt < 0 || (size_t)nt >= sizeof af->tmp)
             return st_error_set(err, ST_EINVAL, ENAMETOOLONG, "path too long: %s", path);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         e = fd < 0 ? errno : 0;
         if (fd < 0 && e != EEXIST)
             break;
     }
-    if (fd < 0)
-        return st_error_set(err, ST_EIO, e, "cannot create a file in %s: %s", dir, strerror(e));
-    const char *what = "writing";
-    e = write_all(fd, data, len);
-    if (!e && (flags & ST_ATOMIC_SYNC) && fsync(fd) != 0) {
-        e = errno;
-        what = "syncing";
+    if (fd < 0) {
+        af->tmp[0] = '\0';
+        return st_error_set(err, ST_EIO, e, "cannot create a file in %s: %s", af->dir, strerror(e));
     }
-    if (close(fd) != 0 && !e) {
+    af->fd = fd;
+    return ST_OK;
+}
+
+void st_atomic_abort(st_atomic_file *af)
+{
+    if (af->fd >= 0)
+        close(af->fd);
+    af->fd = -1;
+    if (af->tmp[0])
+        unlink(af->tmp);
+    af->tmp[0] = '\0';
+}
+
+int st_atomic_commit(st_atomic_file *af, st_error *err)
+{
+    const char *what = "syncing";
+    int e = 0;
+    if ((af->flags & ST_ATOMIC_SYNC) && fsync(af->fd) != 0)
+        e = errno;
+    if (close(af->fd) != 0 && !e) { /* NFS and quotas may report here */
         e = errno;
         what = "closing";
     }
-    if (!e && rename(tmp, path) != 0) {
+    af->fd = -1;
+    if (!e && rename(af->tmp, af->path) != 0) {
         e = errno;
         what = "renaming into";
     }
     if (e) {
-        unlink(tmp);
-        return st_error_set(err, ST_EIO, e, "%s %s: %s", what, path, strerror(e));
+        st_atomic_abort(af);
+        return st_error_set(err, ST_EIO, e, "%s %s: %s", what, af->path, strerror(e));
     }
-    if (flags & ST_ATOMIC_SYNC) {
-        int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    af->tmp[0] = '\0';
+    if (af->flags & ST_ATOMIC_SYNC) { /* make the rename itself durable (best effort) */
+        int dfd = open(af->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd >= 0) {
             (void)fsync(dfd);
             close(dfd);
         }
     }
     return ST_OK;
+}
+
+int st_atomic_write(const char *path, const char *data, size_t len, unsigned flags, st_error *err)
+{
+    st_atomic_file af;
+    int rc = st_atomic_open(&af, path, flags, err);
+    if (rc != ST_OK)
+        return rc;
+    int e = write_all(af.fd, data, len);
+    if (e) {
+        st_atomic_abort(&af);
+        return st_error_set(err, ST_EIO, e, "writing %s: %s", path, strerror(e));
+    }
+    return st_atomic_commit(&af, err);
 }

@@ -19,15 +19,9 @@ static st_diff_stage *find_or_add(st_diff *d, const char *name, int *fail)
     for (size_t i = 0; i < d->n_stages; i++)
         if (strncmp(d->stages[i].stage, name, sizeof d->stages[i].stage) == 0)
             return &d->stages[i];
-    if (d->n_stages == d->cap_stages) {
-        size_t cap = d->cap_stages ? 2 * d->cap_stages : 8;
-        st_diff_stage *v = realloc(d->stages, cap * sizeof *v);
-        if (!v) {
-            *fail = 1;
-            return NULL;
-        }
-        d->stages = v;
-        d->cap_stages = cap;
+    if (st_grow(&d->stages, &d->cap_stages, d->n_stages + 1, sizeof *d->stages, 8) != 0) {
+        *fail = 1;
+        return NULL;
     }
     st_diff_stage *s = &d->stages[d->n_stages++];
     memset(s, 0, sizeof *s);
@@ -175,10 +169,7 @@ static const char *pct_cell(int ha, uint64_t a, int hb, uint64_t b, char *buf, s
 
 static const char *signed_bytes(int64_t v, char *buf, size_t n)
 {
-    char b[24];
-    st_format_bytes((uint64_t)(v < 0 ? -v : v), b, sizeof b);
-    snprintf(buf, n, "%s%s", v < 0 ? "-" : "+", b);
-    return buf;
+    return st_format_bytes_as((double)v, ST_UNITS_SIGN, buf, n);
 }
 
 /* Pad to `cols` columns counting code points (the cells here hold ASCII,

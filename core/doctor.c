@@ -23,7 +23,6 @@ typedef struct doc_ctx {
     st_backend *b;
     st_proc_id id;
     st_gpu *gpu;
-    int is_linux;
 } doc_ctx;
 
 enum { L_FOOTPRINT, L_RSS, L_PEAK, L_SWAP, L_LEVEL, L_PRESSURE, L_GPU, L_N };
@@ -77,7 +76,7 @@ static int check_lane(doc_ctx *x, int k, st_doc_check *c, st_error *err)
     memset(c, 0, sizeof *c);
     snprintf(c->lane, sizeof c->lane, "%s", lane_name[k]);
     c->unit = k <= L_SWAP || k == L_GPU ? ST_DOC_BYTES
-            : k == L_PRESSURE && !x->is_linux ? ST_DOC_STATE : ST_DOC_PERCENT_C;
+            : k == L_PRESSURE && x->plat->pressure_is_level ? ST_DOC_STATE : ST_DOC_PERCENT_C;
     c->rule = ST_DOC_WITHIN;
     c->ok = ST_DOC_NOT_CHECKED;
     rc = read_lane(x, k, &c->value, err);
@@ -123,8 +122,8 @@ static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
     /* macOS: the backend asks for RUSAGE_INFO_V4 and falls back to V2,
      * which has no lifetime peak (docs/metrics.md). */
     snprintf(f->rusage_flavor, sizeof f->rusage_flavor, "%s",
-             x->is_linux ? "n/a" : f->kernel_peak ? "V4" : "V2");
-    f->psi = !x->is_linux ? -1
+             !x->plat->rusage_flavors ? "n/a" : f->kernel_peak ? "V4" : "V2");
+    f->psi = x->plat->pressure_is_level ? -1
            : x->plat->read_system(x->b, &sm, NULL) == ST_OK && (sm.valid & ST_F_PRESSURE);
     f->is_root = geteuid() == 0;
     st_error_clear(&e);
@@ -213,7 +212,6 @@ int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *
     memset(r, 0, sizeof *r);
     memset(&x, 0, sizeof x);
     x.plat = plat;
-    x.is_linux = strcmp(plat->name, "linux") == 0;
     r->platform = plat->name;
     r->footprint_metric = plat->footprint_metric;
     r->peak_metric = plat->peak_metric;
@@ -257,7 +255,7 @@ int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *
     st_doc_child_stop(&child, &maxrss);
     if (rc != ST_OK)
         return rc;
-    if (r->own_child && x.is_linux)
+    if (r->own_child && plat->peak_is_maxrss)
         for (size_t i = 0; i < r->n; i++)
             if (strcmp(r->checks[i].lane, "kernel peak") == 0)
                 own_peak(&r->checks[i], maxrss);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stagetop/utf8.h"
+
 #define ST_EVENT_LIST_DEFAULT_MAX 1000000
 
 static const char *const kind_names[] = {
@@ -38,18 +40,6 @@ void st_event_init(st_event *ev, uint32_t t_ms, int kind)
     ev->kind = (uint8_t)(kind >= 0 && kind <= ST_EV_OTHER ? kind : ST_EV_OTHER);
 }
 
-/* Bytes a UTF-8 sequence led by c claims (1 for ASCII and for junk). */
-static size_t lead_len(unsigned char c)
-{
-    if (c >= 0xF0 && c <= 0xF4)
-        return 4;
-    if (c >= 0xE0)
-        return c <= 0xEF ? 3 : 1;
-    if (c >= 0xC2)
-        return 2;
-    return 1;
-}
-
 void st_event_set_str(char *field, size_t size, const char *s)
 {
     if (!field || size == 0)
@@ -63,7 +53,7 @@ void st_event_set_str(char *field, size_t size, const char *s)
         for (size_t back = 1; back <= 3 && back <= n; back++) {
             unsigned char c = (unsigned char)s[n - back];
             if ((c & 0xC0) != 0x80) {
-                if ((c & 0x80) && lead_len(c) > back)
+                if ((c & 0x80) && st_utf8_lead_len(c) > back)
                     n -= back;
                 break;
             }

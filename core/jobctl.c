@@ -9,6 +9,7 @@
  * init gets round to them. */
 #include "stagetop/jobctl.h"
 #include "job_internal.h"
+#include "stagetop/limits.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +24,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define JOB_DEFAULT_GRACE_S 5.0
 
 /* ---- public ------------------------------------------------------------- */
 
@@ -33,7 +33,7 @@ static void job_reset(st_job *job, int32_t pid, int launched)
     job->pid = pid;
     job->launched = launched;
     job->state = ST_JOB_RUNNING;
-    job->grace_s = JOB_DEFAULT_GRACE_S;
+    job->grace_s = ST_GRACE_DEFAULT_S;
     job->kill_deadline = 0.0;
     job->exit_code = -1;
 }

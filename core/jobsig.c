@@ -9,9 +9,9 @@
  * stagetop itself or one of its ancestors, and nothing at all while the job
  * is read-only (a wide tree: st_job_scope_of).
  *
- * Ancestors are found through /proc/PID/stat (field 4, the parent) where
- * /proc exists; elsewhere only getppid() is known (macOS has no /proc; a
- * sysctl walk is left for later).  The chain is computed once per action.
+ * Ancestors are found through the platform table's identify_parent
+ * (core/ancestry.c: /proc/PID/stat on Linux, the kern.proc.pid sysctl on
+ * macOS).  The chain is computed once per action.
  *
  * Reuse of the job's process-group number: while the root is unreaped (a
  * zombie keeps its pid), the group number cannot name another group.  After
@@ -25,6 +25,7 @@
  * group with stopped members, which the kernel sends SIGHUP (POSIX). */
 #include "stagetop/jobctl.h"
 #include "job_internal.h"
+#include "stagetop/ancestry.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -35,64 +36,28 @@
 #include <unistd.h>
 
 #define JOB_PAUSE_ROUNDS 8    /* rescans while pausing before giving up */
-#define JOB_MAX_ANCESTORS 128
 
 /* ---- ancestors ---------------------------------------------------------- */
 
-typedef struct job_ancestry {
-    int32_t pid[JOB_MAX_ANCESTORS]; /* self, parent, grandparent, ... */
-    int n;
-} job_ancestry;
-
-/* The parent of pid from /proc/PID/stat, or -1. */
-static int32_t proc_ppid(int32_t pid)
+/* Stagetop's ancestors, read through plat (the tree's backend b), or
+ * through the native platform when plat cannot name parents (a test's
+ * fake backend: the rule is about real processes). */
+static void ancestry_build(st_ancestry *a, const st_platform *plat, st_backend *b)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    char *close_paren = strrchr(buf, ')'); /* the name may hold ')' */
-    int ppid = -1;
-    if (!close_paren || sscanf(close_paren + 1, " %*c %d", &ppid) != 1)
-        return -1;
-    return (int32_t)ppid;
-}
-
-static void ancestry_build(job_ancestry *a)
-{
-    a->n = 0;
-    a->pid[a->n++] = (int32_t)getpid();
-    int32_t p = (int32_t)getppid();
-    while (p > 0 && a->n < JOB_MAX_ANCESTORS) {
-        a->pid[a->n++] = p;
-        if (p <= 1)
-            break;
-        p = proc_ppid(p); /* -1 without /proc: the chain ends at getppid() */
+    if (!plat || !plat->identify_parent) {
+        plat = &st_platform_native;
+        b = NULL;
     }
-}
-
-/* NULL when pid may be signalled, else why not. */
-static const char *ancestry_why(const job_ancestry *a, int32_t pid)
-{
-    if (pid <= 1)
-        return pid == 1 ? "pid 1 (init)" : "not a process";
-    for (int i = 0; i < a->n; i++)
-        if (a->pid[i] == pid)
-            return i == 0 ? "stagetop itself" : "an ancestor of stagetop";
-    return NULL;
+    st_ancestry_build(a, plat, b, (int32_t)getpid(), (int32_t)getppid());
 }
 
 int st_job_may_signal(int32_t pid)
 {
-    job_ancestry a;
+    st_ancestry a;
     if (pid <= 1)
         return 0;
-    ancestry_build(&a);
-    return ancestry_why(&a, pid) == NULL;
+    ancestry_build(&a, NULL, NULL);
+    return st_ancestry_why(&a, pid) == NULL;
 }
 
 /* The short name of pid (/proc/PID/comm), "" when unknown. */
@@ -131,12 +96,12 @@ static int32_t proc_tgid(int32_t pid)
 
 int st_job_check_target(int32_t pid, int32_t *tgid, st_error *err)
 {
-    job_ancestry a;
+    st_ancestry a;
     char name[64];
     if (tgid)
         *tgid = pid;
-    ancestry_build(&a);
-    const char *why = ancestry_why(&a, pid);
+    ancestry_build(&a, NULL, NULL);
+    const char *why = st_ancestry_why(&a, pid);
     if (why) {
         proc_comm(pid, name, sizeof name);
         return st_error_set(err, ST_EINVAL, 0,
@@ -240,7 +205,7 @@ int st_job_scope_of(const st_platform *plat, st_backend *b, st_proc_id root,
 typedef struct job_action {
     st_job *job;
     st_tree *tree;
-    job_ancestry anc;
+    st_ancestry anc;
     int total;            /* processes the action was meant for */
     int group_ok;         /* the launched job's group got the signal */
     int other_code;       /* first error other than EPERM/ESRCH */
@@ -256,7 +221,7 @@ static void action_begin(job_action *ac, st_job *job, st_tree *tree)
     job->signalled = 0;
     job->refused = 0;
     job->refusal[0] = '\0';
-    ancestry_build(&ac->anc);
+    ancestry_build(&ac->anc, tree ? tree->plat : NULL, tree ? tree->b : NULL);
 }
 
 static void action_note(job_action *ac, int code, int sys_errno, const char *msg)
@@ -278,7 +243,7 @@ static void signal_member(job_action *ac, st_proc_id id, int sig, int counted)
     st_job *job = ac->job;
     if (counted)
         ac->total++;
-    const char *why = ancestry_why(&ac->anc, id.pid);
+    const char *why = st_ancestry_why(&ac->anc, id.pid);
     if (why) {
         if (counted) {
             job->refused++;
@@ -337,11 +302,11 @@ static void signal_tree_root_last(job_action *ac, int sig, int counted)
 }
 
 /* The launched job's process group, when it may be signalled now. */
-static int job_group(const st_job *job, const job_ancestry *anc)
+static int job_group(const st_job *job, const st_ancestry *anc)
 {
     if (!job->launched || job->pid <= 1 || job->state == ST_JOB_EXITED)
         return 0;
-    if ((int32_t)getpgrp() == job->pid || ancestry_why(anc, job->pid))
+    if ((int32_t)getpgrp() == job->pid || st_ancestry_why(anc, job->pid))
         return 0;
     return job->pid;
 }

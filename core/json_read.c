@@ -2,6 +2,7 @@
  * (see json.h).  It never reads past r->end, never allocates, recurses at
  * most ST_JR_MAX_DEPTH deep, and names the line in every error. */
 #include "stagetop/json.h"
+#include "stagetop/utf8.h"
 
 #include <errno.h>
 #include <locale.h>

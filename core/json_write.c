@@ -2,6 +2,7 @@
  * streams to a file descriptor in chunks (see json.h). */
 #include "stagetop/grow.h"
 #include "stagetop/json.h"
+#include "stagetop/utf8.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -122,51 +123,15 @@ void st_jw_char(st_jw *w, char c)
     jw_after(w);
 }
 
-size_t st_utf8_seq(const unsigned char *p, const unsigned char *e)
+/* cp itself when a terminal would obey or hide it: a C1 control
+ * (U+0080-U+009F: CSI, OSC... on some terminals) or a bidirectional
+ * control (U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069: they reorder
+ * what follows on screen).  0 otherwise. */
+static unsigned invisible_cp(uint32_t cp)
 {
-    size_t avail = (size_t)(e - p);
-    unsigned c = p[0];
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        return avail >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (avail < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
-            return 0;
-        if (c == 0xE0 && p[1] < 0xA0)
-            return 0; /* overlong */
-        if (c == 0xED && p[1] > 0x9F)
-            return 0; /* surrogate */
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (avail < 4 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
-            return 0;
-        if (c == 0xF0 && p[1] < 0x90)
-            return 0; /* overlong */
-        if (c == 0xF4 && p[1] > 0x8F)
-            return 0; /* > U+10FFFF */
-        return 4;
-    }
-    return 0;
-}
-
-/* The code point of a valid k-byte sequence at p when a terminal would obey
- * or hide it: a C1 control (U+0080-U+009F: CSI, OSC... on some terminals)
- * or a bidirectional control (U+061C, U+200E/F, U+202A-U+202E,
- * U+2066-U+2069: they reorder what follows on screen).  0 otherwise. */
-static unsigned invisible_cp(const unsigned char *p, size_t k)
-{
-    unsigned cp;
-    if (k == 2)
-        cp = (p[0] & 0x1Fu) << 6 | (p[1] & 0x3Fu);
-    else if (k == 3)
-        cp = (p[0] & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
-    else
-        return 0;
     if ((cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
         (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
-        return cp;
+        return (unsigned)cp;
     return 0;
 }
 
@@ -185,8 +150,9 @@ void st_jw_esc(st_jw *w, const char *s, size_t n)
             break;
         unsigned c = *p;
         if (c >= 0x80) {
-            size_t k = st_utf8_seq(p, e);
-            unsigned cp = invisible_cp(p, k);
+            uint32_t dec = 0;
+            size_t k = (size_t)st_utf8_decode(p, (size_t)(e - p), &dec);
+            unsigned cp = k ? invisible_cp(dec) : 0;
             if (cp) { /* C1 control or bidi control: escaped, never raw */
                 char u[6] = { '\\', 'u', hex[cp >> 12], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
                               hex[cp & 15] };

@@ -18,7 +18,6 @@
  * descendants() keeps the status reading it made to check a member; the
  * read_proc() that follows within ST_LX_STASH_NS returns it.  Past the fd
  * cap, files are opened, read and closed each time. */
-#ifdef __linux__
 #define _GNU_SOURCE
 #include "stagetop/grow.h"
 #include "linux_procs.h"
@@ -475,6 +474,3 @@ void st_lx_forget_all(st_backend *b)
     b->cap_procs = 0;
 }
 
-#else
-typedef int st_linux_procs_unused; /* not Linux: nothing to build */
-#endif

@@ -9,18 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Code point of the valid sequence p[0..len). */
-static uint32_t cp_of(const unsigned char *p, size_t len)
-{
-    if (len == 1)
-        return p[0];
-    if (len == 2)
-        return (uint32_t)(p[0] & 0x1F) << 6 | (p[1] & 0x3F);
-    if (len == 3)
-        return (uint32_t)(p[0] & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
-    return (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3F) << 12 |
-           (uint32_t)(p[2] & 0x3F) << 6 | (p[3] & 0x3F);
-}
+#include "stagetop/utf8.h"
 
 static int dropped_cp(uint32_t c)
 {
@@ -36,7 +25,8 @@ static size_t clean(st_jw *w, const char *s, size_t n, size_t limit, int md)
     size_t cps = 0, len = s ? strnlen(s, n) : 0;
     e = p + len;
     while (p < e) {
-        size_t k = st_utf8_seq(p, e);
+        uint32_t c = 0;
+        size_t k = (size_t)st_utf8_decode(p, (size_t)(e - p), &c);
         if (w && limit && cps == limit)
             break;
         if (k == 0) {
@@ -46,7 +36,6 @@ static size_t clean(st_jw *w, const char *s, size_t n, size_t limit, int md)
             cps++;
             continue;
         }
-        uint32_t c = cp_of(p, k);
         const char *p0 = (const char *)p;
         p += k;
         if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')

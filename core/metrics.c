@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "stagetop/atomic_file.h"
+#include "stagetop/grow.h"
 #include "stagetop/json.h"
+#include "stagetop/utf8.h"
 
 size_t st_metrics_escape_label(const char *in, size_t max_chars, char *out, size_t outlen)
 {
@@ -71,21 +73,14 @@ int st_metrics_open(st_metrics *mx, const char *path, st_error *err)
     st_metrics_set_labels(mx, 0, "");
     mx->path = path;
     /* Can a file be made there?  Say so now, not after the first sample. */
-    char probe[4096 + 80];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(probe, sizeof probe, "./.stagetop-metrics.XXXXXX");
-    else
-        snprintf(probe, sizeof probe, "%.*s/.stagetop-metrics.XXXXXX", (int)(slash - path), path);
-    int fd = mkstemp(probe);
-    if (fd < 0) {
-        int e = errno;
+    st_atomic_file probe;
+    st_error why;
+    if (st_atomic_open(&probe, path, 0, &why) != ST_OK) {
         mx->path = NULL;
-        return st_error_set(err, ST_EIO, e, "metrics: cannot create a file beside %s: %s", path,
-                            strerror(e));
+        return st_error_set(err, ST_EIO, why.sys_errno, "metrics: cannot create a file beside %s: %s",
+                            path, strerror(why.sys_errno));
     }
-    close(fd);
-    unlink(probe);
+    st_atomic_abort(&probe);
     return ST_OK;
 }
 
@@ -134,16 +129,10 @@ static void add(st_metrics *mx, int *oom, const char *fmt, ...)
             mx->len += (size_t)n;
             return;
         }
-        size_t cap = mx->cap ? mx->cap * 2 : 4096;
-        while (cap < mx->len + (size_t)n + 1)
-            cap *= 2;
-        char *b = realloc(mx->buf, cap);
-        if (!b) {
+        if (st_grow(&mx->buf, &mx->cap, mx->len + (size_t)n + 1, 1, 4096) != 0) {
             *oom = 1;
             return;
         }
-        mx->buf = b;
-        mx->cap = cap;
     }
 }
 

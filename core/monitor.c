@@ -1,6 +1,7 @@
 /* monitor.c: one watched run, the single data path of DESIGN.md §3:
  * backend -> tree sample -> ring (+ record stream) -> summary / export. */
 #include "stagetop/monitor.h"
+#include "stagetop/limits.h"
 
 #include <errno.h>
 #include <math.h>
@@ -35,10 +36,10 @@ static double cpu_now(void)
 void st_monitor_opts_default(st_monitor_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->interval = 0.5;
-    o->history_s = 7200;
+    o->interval = ST_INTERVAL_DEFAULT_S;
+    o->history_s = ST_HISTORY_DEFAULT_S;
     o->record_fd = -1;
-    o->grace_s = 5;
+    o->grace_s = ST_GRACE_DEFAULT_S;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -93,9 +94,8 @@ static void open_gpu(st_monitor *m)
         snprintf(m->gpu_why, sizeof m->gpu_why, "GPU lane off (--no-gpu)");
         return;
     }
-    if (strcmp(m->plat->name, "darwin") == 0) {
-        snprintf(m->gpu_why, sizeof m->gpu_why,
-                 "no GPU lane: Metal memory is part of the footprint on macOS");
+    if (m->plat->no_gpu_lane) {
+        snprintf(m->gpu_why, sizeof m->gpu_why, "%s", m->plat->no_gpu_lane);
         return;
     }
     const char *lib = m->opts.gpu_lib;
@@ -135,8 +135,9 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     memset(m, 0, sizeof *m);
     m->opts = *o;
     m->plat = plat;
-    if (!(o->interval >= 0.01 && o->interval <= 60))
-        return st_error_set(err, ST_EINVAL, 0, "interval %g s is out of range 0.01..60", o->interval);
+    if (!st_interval_ok(o->interval))
+        return st_error_set(err, ST_EINVAL, 0, "interval %g s is out of range %g..%g", o->interval,
+                            ST_INTERVAL_MIN_S, ST_INTERVAL_MAX_S);
     rc = plat->open(&m->b, err);
     if (rc != ST_OK)
         return rc;
@@ -150,8 +151,8 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     } else
         st_job_attach(&m->job, pid);
     if (m->job.grace_s <= 0)
-        m->job.grace_s = o->grace_s > 0 ? o->grace_s : 5;
-    rc = st_ring_init(&m->ring, st_ring_capacity_for(o->history_s > 0 ? o->history_s : 7200,
+        m->job.grace_s = o->grace_s > 0 ? o->grace_s : ST_GRACE_DEFAULT_S;
+    rc = st_ring_init(&m->ring, st_ring_capacity_for(o->history_s > 0 ? o->history_s : ST_HISTORY_DEFAULT_S,
                                                      o->interval), err);
     if (rc != ST_OK)
         goto fail_tree;

@@ -7,6 +7,7 @@
 
 #include "stagetop/json.h"
 #include "stagetop/units.h"
+#include "stagetop/utf8.h"
 
 void st_notifier_init(st_notifier *n)
 {
@@ -27,20 +28,6 @@ int st_notify_allow(st_notifier *n, int kind, double now)
     return 1;
 }
 
-/* One UTF-8 code point at s (n bytes left): its length, 0 if not UTF-8. */
-static int utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    size_t k = st_utf8_seq(s, s + n);
-    static const unsigned char lead_mask[5] = {0, 0x7F, 0x1F, 0x0F, 0x07};
-    if (k == 0)
-        return 0;
-    uint32_t v = s[0] & lead_mask[k];
-    for (size_t i = 1; i < k; i++)
-        v = (v << 6) | (s[i] & 0x3F);
-    *cp = v;
-    return (int)k;
-}
-
 /* Code points a terminal may act on, or that reorder what is shown. */
 static int cp_hidden(uint32_t cp)
 {
@@ -57,7 +44,7 @@ size_t st_notify_clean(const char *in, int no_semicolon, char *out, size_t outle
         return 0;
     while (i < n) {
         uint32_t cp = 0;
-        int step = utf8_next(s + i, n - i, &cp);
+        int step = st_utf8_decode(s + i, n - i, &cp);
         const char *unit;
         char one[2] = {0, 0};
         size_t ulen;

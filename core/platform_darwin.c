@@ -164,16 +164,22 @@ static void darwin_close(st_backend *b)
     free(b);
 }
 
-static int darwin_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
+static int darwin_identify_parent(st_backend *b, int32_t pid, st_proc_ref *out, st_error *err)
 {
     struct kinfo_proc kp;
     int rc = kinfo_one(pid, &kp, err);
     (void)b;
     if (rc != ST_OK)
         return rc;
-    out->pid = pid;
-    out->start = start_token(&kp);
+    out->id.pid = pid;
+    out->id.start = start_token(&kp);
+    out->ppid = kp.kp_eproc.e_ppid > 0 ? kp.kp_eproc.e_ppid : 0;
     return ST_OK;
+}
+
+static int darwin_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
+{
+    return st_identify_by_parent(darwin_identify_parent, b, pid, out, err);
 }
 
 /* Fill b->snap with every process of the machine.  The size is probed
@@ -556,4 +562,8 @@ const st_platform st_platform_native = {
     .list_all = darwin_list_all,
     .send_signal = darwin_send_signal,
     .zombie_peak = darwin_zombie_peak,
+    .identify_parent = darwin_identify_parent,
+    .no_gpu_lane = "no GPU lane: Metal memory is part of the footprint on macOS",
+    .pressure_is_level = 1,
+    .rusage_flavors = 1,
 };

@@ -139,15 +139,21 @@ static void lx_close(st_backend *b)
     free(b);
 }
 
-static int lx_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
+static int lx_identify_parent(st_backend *b, int32_t pid, st_proc_ref *out, st_error *err)
 {
     st_lx_stat st;
     int rc = st_lx_read_stat(b, pid, &st, err);
     if (rc != ST_OK)
         return rc;
-    out->pid = pid;
-    out->start = st.start;
+    out->id.pid = pid;
+    out->id.start = st.start;
+    out->ppid = st.ppid > 0 ? st.ppid : 0;
     return ST_OK;
+}
+
+static int lx_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
+{
+    return st_identify_by_parent(lx_identify_parent, b, pid, out, err);
 }
 
 /* pread a system file kept open in *fdp (opened on first use). */
@@ -343,4 +349,6 @@ const st_platform st_platform_native = {
     .command = lx_command,
     .list_all = lx_list_all,
     .send_signal = lx_send_signal,
+    .identify_parent = lx_identify_parent,
+    .peak_is_maxrss = 1,
 };

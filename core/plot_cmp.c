@@ -4,6 +4,7 @@
  * at the top of the plot area (A above B), a title naming both runs, a
  * line of numbers per run, and a legend.  Event markers are left out. */
 #include "stagetop/plot.h"
+#include "stagetop/atomic_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -81,10 +82,13 @@ static void run_line(st_plot_ctx *p, double y, const char *side, const char *lab
                  100.0 * (p->peak[S_FOOT] - other->peak[S_FOOT]) / other->peak[S_FOOT]);
     snprintf(line, sizeof line, "%s: %.300s%s%.300s \xC2\xB7 peak footprint %s%s \xC2\xB7 "
              "swap rise %s \xC2\xB7 %s", side, label, what[0] ? " \xC2\xB7 " : "", what,
-             p->has[S_FOOT] ? st_plot_fmt_bytes(b, sizeof b, p->peak[S_FOOT]) : "\xE2\x80\x93", ch,
-             p->has[S_SWAP] ? st_plot_fmt_bytes(c, sizeof c, p->peak[S_SWAP] - p->swap_start)
+             p->has[S_FOOT] ? st_format_bytes_as(p->peak[S_FOOT], ST_UNITS_POINT, b, sizeof b)
                             : "\xE2\x80\x93",
-             st_plot_fmt_secs(d, sizeof d, p->tmax - p->tmin));
+             ch,
+             p->has[S_SWAP]
+                 ? st_format_bytes_as(p->peak[S_SWAP] - p->swap_start, ST_UNITS_POINT, c, sizeof c)
+                 : "\xE2\x80\x93",
+             st_format_duration_as(p->tmax - p->tmin, ST_UNITS_POINT, d, sizeof d));
     st_plot_text(p, p->L - 60, y, "fill=\"#24292f\"", 12.5, line, strlen(line), p->W - 28.0);
 }
 
@@ -227,7 +231,7 @@ int st_plot_cmp_svg_file(const st_trace *a, const st_trace *b, const char *label
     if (fclose(f) != 0 && rc == ST_OK)
         rc = st_error_set(err, ST_ENOMEM, errno, "out of memory for the plot");
     if (rc == ST_OK)
-        rc = st_write_file_atomic(path, buf, len, err);
+        rc = st_atomic_write(path, buf, len, ST_ATOMIC_SYNC, err);
     free(buf);
     return rc;
 }

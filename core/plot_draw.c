@@ -28,7 +28,7 @@ static const struct series_style {
 void st_plot_num(st_plot_ctx *p, double v)
 {
     char b[40];
-    fputs(st_plot_fmt_num(b, sizeof b, v, 1, 1), p->f);
+    fputs(st_format_decimal(v, 1, 1, b, sizeof b), p->f);
 }
 
 /* Clean, shorten to max_cps and escape raw text (n bytes at most). */
@@ -145,7 +145,7 @@ static void time_label(char *b, size_t size, double v, double step)
     char n[40];
     double m = floor(v / 60 + 0.5);
     if (step < 60)
-        snprintf(b, size, "%s s", st_plot_fmt_num(n, sizeof n, v, step < 1, 0));
+        snprintf(b, size, "%s s", st_format_decimal(v, step < 1, 0, n, sizeof n));
     else if (m < 60)
         snprintf(b, size, "%.0f min", m);
     else
@@ -175,7 +175,7 @@ void st_plot_draw_axes(st_plot_ctx *p)
     fputs("</g>\n<g id=\"axis-left\" text-anchor=\"end\">\n", f);
     for (int i = 0; bytes && i * p->ystep <= p->ymax * (1 + 1e-9); i++) {
         double v = i * p->ystep;
-        snprintf(b, sizeof b, "%s %s", st_plot_fmt_num(n, sizeof n, v / unit, 2, 1), uname);
+        snprintf(b, sizeof b, "%s %s", st_format_decimal(v / unit, 2, 1, n, sizeof n), uname);
         st_plot_text(p, p->L - 6, py(p, S_FOOT, v) + 4, tick, 11, b, strlen(b), 80);
     }
     fprintf(f, "</g>\n<g id=\"axis-right\" fill=\"%s\">\n", SERIES[S_LEVEL].color);
@@ -333,8 +333,8 @@ void st_plot_draw_bands(st_plot_ctx *p, const st_plot_band *b)
         const st_event *e = &p->t->events.v[b[i].ev];
         fprintf(p->f, "<g class=\"stage\"><title>");
         snprintf(tt, sizeof tt, "%.*s: %s to %s%s", (int)strnlen(e->stage, sizeof e->stage),
-                 e->stage, st_plot_fmt_secs(s0, sizeof s0, e->t_ms / 1000.0),
-                 st_plot_fmt_secs(s1, sizeof s1, b[i].t1), b[i].merged ? " (and more)" : "");
+                 e->stage, st_format_duration_as(e->t_ms / 1000.0, ST_UNITS_POINT, s0, sizeof s0),
+                 st_format_duration_as(b[i].t1, ST_UNITS_POINT, s1, sizeof s1), b[i].merged ? " (and more)" : "");
         st_plot_put_raw(p, tt, sizeof tt, 200);
         fputs("</title><rect x=\"", p->f);
         st_plot_num(p, b[i].x0);
@@ -439,7 +439,8 @@ void st_plot_draw_ram(st_plot_ctx *p)
         double y = py(p, S_FOOT, (double)ram);
         fputs("<g id=\"ram\">", f);
         st_plot_line(p, "stroke=\"#8c959f\" stroke-dasharray=\"5 4\"", p->L, y, p->R, y);
-        snprintf(lab, sizeof lab, "RAM %s", st_plot_fmt_bytes(b, sizeof b, (double)ram));
+        snprintf(lab, sizeof lab, "RAM %s",
+                 st_format_bytes_as((double)ram, ST_UNITS_POINT, b, sizeof b));
         st_plot_text(p, p->L + 4, y - 4, "fill=\"#57606a\"", 11, lab, strlen(lab), 200);
         fputs("</g>\n", f);
     }

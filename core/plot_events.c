@@ -100,16 +100,16 @@ static void event_title(st_plot_ctx *p, const st_event *e, size_t more)
     if (e->has & ST_EVF_NAME)
         ADD(" %.*s", (int)strnlen(e->name, sizeof e->name), e->name);
     if (e->has & ST_EVF_NBYTES)
-        ADD(", %s", st_plot_fmt_bytes(b1, sizeof b1, (double)e->nbytes));
+        ADD(", %s", st_format_bytes_as((double)e->nbytes, ST_UNITS_POINT, b1, sizeof b1));
     if (e->has & ST_EVF_SECONDS)
-        ADD(" in %s", st_plot_fmt_secs(b2, sizeof b2, e->seconds));
+        ADD(" in %s", st_format_duration_as(e->seconds, ST_UNITS_POINT, b2, sizeof b2));
     if (e->has & ST_EVF_VALUE)
         ADD(", value %lld", (long long)e->value);
     if (e->has & ST_EVF_LIMIT)
         ADD(", limit %lld", (long long)e->limit);
     if (e->has & ST_EVF_NOTE)
         ADD(": %.*s", (int)strnlen(e->note, sizeof e->note), e->note);
-    ADD(" at %s", st_plot_fmt_secs(b3, sizeof b3, e->t_ms / 1000.0));
+    ADD(" at %s", st_format_duration_as(e->t_ms / 1000.0, ST_UNITS_POINT, b3, sizeof b3));
     if (more)
         ADD(" (and %zu more here)", more);
 #undef ADD

@@ -11,6 +11,7 @@
 #include "stagetop/error.h"
 #include "stagetop/plot.h"
 #include "stagetop/trace.h"
+#include "stagetop/units.h"
 
 #define ST_PLOT_GIB 1073741824.0
 
@@ -61,13 +62,7 @@ typedef struct st_plot_ctx {
 size_t st_plot_text_clean(const char *s, size_t n, char *out, size_t outsz, size_t max_cps);
 /* Write clean text to f with & < > " ' escaped (for content and attributes). */
 void st_plot_xml_puts(FILE *f, const char *clean);
-/* v with `decimals` digits after '.', whatever the locale; trim drops
- * trailing zeros (and the '.').  Non-finite values print as 0. */
-char *st_plot_fmt_num(char *buf, size_t len, double v, int decimals, int trim);
-/* "19.0 GiB", "512 MiB", "3.25 GiB", "12 B". */
-char *st_plot_fmt_bytes(char *buf, size_t len, double bytes);
-/* "12.3 s", "2m04s", "1h02m". */
-char *st_plot_fmt_secs(char *buf, size_t len, double seconds);
+/* Numbers, byte counts and durations: units.h (ST_UNITS_POINT). */
 
 /* ---- plot_draw.c ---- */
 

@@ -3,13 +3,13 @@
  * order: background, stage bands, grid and axes, series, event markers,
  * stage labels (white halo), title lines, legend. */
 #include "stagetop/plot.h"
+#include "stagetop/atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plot_internal.h"
@@ -136,34 +136,36 @@ static void build_titles(st_plot_ctx *p, const st_plot_opts *o, char *title, cha
 
     if (p->has[S_FOOT]) {
         snprintf(item, sizeof item, "peak footprint %s",
-                 st_plot_fmt_bytes(b, sizeof b, p->peak[S_FOOT]));
+                 st_format_bytes_as(p->peak[S_FOOT], ST_UNITS_POINT, b, sizeof b));
         join(sum, size, item, strlen(item));
     }
     if (p->t->summary.has_kernel_peak) {
         snprintf(item, sizeof item, "kernel peak %s",
-                 st_plot_fmt_bytes(b, sizeof b, (double)p->t->summary.kernel_peak));
+                 st_format_bytes_as((double)p->t->summary.kernel_peak, ST_UNITS_POINT, b,
+                                    sizeof b));
         join(sum, size, item, strlen(item));
     }
     if (p->has[S_GPU]) {
-        snprintf(item, sizeof item, "GPU peak %s", st_plot_fmt_bytes(b, sizeof b, p->peak[S_GPU]));
+        snprintf(item, sizeof item, "GPU peak %s",
+                 st_format_bytes_as(p->peak[S_GPU], ST_UNITS_POINT, b, sizeof b));
         join(sum, size, item, strlen(item));
     }
     if (p->has[S_SWAP]) {
         double rise = p->peak[S_SWAP] - p->swap_start;
         snprintf(item, sizeof item, "swap %s \xE2\x86\x92 %s \xE2\x86\x92 %s (rise %s)",
-                 st_plot_fmt_bytes(b, sizeof b, p->swap_start),
-                 st_plot_fmt_bytes(c, sizeof c, p->peak[S_SWAP]),
-                 st_plot_fmt_bytes(d, sizeof d, p->swap_end),
-                 st_plot_fmt_bytes(e, sizeof e, rise));
+                 st_format_bytes_as(p->swap_start, ST_UNITS_POINT, b, sizeof b),
+                 st_format_bytes_as(p->peak[S_SWAP], ST_UNITS_POINT, c, sizeof c),
+                 st_format_bytes_as(p->swap_end, ST_UNITS_POINT, d, sizeof d),
+                 st_format_bytes_as(rise, ST_UNITS_POINT, e, sizeof e));
         join(sum, size, item, strlen(item));
     }
     if (p->has[S_LEVEL]) {
         snprintf(item, sizeof item, "min available %s %%",
-                 st_plot_fmt_num(b, sizeof b, p->peak[S_LEVEL], 1, 1));
+                 st_format_decimal(p->peak[S_LEVEL], 1, 1, b, sizeof b));
         join(sum, size, item, strlen(item));
     }
     snprintf(item, sizeof item, "%s, %zu samples",
-             st_plot_fmt_secs(b, sizeof b, p->tmax - p->tmin), p->n_drawable);
+             st_format_duration_as(p->tmax - p->tmin, ST_UNITS_POINT, b, sizeof b), p->n_drawable);
     join(sum, size, item, strlen(item));
 }
 
@@ -292,57 +294,33 @@ int st_plot_svg(const st_trace *t, const st_plot_opts *o, FILE *out, st_error *e
 int st_plot_svg_file(const st_trace *t, const st_plot_opts *o, const char *path, st_error *err)
 {
     st_plot_ctx probe;
-    char tmp[4096];
+    st_atomic_file af;
     int rc, e;
     if (!path || !*path)
         return st_error_set(err, ST_EINVAL, 0, "no output file for the plot");
     if ((rc = check_args(t, o, &probe, err)) != ST_OK)
         return rc; /* nothing created */
-    const char *slash = strrchr(path, '/');
-    int dlen = slash ? (int)(slash - path) + 1 : 0;
-    if (snprintf(tmp, sizeof tmp, "%.*s.stagetop-plot-XXXXXX", dlen, path) >= (int)sizeof tmp)
-        return st_error_set(err, ST_EINVAL, ENAMETOOLONG, "output path is too long: %s", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
+    if ((rc = st_atomic_open(&af, path, ST_ATOMIC_SYNC, err)) != ST_OK)
+        return rc;
+    /* stdio on a duplicate: fclose flushes and closes it, the commit syncs
+     * and closes the original. */
+    int dfd = fcntl(af.fd, F_DUPFD_CLOEXEC, 0);
+    FILE *f = dfd >= 0 ? fdopen(dfd, "w") : NULL;
+    if (!f) {
         e = errno;
-        return st_error_set(err, ST_EIO, e, "cannot create a file beside %s: %s", path,
-                            strerror(e));
-    }
-    mode_t mask = umask(022);
-    umask(mask);
-    FILE *f = fdopen(fd, "w");
-    if (!f || fchmod(fd, 0666 & ~mask) != 0) {
-        e = errno;
-        if (f)
-            fclose(f);
-        else
-            close(fd);
-        unlink(tmp);
-        return st_error_set(err, ST_EIO, e, "cannot write %s: %s", tmp, strerror(e));
+        if (dfd >= 0)
+            close(dfd);
+        st_atomic_abort(&af);
+        return st_error_set(err, ST_EIO, e, "cannot write %s: %s", path, strerror(e));
     }
     rc = st_plot_svg(t, o, f, err);
-    if (rc == ST_OK && fsync(fd) != 0) {
-        e = errno;
-        rc = st_error_set(err, ST_EIO, e, "cannot sync %s: %s", tmp, strerror(e));
-    }
     if (fclose(f) != 0 && rc == ST_OK) {
         e = errno;
-        rc = st_error_set(err, ST_EIO, e, "writing %s failed: %s", tmp, strerror(e));
-    }
-    if (rc == ST_OK && rename(tmp, path) != 0) {
-        e = errno;
-        rc = st_error_set(err, ST_EIO, e, "cannot rename the plot to %s: %s", path, strerror(e));
+        rc = st_error_set(err, ST_EIO, e, "writing %s failed: %s", path, strerror(e));
     }
     if (rc != ST_OK) {
-        unlink(tmp);
+        st_atomic_abort(&af);
         return rc;
     }
-    /* Make the rename durable too; a failure here loses nothing. */
-    snprintf(tmp, sizeof tmp, "%.*s", dlen ? dlen : 1, dlen ? path : ".");
-    int dfd = open(tmp, O_RDONLY);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    return ST_OK;
+    return st_atomic_commit(&af, err);
 }

@@ -2,10 +2,11 @@
  * SVG plotter. */
 #include "plot_internal.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "stagetop/utf8.h"
 
 #define REPLACEMENT 0xFFFDu
 
@@ -13,43 +14,12 @@
  * yields U+FFFD.  Returns the number of bytes consumed (>= 1). */
 static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
 {
-    unsigned c = s[0];
-    size_t len;
-    uint32_t v;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2; v = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3; v = c & 0x0F;
-        if (c == 0xE0) lo = 0xA0;          /* overlong */
-        if (c == 0xED) hi = 0x9F;          /* surrogates */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4; v = c & 0x07;
-        if (c == 0xF0) lo = 0x90;          /* overlong */
-        if (c == 0xF4) hi = 0x8F;          /* > U+10FFFF */
-    } else {
+    int len = st_utf8_decode(s, n, cp);
+    if (len == 0) {
         *cp = REPLACEMENT;
         return 1;
     }
-    if (n < len) {
-        *cp = REPLACEMENT;
-        return 1;
-    }
-    for (size_t i = 1; i < len; i++) {
-        unsigned b = s[i];
-        if (b < lo || b > hi) {
-            *cp = REPLACEMENT;
-            return 1;
-        }
-        lo = 0x80; hi = 0xBF;
-        v = (v << 6) | (b & 0x3F);
-    }
-    *cp = v;
-    return len;
+    return (size_t)len;
 }
 
 /* Code points that XML 1.0 refuses, or that would hide in a label. */
@@ -60,30 +30,6 @@ static uint32_t visible(uint32_t cp)
     if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF)
         return REPLACEMENT;
     return cp;
-}
-
-static size_t utf8_put(uint32_t cp, char *o)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xC0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
 }
 
 size_t st_plot_text_clean(const char *s, size_t n, char *out, size_t outsz, size_t max_cps)
@@ -111,7 +57,7 @@ size_t st_plot_text_clean(const char *s, size_t n, char *out, size_t outsz, size
     for (i = 0; i < n && u[i] && cps < keep;) {
         char enc[4];
         i += utf8_next(u + i, n - i, &cp);
-        size_t len = utf8_put(visible(cp), enc);
+        size_t len = st_utf8_encode(visible(cp), enc);
         if (o + len + 4 > outsz) { /* keep room for "…" and the NUL */
             ellipsis = 1;
             break;
@@ -141,72 +87,4 @@ void st_plot_xml_puts(FILE *f, const char *clean)
         default: fputc(*p, f);
         }
     }
-}
-
-char *st_plot_fmt_num(char *buf, size_t len, double v, int decimals, int trim)
-{
-    long long scale = 1;
-    if (decimals < 0)
-        decimals = 0;
-    if (decimals > 6)
-        decimals = 6;
-    for (int i = 0; i < decimals; i++)
-        scale *= 10;
-    if (!isfinite(v))
-        v = 0;
-    double r = round(fabs(v) * (double)scale);
-    if (r > 9e17)
-        r = 9e17;
-    long long q = (long long)r;
-    const char *sign = (v < 0 && q != 0) ? "-" : "";
-    if (decimals == 0) {
-        snprintf(buf, len, "%s%lld", sign, q);
-        return buf;
-    }
-    snprintf(buf, len, "%s%lld.%0*lld", sign, q / scale, decimals, q % scale);
-    if (trim) {
-        char *dot = strchr(buf, '.');
-        if (dot) {
-            char *e = buf + strlen(buf);
-            while (e > dot + 1 && e[-1] == '0')
-                *--e = '\0';
-            if (e == dot + 1)
-                *dot = '\0';
-        }
-    }
-    return buf;
-}
-
-char *st_plot_fmt_bytes(char *buf, size_t len, double bytes)
-{
-    static const char *names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double v = bytes > 0 ? bytes : 0;
-    int u = 0;
-    char num[32];
-    while (v >= 1024.0 && u < 6) {
-        v /= 1024.0;
-        u++;
-    }
-    st_plot_fmt_num(num, sizeof num, v, u == 0 ? 0 : v < 10 ? 2 : v < 100 ? 1 : 0, 0);
-    snprintf(buf, len, "%s %s", num, names[u]);
-    return buf;
-}
-
-char *st_plot_fmt_secs(char *buf, size_t len, double seconds)
-{
-    char num[32];
-    if (!(seconds >= 0))
-        seconds = 0;
-    if (seconds > 1e9)
-        seconds = 1e9;
-    if (seconds < 59.95) {
-        snprintf(buf, len, "%s s", st_plot_fmt_num(num, sizeof num, seconds, 1, 0));
-    } else if (seconds < 3599.5) {
-        unsigned s = (unsigned)(seconds + 0.5);
-        snprintf(buf, len, "%um%02us", s / 60, s % 60);
-    } else {
-        unsigned long m = (unsigned long)(seconds / 60 + 0.5);
-        snprintf(buf, len, "%luh%02lum", m / 60, m % 60);
-    }
-    return buf;
 }

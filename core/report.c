@@ -3,11 +3,9 @@
 #include "stagetop/report.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "stagetop/json.h"
@@ -32,14 +30,11 @@ static char *fmt_bytes(int has, uint64_t v, char *buf, size_t n)
 
 static char *fmt_signed(int has, int64_t v, char *buf, size_t n)
 {
-    char b[24];
     if (!has) {
         snprintf(buf, n, DASH);
         return buf;
     }
-    st_format_bytes((uint64_t)(v < 0 ? -v : v), b, sizeof b);
-    snprintf(buf, n, "%s%s", v < 0 ? "-" : "+", b);
-    return buf;
+    return st_format_bytes_as((double)v, ST_UNITS_SIGN, buf, n);
 }
 
 static char *fmt_level(int has, uint16_t c, char *buf, size_t n)
@@ -349,61 +344,4 @@ char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label
          fmt_bytes(sb->has_gpu, sb->peak_gpu, y, sizeof y),
          fmt_pct(sa->has_gpu, sa->peak_gpu, sb->has_gpu, sb->peak_gpu, z, sizeof z));
     return finish(&w, err);
-}
-
-/* ---- atomic write ---- */
-
-int st_write_file_atomic(const char *path, const char *buf, size_t len, st_error *err)
-{
-    char tmp[4096], dir[4096];
-    if (!path || !*path || path[strlen(path) - 1] == '/')
-        return st_error_set(err, ST_EINVAL, EINVAL, "bad output file name '%s'", path ? path : "");
-    const char *slash = strrchr(path, '/');
-    int dlen = slash ? (int)(slash - path) : -1;
-    if (snprintf(dir, sizeof dir, "%.*s", dlen < 0 ? 1 : dlen == 0 ? 1 : dlen,
-                 dlen < 0 ? "." : dlen == 0 ? "/" : path) >= (int)sizeof dir ||
-        snprintf(tmp, sizeof tmp, "%s/.stagetop-out-XXXXXX", dir) >= (int)sizeof tmp)
-        return st_error_set(err, ST_EINVAL, ENAMETOOLONG, "output path is too long: %s", path);
-    int fd = mkstemp(tmp), e = 0;
-    if (fd < 0) {
-        e = errno;
-        return st_error_set(err, ST_EIO, e, "cannot create a file in %s: %s", dir, strerror(e));
-    }
-    (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-    mode_t mask = umask(022);
-    umask(mask);
-    const char *what = "writing";
-    if (fchmod(fd, 0666 & ~mask) != 0)
-        e = errno;
-    for (size_t off = 0; !e && off < len;) {
-        ssize_t k = write(fd, buf + off, len - off);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            e = k < 0 ? errno : EIO;
-        else
-            off += (size_t)k;
-    }
-    if (!e && fsync(fd) != 0) {
-        e = errno;
-        what = "syncing";
-    }
-    if (close(fd) != 0 && !e) {
-        e = errno;
-        what = "closing";
-    }
-    if (!e && rename(tmp, path) != 0) {
-        e = errno;
-        what = "renaming into";
-    }
-    if (e) {
-        unlink(tmp);
-        return st_error_set(err, ST_EIO, e, "%s %s: %s", what, path, strerror(e));
-    }
-    int dfd = open(dir, O_RDONLY | O_CLOEXEC);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
-    return ST_OK;
 }

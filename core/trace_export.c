@@ -1,9 +1,10 @@
 /* trace_export.c: the JSON document of DESIGN.md section 5, streamed in
  * chunks to a temporary file beside the target, fsync'd and renamed into
- * place; plus the JSON pieces the recorder shares (samples, events, meta,
+ * place (atomic_file.h); plus the JSON pieces the recorder shares (samples, events, meta,
  * summary).  Format: docs/trace-format.md. */
 #include "stagetop/trace.h"
 #include "trace_internal.h"
+#include "stagetop/atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- pieces ---- */
@@ -385,70 +385,25 @@ void st_jw_trace_doc(st_jw *w, const st_trace_meta *meta, const st_sample *a, si
 
 /* ---- atomic export ---- */
 
-/* Directory part of path ("." when none), in buf. */
-static void dir_of(const char *path, char *buf, size_t size)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(buf, size, ".");
-    else if (slash == path)
-        snprintf(buf, size, "/");
-    else
-        snprintf(buf, size, "%.*s", (int)(slash - path), path);
-}
-
 int st_trace_export(const char *path, const st_trace_meta *meta, st_samples_view samples,
                     const st_event_list *events, const st_summary *summary,
                     uint64_t dropped_samples, st_error *err)
 {
     if (!path || !*path || path[strlen(path) - 1] == '/')
         return st_error_set(err, ST_EINVAL, EINVAL, "export: bad file name '%s'", path ? path : "");
-    char dir[4096], tmp[4096 + 64];
-    dir_of(path, dir, sizeof dir);
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    int nt = snprintf(tmp, sizeof tmp, "%s/.%.64s.XXXXXX", dir, base);
-    if (nt < 0 || (size_t)nt >= sizeof tmp)
-        return st_error_set(err, ST_EINVAL, ENAMETOOLONG, "export: path too long: %s", path);
-
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        return st_error_set(err, ST_EIO, e, "cannot create a file in %s: %s", dir, strerror(e));
-    }
-    (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-    mode_t mask = umask(022); /* mkstemp made it 0600: the mode open(0666) would give */
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
-
+    st_atomic_file af;
+    int rc = st_atomic_open(&af, path, ST_ATOMIC_SYNC, err);
+    if (rc != ST_OK)
+        return rc;
     st_jw w;
-    st_jw_init(&w, fd);
+    st_jw_init(&w, af.fd);
     st_jw_trace_doc(&w, meta, samples.a, samples.a_len, samples.b, samples.b_len, events, summary,
                     dropped_samples);
     int e = st_jw_flush(&w);
-    const char *what = "writing";
     st_jw_free(&w);
-    if (!e && fsync(fd) != 0) {
-        e = errno;
-        what = "syncing";
-    }
-    if (close(fd) != 0 && !e) { /* NFS and quotas may report here */
-        e = errno;
-        what = "closing";
-    }
-    if (!e && rename(tmp, path) != 0) {
-        e = errno;
-        what = "renaming into";
-    }
     if (e) {
-        unlink(tmp);
-        return st_error_set(err, e == ENOMEM ? ST_ENOMEM : ST_EIO, e, "%s %s: %s", what, path, strerror(e));
+        st_atomic_abort(&af);
+        return st_error_set(err, e == ENOMEM ? ST_ENOMEM : ST_EIO, e, "writing %s: %s", path, strerror(e));
     }
-    /* Make the rename itself durable (best effort). */
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
-    return ST_OK;
+    return st_atomic_commit(&af, err);
 }

@@ -94,30 +94,111 @@ int st_parse_double(const char *s, double lo, double hi, double *out, st_error *
     return ST_OK;
 }
 
-char *st_format_bytes(uint64_t bytes, char *buf, size_t len)
+char *st_format_decimal(double v, int decimals, int trim, char *buf, size_t len)
 {
-    static const char *names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double v = (double)bytes;
-    int u = 0;
-    while (v >= 1024.0 && u < 5) {
-        v /= 1024.0;
-        u++;
+    long long scale = 1;
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > 6)
+        decimals = 6;
+    for (int i = 0; i < decimals; i++)
+        scale *= 10;
+    if (!isfinite(v))
+        v = 0;
+    double r = round(fabs(v) * (double)scale);
+    if (r > 9e17)
+        r = 9e17;
+    long long q = (long long)r;
+    const char *sign = (v < 0 && q != 0) ? "-" : "";
+    if (decimals == 0) {
+        snprintf(buf, len, "%s%lld", sign, q);
+        return buf;
     }
-    if (u == 0)
-        snprintf(buf, len, "%llu B", (unsigned long long)bytes);
-    else if (v < 10)
-        snprintf(buf, len, "%.2f %s", v, names[u]);
-    else if (v < 100)
-        snprintf(buf, len, "%.1f %s", v, names[u]);
-    else
-        snprintf(buf, len, "%.0f %s", v, names[u]);
+    snprintf(buf, len, "%s%lld.%0*lld", sign, q / scale, decimals, q % scale);
+    if (trim) {
+        char *dot = strchr(buf, '.');
+        if (dot) {
+            char *e = buf + strlen(buf);
+            while (e > dot + 1 && e[-1] == '0')
+                *--e = '\0';
+            if (e == dot + 1)
+                *dot = '\0';
+        }
+    }
     return buf;
 }
 
-char *st_format_duration(double seconds, char *buf, size_t len)
+/* v with `decimals` digits: the locale's way, or '.' whatever the locale. */
+static const char *number(double v, int decimals, unsigned flags, char *buf, size_t len)
+{
+    if (flags & ST_UNITS_POINT)
+        return st_format_decimal(v, decimals, 0, buf, len);
+    snprintf(buf, len, "%.*f", decimals, v);
+    return buf;
+}
+
+char *st_format_bytes_as(double bytes, unsigned flags, char *buf, size_t len)
+{
+    static const char *names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    static const char letters[] = "BKMGTPE";
+    char num[48];
+    const char *sign = "";
+    double v = bytes;
+    if (!(v == v))
+        v = 0;
+    if (flags & ST_UNITS_SIGN) {
+        sign = v < 0 ? "-" : "+";
+        v = fabs(v);
+    } else if (v < 0) {
+        v = 0;
+    }
+    int u = 0, top = (flags & ST_UNITS_KIB_MIB) ? 2 : 6;
+    while (v >= 1024.0 && u < top) {
+        v /= 1024.0;
+        u++;
+    }
+    if (flags & ST_UNITS_KIB_MIB) { /* one decimal, never below KiB */
+        if (u == 0) {
+            v /= 1024.0;
+            u = 1;
+        }
+        number(v, 1, flags, num, sizeof num);
+    } else if (u == 0 && !(flags & ST_UNITS_POINT)) {
+        snprintf(num, sizeof num, "%llu", (unsigned long long)v);
+    } else {
+        number(v, u == 0 ? 0 : v < 10 ? 2 : v < 100 ? 1 : 0, flags, num, sizeof num);
+    }
+    if (flags & ST_UNITS_COMPACT)
+        snprintf(buf, len, "%s%s%c", sign, num, letters[u]);
+    else
+        snprintf(buf, len, "%s%s %s", sign, num, names[u]);
+    return buf;
+}
+
+char *st_format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    return st_format_bytes_as((double)bytes, 0, buf, len);
+}
+
+char *st_format_duration_as(double seconds, unsigned flags, char *buf, size_t len)
 {
     if (!(seconds >= 0))
         seconds = 0;
+    if (seconds > 1e9)
+        seconds = 1e9;
+    if (flags & ST_UNITS_POINT) { /* rounded to the unit shown */
+        char num[32];
+        if (seconds < 59.95) {
+            snprintf(buf, len, "%s s", st_format_decimal(seconds, 1, 0, num, sizeof num));
+        } else if (seconds < 3599.5) {
+            unsigned s = (unsigned)(seconds + 0.5);
+            snprintf(buf, len, "%um%02us", s / 60, s % 60);
+        } else {
+            unsigned long m = (unsigned long)(seconds / 60 + 0.5);
+            snprintf(buf, len, "%luh%02lum", m / 60, m % 60);
+        }
+        return buf;
+    }
     if (seconds < 60) {
         snprintf(buf, len, "%.1fs", seconds);
     } else if (seconds < 3600) {
@@ -128,4 +209,9 @@ char *st_format_duration(double seconds, char *buf, size_t len)
         snprintf(buf, len, "%luh%02lum", s / 3600, (s / 60) % 60);
     }
     return buf;
+}
+
+char *st_format_duration(double seconds, char *buf, size_t len)
+{
+    return st_format_duration_as(seconds, 0, buf, len);
 }

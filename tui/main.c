@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "tui.h"
 #include "outputs.h"
+#include "stagetop/limits.h"
 #include "stagetop/units.h"
 
 #ifndef ST_VERSION
@@ -177,7 +178,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             break;
         }
         case 'i':
-            if (st_parse_double(optarg, 0.01, 60, &a->mon.interval, &e) != ST_OK)
+            if (st_parse_double(optarg, ST_INTERVAL_MIN_S, ST_INTERVAL_MAX_S, &a->mon.interval,
+                                &e) != ST_OK)
                 return bad_usage("--interval: %s (seconds, 0.01..60)", e.msg);
             break;
         case 'r': a->mon.record_path = optarg; break;
@@ -219,7 +221,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
                 return bad_usage("--start-timeout: %s", e.msg);
             break;
         case OPT_GRACE:
-            if (st_parse_double(optarg, 0, 3600, &a->mon.grace_s, &e) != ST_OK)
+            if (st_parse_double(optarg, 0, ST_GRACE_MAX_S, &a->mon.grace_s, &e) != ST_OK)
                 return bad_usage("--grace: %s", e.msg);
             break;
         case OPT_JOB_LOG: a->job_log = optarg; break;

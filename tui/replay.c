@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stagetop/limits.h"
+
 #define RP_MAX_READ (1u << 20) /* bytes read from stdin per wake-up: keys stay responsive */
 
 /* ---- the trace as a monitor ---- */
@@ -42,7 +44,7 @@ static int cmp_u32(const void *a, const void *b)
  * only real gaps (the meter did not run) stay blank. */
 static double column_interval(const st_trace *t)
 {
-    double iv = t->meta.interval >= 0.01 && t->meta.interval <= 60 ? t->meta.interval : 0;
+    double iv = st_interval_ok(t->meta.interval) ? t->meta.interval : 0;
     size_t n = t->n_samples;
     if (!(t->meta.stagetop[0] && iv > 0) && n >= 8) {
         uint32_t d[1024];
@@ -58,8 +60,9 @@ static double column_interval(const st_trace *t)
         }
     }
     if (iv <= 0)
-        iv = 0.5;
-    return iv < 0.01 ? 0.01 : iv > 60 ? 60 : iv;
+        iv = ST_INTERVAL_DEFAULT_S;
+    return iv < ST_INTERVAL_MIN_S ? ST_INTERVAL_MIN_S
+         : iv > ST_INTERVAL_MAX_S ? ST_INTERVAL_MAX_S : iv;
 }
 
 static void invalidate_lanes(replay *r)

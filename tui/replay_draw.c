@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stagetop/limits.h"
 #include "stagetop/units.h"
 
 enum { RP_LINES = 12, RP_LINE = 200, RP_TWO_COLS = 96 };
@@ -400,7 +401,7 @@ static void draw_header(const replay *r, const st_monitor *vm)
             snprintf(metric, sizeof metric, "  footprint = %s", safe);
         }
         snprintf(line, sizeof line, "%zu samples  %s  every %gs  at %s%s%s", s->n_samples, d,
-                 mt->interval >= 0.01 && mt->interval <= 60 ? mt->interval : r->m.opts.interval, at,
+                 st_interval_ok(mt->interval) ? mt->interval : r->m.opts.interval, at,
                  stage, metric);
         x = tui_put(b->y + 1, 0, b->w, line, A_NORMAL);
         if (state[0])

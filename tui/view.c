@@ -197,18 +197,7 @@ void tui_view_pan(tui_view *v, const st_monitor *m, int dir)
 
 char *tui_short_bytes(uint64_t bytes, char *buf, size_t len)
 {
-    static const char units[] = "BKMGTP";
-    double x = (double)bytes;
-    int u = 0;
-    while (x >= 1024 && u < 5) {
-        x /= 1024;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, len, "%lluB", (unsigned long long)bytes);
-    else
-        snprintf(buf, len, x < 10 ? "%.2f%c" : x < 100 ? "%.1f%c" : "%.0f%c", x, units[u]);
-    return buf;
+    return st_format_bytes_as((double)bytes, ST_UNITS_COMPACT, buf, len);
 }
 
 /* ---- header ---- */

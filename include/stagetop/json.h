@@ -52,8 +52,6 @@ void st_jw_char(st_jw *w, char c);
 /* Append a quoted, escaped JSON string (C string / n bytes). */
 void st_jw_str(st_jw *w, const char *s);
 void st_jw_strn(st_jw *w, const char *s, size_t n);
-/* Length of the valid UTF-8 sequence at p (p < e), 0 when invalid. */
-size_t st_utf8_seq(const unsigned char *p, const unsigned char *e);
 /* Append escaped bytes without quotes (valid UTF-8 kept, invalid -> U+FFFD). */
 void st_jw_esc(st_jw *w, const char *s, size_t n);
 /* Integers. */

@@ -124,7 +124,43 @@ typedef struct st_platform {
      * ri_lifetime_max_phys_footprint (RUSAGE_INFO_V4); ST_ENOTSUP on a
      * kernel without V4.  Used by core/peak.c. */
     int (*zombie_peak)(st_backend *b, int32_t pid, uint64_t *out, st_error *err);
+
+    /* identify's answer plus the parent: out->id as identify gives it,
+     * out->ppid the parent's pid (0 when it has none).  Same errors as
+     * identify.  Walks up the process tree for jobctl's "never signal an
+     * ancestor of stagetop" rule (core/ancestry.c).  Optional (NULL: only
+     * getppid() is known). */
+    int (*identify_parent)(st_backend *b, int32_t pid, st_proc_ref *out, st_error *err);
+
+    /* ---- capabilities: what the core may expect here (0/NULL in a fake
+     * table: the Linux-like default) ---- */
+    /* NULL: the GPU lane (NVML through dlopen) may be tried; else why this
+     * platform has none (shown where the lane would be). */
+    const char *no_gpu_lane;
+    /* 1: st_sys_mem.pressure_c is a level (1 normal, 2 warn, 4 critical,
+     * times 100: macOS kern.memorystatus_vm_pressure_level); 0: a
+     * percentage (Linux PSI some avg10). */
+    int pressure_is_level;
+    /* 1: process memory comes from proc_pid_rusage, whose V4 flavor holds
+     * the kernel peak (macOS); 0: it is not read through rusage flavors. */
+    int rusage_flavors;
+    /* 1: the kernel peak (ST_PM_PEAK) is the counter that wait4's
+     * ru_maxrss reports for a reaped child, in KiB (Linux VmHWM). */
+    int peak_is_maxrss;
 } st_platform;
+
+/* identify for a backend whose one reading gives the parent too: its
+ * identify is this over its identify_parent. */
+static inline int st_identify_by_parent(int (*identify_parent)(st_backend *, int32_t, st_proc_ref *,
+                                                               st_error *),
+                                        st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
+{
+    st_proc_ref ref;
+    int rc = identify_parent(b, pid, &ref, err);
+    if (rc == ST_OK)
+        *out = ref.id;
+    return rc;
+}
 
 /* The backend of the system stagetop was built for. */
 extern const st_platform st_platform_native;

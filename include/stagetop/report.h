@@ -24,10 +24,4 @@ char *st_report_md(const st_trace *t, const char *label, const char *chart, st_e
 /* The comparison d as Markdown. */
 char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label_b, st_error *err);
 
-/* Write len bytes to path atomically: a temporary file in path's
- * directory (mode 0666 & ~umask), fsync'd, then renamed over path (a
- * symlink at path is replaced, never written through).  On failure nothing
- * is left behind.  ST_EIO / ST_EINVAL. */
-int st_write_file_atomic(const char *path, const char *buf, size_t len, st_error *err);
-
 #endif

@@ -185,7 +185,7 @@ done
 printf '{"type":"start","utc":"2026-01-01T00:00:00+00:00","interval":0.5}\n{"type":"end"}\n' >"$tmp/empty.jsonl"
 if $RUN "$tmp/empty.jsonl" -o "$tmp/empty.svg" >"$tmp/out" 2>&1; then
     echo "FAIL: plot:empty: exit 0"
-elif [ -e "$tmp/empty.svg" ] || ls -a "$tmp" | grep -q '^\.stagetop-plot-'; then
+elif [ -e "$tmp/empty.svg" ] || ls -A "$tmp" | grep -q '^\.empty\.svg\.'; then
     echo "FAIL: plot:empty: left a file behind"
 elif grep -q "no samples" "$tmp/out"; then
     echo "PASS: plot:empty"

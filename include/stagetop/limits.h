@@ -1,0 +1,30 @@
+/* limits.h: stagetop's named limits and defaults, each written once.
+ * The command line (tui/main.c), the monitor (core/monitor.c), job control
+ * (core/jobctl.c) and replay (tui/replay*.c) use these names; the user's
+ * side of each is in docs/stagetop.1 and `stagetop --help`.
+ *
+ * (The longest JSONL line a trace reader accepts is the trace code's own
+ * constant, ST_TRACE_MAX_LINE, next to the reader.) */
+#ifndef STAGETOP_LIMITS_H
+#define STAGETOP_LIMITS_H
+
+/* Seconds between samples (-i/--interval): the range and the default. */
+#define ST_INTERVAL_MIN_S 0.01
+#define ST_INTERVAL_MAX_S 60.0
+#define ST_INTERVAL_DEFAULT_S 0.5
+
+/* Seconds between SIGTERM and SIGKILL on a kill (--grace). */
+#define ST_GRACE_DEFAULT_S 5.0
+#define ST_GRACE_MAX_S 3600.0
+
+/* Seconds of samples the screen and the export keep (--history: 2 h). */
+#define ST_HISTORY_DEFAULT_S 7200.0
+
+/* Is s a sampling interval stagetop could have used (a trace's
+ * meta.interval is trusted only then)?  NaN is not. */
+static inline int st_interval_ok(double s)
+{
+    return s >= ST_INTERVAL_MIN_S && s <= ST_INTERVAL_MAX_S;
+}
+
+#endif
