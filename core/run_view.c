@@ -106,10 +106,14 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
 
     v->members = m->tree.members;
     v->n_members = m->tree.n_members;
+    v->root_alive = m->tree.root_alive;
     v->kernel_peak = m->tree.kernel_peak;
     v->has_kernel_peak = m->tree.has_kernel_peak;
     v->eperm_count = m->tree.eperm_count;
     v->has_gpu_lane = m->gpu != NULL;
+    v->gpu_pids = m->gpu_pids;
+    v->gpu_bytes = m->gpu_bytes;
+    v->gpu_n = m->gpu_n;
 
     v->events = m->events.v;
     v->n_events = m->events.len;
@@ -190,4 +194,15 @@ int st_run_view_command(const st_run_view *v, st_proc_id id, char *buf, size_t l
     if (!m || !m->plat || !m->plat->command)
         return st_error_set(err, ST_ENOTSUP, 0, "no live process to read");
     return m->plat->command(m->b, id, buf, len, err);
+}
+
+int st_run_view_gpu_of(const st_run_view *v, int32_t pid, uint64_t *bytes)
+{
+    for (size_t i = 0; i < v->gpu_n; i++) {
+        if (v->gpu_pids[i] == pid) {
+            *bytes = v->gpu_bytes[i];
+            return 1;
+        }
+    }
+    return 0;
 }

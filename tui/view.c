@@ -78,13 +78,13 @@ int tui_put(int y, int x, int w, const char *s, attr_t a)
     return cols;
 }
 
-void tui_view_resize(tui_view *v, const st_monitor *m)
+void tui_view_resize(tui_view *v, const st_run_view *rv)
 {
     int rows, cols;
     getmaxyx(stdscr, rows, cols);
-    int lanes = m->gpu ? 4 : 3;
+    int lanes = rv->has_gpu_lane ? 4 : 3;
     tui_layout L = v->L;
-    tui_layout_compute(cols, rows, lanes, (int)m->tree.n_members, &v->L);
+    tui_layout_compute(cols, rows, lanes, (int)rv->n_members, &v->L);
     v->order_total = UINT64_MAX; /* re-sort */
     if (memcmp(&L, &v->L, sizeof L) != 0)
         v->full = 1;
@@ -171,27 +171,27 @@ void tui_view_zoom(tui_view *v, int dir)
     v->per_col = steps[i];
 }
 
-int64_t tui_newest_col(const tui_view *v, const st_monitor *m)
+int64_t tui_newest_col(const tui_view *v, const st_run_view *rv)
 {
-    if (!m->has_last)
+    if (!rv->last)
         return 0;
-    uint32_t iv = (uint32_t)lround(m->opts.interval * 1000.0);
-    return (int64_t)(tui_sample_k(m->last.t_ms, iv) / v->per_col);
+    uint32_t iv = (uint32_t)lround(rv->interval * 1000.0);
+    return (int64_t)(tui_sample_k(rv->last->t_ms, iv) / v->per_col);
 }
 
-void tui_view_freeze(tui_view *v, const st_monitor *m)
+void tui_view_freeze(tui_view *v, const st_run_view *rv)
 {
     v->frozen = !v->frozen;
     if (v->frozen)
-        v->frozen_end = tui_newest_col(v, m);
+        v->frozen_end = tui_newest_col(v, rv);
 }
 
-void tui_view_pan(tui_view *v, const st_monitor *m, int dir)
+void tui_view_pan(tui_view *v, const st_run_view *rv, int dir)
 {
     if (!v->frozen)
         return;
     int w = v->L.plot[0].w > 4 ? v->L.plot[0].w : 4;
-    int64_t end = v->frozen_end + dir * (w / 4), newest = tui_newest_col(v, m);
+    int64_t end = v->frozen_end + dir * (w / 4), newest = tui_newest_col(v, rv);
     v->frozen_end = end > newest ? newest : end < w - 1 ? w - 1 : end;
 }
 
@@ -213,15 +213,15 @@ char *tui_short_bytes(uint64_t bytes, char *buf, size_t len)
 
 /* ---- header ---- */
 
-static const char *state_text(const st_monitor *m, char *buf, size_t len, int *pair)
+static const char *state_text(const st_run_view *rv, char *buf, size_t len, int *pair)
 {
-    switch (m->job.state) {
+    switch (rv->job_state) {
     case ST_JOB_PAUSED: *pair = TUI_PAIR_WARN; return "PAUSED";
     case ST_JOB_KILLING: *pair = TUI_PAIR_BAD; return "KILLING";
     case ST_JOB_EXITED:
-        *pair = m->job.launched && m->job.exit_code != 0 ? TUI_PAIR_BAD : TUI_PAIR_WARN;
-        if (m->job.launched)
-            snprintf(buf, len, "EXITED %d", m->job.exit_code);
+        *pair = rv->job_launched && rv->exit_code != 0 ? TUI_PAIR_BAD : TUI_PAIR_WARN;
+        if (rv->job_launched)
+            snprintf(buf, len, "EXITED %d", rv->exit_code);
         else
             snprintf(buf, len, "EXITED");
         return buf;
@@ -229,31 +229,31 @@ static const char *state_text(const st_monitor *m, char *buf, size_t len, int *p
     }
 }
 
-const char *tui_current_stage(const st_monitor *m)
+const char *tui_current_stage(const st_run_view *rv)
 {
-    for (size_t i = m->events.len; i-- > 0;)
-        if (m->events.v[i].kind == ST_EV_STAGE)
-            return m->events.v[i].stage;
+    for (size_t i = rv->n_events; i-- > 0;)
+        if (rv->events[i].kind == ST_EV_STAGE)
+            return rv->events[i].stage;
     return NULL;
 }
 
-static void draw_header(const tui_view *v, const st_monitor *m, double now)
+static void draw_header(const tui_view *v, const st_run_view *rv)
 {
     const tui_box *b = &v->L.header;
     char st[32], line[1200], cmd[700], up[32], stage[256] = "";
     int pair;
-    const char *state = state_text(m, st, sizeof st, &pair);
-    tui_sanitize(m->meta.command, strnlen(m->meta.command, sizeof m->meta.command), v->ascii, -1,
+    const char *state = state_text(rv, st, sizeof st, &pair);
+    tui_sanitize(rv->meta->command, strnlen(rv->meta->command, sizeof rv->meta->command), v->ascii, -1,
                  cmd, sizeof cmd);
-    st_format_duration(now - m->t0, up, sizeof up);
-    const char *cur = tui_current_stage(m);
+    st_format_duration(rv->uptime_s, up, sizeof up);
+    const char *cur = tui_current_stage(rv);
     if (cur) {
         char safe[200];
         tui_sanitize(cur, strnlen(cur, 64), v->ascii, 40, safe, sizeof safe);
         snprintf(stage, sizeof stage, "  stage %s", safe);
     }
     char drop[48] = "";
-    uint64_t missed = m->dropped;
+    uint64_t missed = rv->dropped;
     if (missed)
         snprintf(drop, sizeof drop, "  missed %llu", (unsigned long long)missed);
     int x = 0;
@@ -261,15 +261,15 @@ static void draw_header(const tui_view *v, const st_monitor *m, double now)
     snprintf(tag, sizeof tag, "[%s]", state);
     x += tui_put(b->y, x, b->w, tag, tui_attr(v, pair) | A_BOLD);
     if (b->h >= 2) {
-        snprintf(line, sizeof line, " pid %ld  %s", (long)m->tree.root.pid, cmd);
+        snprintf(line, sizeof line, " pid %ld  %s", (long)rv->root_pid, cmd);
         tui_put(b->y, x, b->w - x, line, A_BOLD);
         snprintf(line, sizeof line, "%zu procs  up %s  every %gs%s  footprint = %s%s%s",
-                 m->tree.n_members, up, m->opts.interval, stage, m->plat->footprint_metric, drop,
+                 rv->n_members, up, rv->interval, stage, rv->footprint_metric, drop,
                  v->frozen ? "  [FROZEN]" : "");
         tui_put(b->y + 1, 0, b->w, line, A_NORMAL);
     } else {
-        snprintf(line, sizeof line, " %ld  %zu procs  %s  %gs%s%s  %s", (long)m->tree.root.pid,
-                 m->tree.n_members, up, m->opts.interval, stage, v->frozen ? " [FROZEN]" : "", cmd);
+        snprintf(line, sizeof line, " %ld  %zu procs  %s  %gs%s%s  %s", (long)rv->root_pid,
+                 rv->n_members, up, rv->interval, stage, v->frozen ? " [FROZEN]" : "", cmd);
         tui_put(b->y, x, b->w - x, line, A_NORMAL);
     }
 }
@@ -284,10 +284,10 @@ static int by_footprint(const void *a, const void *b)
     return x->id.pid < y->id.pid ? -1 : x->id.pid > y->id.pid;
 }
 
-static void sort_members(tui_view *v, const st_monitor *m)
+static void sort_members(tui_view *v, const st_run_view *rv)
 {
-    size_t n = m->tree.n_members;
-    if (v->order_total == m->ring.total && n <= v->cap_order)
+    size_t n = rv->n_members;
+    if (v->order_total == rv->samples_total && n <= v->cap_order)
         return;
     if (n > v->cap_order) {
         const st_proc_mem **p = realloc(v->order, n * sizeof *p);
@@ -297,13 +297,13 @@ static void sort_members(tui_view *v, const st_monitor *m)
         v->cap_order = n;
     }
     for (size_t i = 0; i < n; i++)
-        v->order[i] = &m->tree.members[i];
+        v->order[i] = &rv->members[i];
     qsort(v->order, n, sizeof *v->order, by_footprint);
-    v->order_total = m->ring.total;
+    v->order_total = rv->samples_total;
 }
 
 /* The command line of id, read once and kept (re-read every 10 s: exec). */
-static const char *command_of(tui_view *v, const st_monitor *m, st_proc_id id, double now)
+static const char *command_of(tui_view *v, const st_run_view *rv, st_proc_id id, double now)
 {
     tui_cmd_entry *e = NULL;
     for (size_t i = 0; i < v->n_cmds; i++)
@@ -322,7 +322,7 @@ static const char *command_of(tui_view *v, const st_monitor *m, st_proc_id id, d
         e->id = id;
     }
     char raw[1024];
-    if (m->plat->command(m->b, id, raw, sizeof raw, NULL) != ST_OK)
+    if (st_run_view_command(rv, id, raw, sizeof raw, NULL) != ST_OK)
         snprintf(raw, sizeof raw, "?");
     tui_sanitize(raw, strlen(raw), v->ascii, -1, e->text, sizeof e->text);
     e->read_at = now;
@@ -337,12 +337,12 @@ static void fmt_cell(const st_proc_mem *p, unsigned bit, uint64_t val, char *buf
         snprintf(buf, len, "-");
 }
 
-static void draw_list(tui_view *v, const st_monitor *m, double now)
+static void draw_list(tui_view *v, const st_run_view *rv, double now)
 {
     const tui_box *b = &v->L.list;
     if (b->h <= 0)
         return;
-    int wide = b->w >= 70, gpu = m->gpu && b->w >= 81;
+    int wide = b->w >= 70, gpu = rv->has_gpu_lane && b->w >= 81;
     char line[1500], title[200];
     if (wide)
         snprintf(line, sizeof line, "%7s %10s %10s %10s%s  %s", "PID", "FOOTPRINT", "RSS", "SWAP",
@@ -352,17 +352,17 @@ static void draw_list(tui_view *v, const st_monitor *m, double now)
     attrset(tui_attr(v, TUI_PAIR_BAR));
     mvhline(b->y, b->x, ' ', b->w);
     tui_put(b->y, b->x, b->w, line, tui_attr(v, TUI_PAIR_BAR));
-    size_t n = m->tree.n_members;
+    size_t n = rv->n_members;
     int shown = b->h - 1 < (int)n ? b->h - 1 : (int)n;
     snprintf(title, sizeof title, "%zu process%s%s", n, n == 1 ? "" : "es",
              shown < (int)n ? " (largest first)" : "");
-    if (m->tree.eperm_count)
+    if (rv->eperm_count)
         snprintf(title + strlen(title), sizeof title - strlen(title), ", %llu unreadable (EPERM)",
-                 (unsigned long long)m->tree.eperm_count);
+                 (unsigned long long)rv->eperm_count);
     int tw = tui_text_width(title);
     if (tw + 2 + tui_text_width(line) <= b->w)
         tui_put(b->y, b->x + b->w - tw - 1, tw, title, tui_attr(v, TUI_PAIR_BAR));
-    sort_members(v, m);
+    sort_members(v, rv);
     for (int i = 0; i < shown; i++) {
         const st_proc_mem *p = v->order[i];
         char fp[32], rss[32], sw[32];
@@ -373,7 +373,7 @@ static void draw_list(tui_view *v, const st_monitor *m, double now)
         uint64_t gb;
         if (gpu) {
             g[0] = ' ';
-            if (st_monitor_gpu_of(m, p->id.pid, &gb))
+            if (st_run_view_gpu_of(rv, p->id.pid, &gb))
                 snprintf(g + 1, sizeof g - 1, "%10s", st_format_bytes(gb, gs, sizeof gs));
             else
                 snprintf(g + 1, sizeof g - 1, "%10s", "-");
@@ -382,9 +382,9 @@ static void draw_list(tui_view *v, const st_monitor *m, double now)
                                   fp, rss, sw, g)
                        : snprintf(line, sizeof line, "%7ld %10s  ", (long)p->id.pid, fp);
         tui_put(b->y + 1 + i, b->x, b->w, line,
-                p->id.pid == m->tree.root.pid ? A_BOLD : A_NORMAL);
+                p->id.pid == rv->root_pid ? A_BOLD : A_NORMAL);
         if (len < b->w)
-            tui_put(b->y + 1 + i, b->x + len, b->w - len, command_of(v, m, p->id, now), A_NORMAL);
+            tui_put(b->y + 1 + i, b->x + len, b->w - len, command_of(v, rv, p->id, now), A_NORMAL);
     }
 }
 
@@ -408,12 +408,10 @@ static void own_cpu(tui_view *v, double now)
 
 /* A warning from the monitor (guard, record stream, --events, GPU) is shown for
  * ten seconds after it appears or changes; the keys come back after. */
-static const char *monitor_warning(tui_view *v, const st_monitor *m, double now)
+static const char *monitor_warning(tui_view *v, const st_run_view *rv, double now)
 {
-    const char *w = m->guard_error[0] ? m->guard_error
-                  : m->record_error[0] ? m->record_error
-                  : m->follow_error[0] ? m->follow_error
-                  : m->gpu_error[0] ? m->gpu_error : "";
+    const st_run_warning *rw = st_run_view_warning(rv);
+    const char *w = rw ? rw->e.msg : "";
     if (strncmp(w, v->warn, sizeof v->warn - 1) != 0) {
         snprintf(v->warn, sizeof v->warn, "%s", w);
         v->warn_until = now + 10.0;
@@ -421,12 +419,12 @@ static const char *monitor_warning(tui_view *v, const st_monitor *m, double now)
     return w[0] && now < v->warn_until ? w : NULL;
 }
 
-static void draw_status(tui_view *v, const st_monitor *m, double now)
+static void draw_status(tui_view *v, const st_run_view *rv, double now)
 {
     const tui_box *b = &v->L.status;
     char right[96], left[600];
-    double us = m->cpu_per_sample * 1e6;
-    const char *warn = monitor_warning(v, m, now);
+    double us = rv->cpu_per_sample * 1e6;
+    const char *warn = monitor_warning(v, rv, now);
     own_cpu(v, now);
     if (us < 1000)
         snprintf(right, sizeof right, " cpu %.1f%%  %.0f%ss/sample", v->cpu_pct, us,
@@ -437,7 +435,7 @@ static void draw_status(tui_view *v, const st_monitor *m, double now)
     int prompt = v->prompt != TUI_PROMPT_NONE;
     if (v->prompt == TUI_PROMPT_KILL) {
         snprintf(left, sizeof left, "Kill pid %ld and its %zu process%s? [y/n]",
-                 (long)m->tree.root.pid, m->tree.n_members, m->tree.n_members == 1 ? "" : "es");
+                 (long)rv->root_pid, rv->n_members, rv->n_members == 1 ? "" : "es");
         a = tui_attr(v, TUI_PAIR_BAD) | A_BOLD | A_REVERSE;
     } else if (v->prompt == TUI_PROMPT_QUIT) {
         snprintf(left, sizeof left, "The job is paused. Resume it before quitting? "
@@ -445,7 +443,7 @@ static void draw_status(tui_view *v, const st_monitor *m, double now)
         a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD | A_REVERSE;
     } else if (v->prompt == TUI_PROMPT_WIDE) {
         snprintf(left, sizeof left, "READ-ONLY: this tree is wide (stagetop or most of the "
-                 "machine). Let p, k and the guard signal its %zu processes? [y/n]", m->tree.n_members);
+                 "machine). Let p, k and the guard signal its %zu processes? [y/n]", rv->n_members);
         a = tui_attr(v, TUI_PAIR_BAD) | A_BOLD | A_REVERSE;
     } else if (v->prompt == TUI_PROMPT_QUIT_LAUNCHED) {
         snprintf(left, sizeof left, "stagetop started this job and it still runs: "
@@ -454,7 +452,7 @@ static void draw_status(tui_view *v, const st_monitor *m, double now)
     } else if (v->msg[0] && now < v->msg_until) {
         snprintf(left, sizeof left, "%s", v->msg);
         a = v->msg_error ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD : A_BOLD;
-    } else if (m->job.read_only) {
+    } else if (rv->read_only) {
         snprintf(left, sizeof left, "READ-ONLY (a wide tree: nothing is signalled; p or k asks)"
                  "  e export  m mark  ? help  q quit");
         a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD;
@@ -463,7 +461,7 @@ static void draw_status(tui_view *v, const st_monitor *m, double now)
         a = tui_attr(v, TUI_PAIR_WARN);
     } else {
         snprintf(left, sizeof left, "p %s  k kill  e export  m mark  s stages  space %s  +/- zoom  ? help  q quit",
-                 m->job.state == ST_JOB_PAUSED ? "resume" : "pause",
+                 rv->job_state == ST_JOB_PAUSED ? "resume" : "pause",
                  v->frozen ? "unfreeze" : "freeze");
     }
     int rw = tui_text_width(right);
@@ -505,9 +503,9 @@ static void draw_help(const tui_view *v)
 
 /* ---- the guard's alert: what crossed which limit, and what to do ---- */
 
-static void draw_alert(const tui_view *v, const st_monitor *m)
+static void draw_alert(const tui_view *v, const st_run_view *rv)
 {
-    const st_guard_verdict *g = &m->verdict;
+    const st_guard_verdict *g = &rv->verdict;
     char what[96], limit[96], a[32], b[32];
     if (g->reason == ST_GUARD_SWAP) {
         snprintf(what, sizeof what, "swap grew %s since the job started",
@@ -559,7 +557,7 @@ void tui_view_help(const tui_view *v, const char *const *lines, int n)
         tui_put(y0 + 1 + i, x0 + 2, w - 4, lines[i], i == 0 ? A_BOLD : A_NORMAL);
 }
 
-void tui_view_draw(tui_view *v, const st_monitor *m, double now)
+void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -573,14 +571,14 @@ void tui_view_draw(tui_view *v, const st_monitor *m, double now)
         if (v->L.cols > 0 && v->L.rows > 0)
             tui_put(0, 0, v->L.cols - (v->L.rows == 1), msg, A_BOLD);
     } else {
-        draw_header(v, m, now);
-        tui_lanes_draw(v, m, now);
-        draw_list(v, m, now);
-        draw_status(v, m, now);
+        draw_header(v, rv);
+        tui_lanes_draw(v, rv, now);
+        draw_list(v, rv, now);
+        draw_status(v, rv, now);
         if (v->stages)
-            tui_stage_table_draw(v, &m->summary, v->L.label[0].y);
-        if (m->guard_tripped && m->job.state == ST_JOB_PAUSED && !v->help)
-            draw_alert(v, m);
+            tui_stage_table_draw(v, rv->summary, v->L.label[0].y);
+        if (rv->guard_tripped && rv->job_state == ST_JOB_PAUSED && !v->help)
+            draw_alert(v, rv);
         if (v->help)
             draw_help(v);
     }

@@ -65,9 +65,13 @@ typedef struct st_run_view {
     /* ---- members (live only; n_members 0 in a replay) ---- */
     const st_proc_mem *members;   /* root first */
     size_t n_members;
+    int root_alive;               /* 0 once the root process is gone */
     uint64_t kernel_peak; int has_kernel_peak;
     uint64_t eperm_count;         /* members whose memory the kernel refused */
     int has_gpu_lane;             /* a GPU lane is read */
+    const int32_t *gpu_pids;      /* the last GPU reading, per member: pid ... */
+    const uint64_t *gpu_bytes;    /* ... and its bytes on all GPUs */
+    size_t gpu_n;
 
     /* ---- events ---- */
     const st_event *events;       /* in time order */
@@ -130,6 +134,9 @@ int st_run_swap_rate(st_samples_view s, double *rate);
 /* Seconds until swap_now reaches base + budget at rate (0 when already
  * there), < 0 when rate <= 0. */
 double st_run_budget_eta(uint64_t base, uint64_t budget, uint64_t swap_now, double rate);
+
+/* GPU bytes of one member as of the last GPU reading: 1 and *bytes, or 0. */
+int st_run_view_gpu_of(const st_run_view *v, int32_t pid, uint64_t *bytes);
 
 /* A live member's command line (the backend reads it); ST_ENOTSUP for a
  * replay. */
