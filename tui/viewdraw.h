@@ -32,6 +32,15 @@ const char *tui_current_stage(const st_run_view *rv);
 void tui_stage_table_draw(const tui_view *v, const st_summary *s, int y0);
 void tui_stage_row(const st_summary *s, size_t i, int ascii, char *out, size_t len);
 
+/* The live screen's panels (view_panels.c): the header, the process list
+ * (largest footprint first, command lines read through the view), the
+ * status line, the keys' help and the guard's alert. */
+void tui_panel_header(const tui_view *v, const st_run_view *rv);
+void tui_panel_list(tui_view *v, const st_run_view *rv, double now);
+void tui_panel_status(tui_view *v, const st_run_view *rv, double now);
+void tui_panel_help(const tui_view *v);
+void tui_panel_alert(const tui_view *v, const st_run_view *rv);
+
 /* Draw the lanes, the window label, the time axis and the event row. */
 void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now);
 
