@@ -162,7 +162,9 @@ int main(int argc, char **argv)
     tui_view v;
     tui_view_init(&v, &to);
     tui_view_colors(&v);
-    tui_view_resize(&v, &m);
+    st_run_view rv;
+    st_monitor_view(&m, t0 + (double)k * mo.interval, &rv);
+    tui_view_resize(&v, &rv);
 
     double *draw = calloc((size_t)frames, sizeof *draw), *full = calloc((size_t)frames, sizeof *full);
     double *cpus = calloc((size_t)frames, sizeof *cpus);
@@ -173,7 +175,8 @@ int main(int argc, char **argv)
         wobble_step(&w);
         st_monitor_step(&m, now, NULL);
         double ca = cpu(), a = mono();
-        tui_view_draw(&v, &m, now);
+        st_monitor_view(&m, now, &rv);
+        tui_view_draw(&v, &rv, now);
         double b = mono();
         doupdate();
         double c = mono(), cc = cpu();

@@ -323,6 +323,16 @@ static void read_gpu(st_monitor *m, double now, st_sample *s)
     }
 }
 
+void st_monitor_allow_signals(st_monitor *m, int allow)
+{
+    m->job.read_only = !allow;
+}
+
+int st_monitor_scope(const st_monitor *m, st_job_scope *out, st_error *err)
+{
+    return st_job_scope_of(m->plat, m->b, m->tree.root, out, err);
+}
+
 int st_monitor_gpu_of(const st_monitor *m, int32_t pid, uint64_t *bytes)
 {
     for (size_t i = 0; i < m->gpu_n; i++) {

@@ -145,12 +145,14 @@ int cli_wait_free(const st_platform *plat, double pct, double timeout_s, double 
 
 int cli_exit_code(const st_monitor *m, int signo)
 {
+    st_run_view rv;
     if (signo)
         return 128 + signo;
-    if (m->guard_tripped && m->verdict.action == ST_GUARD_KILL)
+    st_monitor_view(m, st_now(), &rv);
+    if (rv.guard_tripped && rv.verdict.action == ST_GUARD_KILL)
         return CLI_EXIT_GUARD;
-    if (m->job.launched && m->job.state == ST_JOB_EXITED)
-        return m->job.kill_asked ? CLI_EXIT_OK : m->job.exit_code; /* k: ended as asked */
+    if (rv.job_launched && rv.job_state == ST_JOB_EXITED)
+        return rv.kill_asked ? CLI_EXIT_OK : rv.exit_code; /* k: ended as asked */
     return CLI_EXIT_OK;
 }
 
@@ -158,43 +160,52 @@ void cli_scope(st_monitor *m, const cli_args *a)
 {
     st_job_scope sc;
     st_error e;
-    if (st_job_scope_of(m->plat, m->b, m->tree.root, &sc, &e) != ST_OK) {
+    if (st_monitor_scope(m, &sc, &e) != ST_OK) {
         fprintf(stderr, "stagetop: cannot measure the tree (%s): watching it read-only\n", e.msg);
-        m->job.read_only = !a->allow_wide;
+        st_monitor_allow_signals(m, a->allow_wide);
         return;
     }
     if (!sc.wide || a->allow_wide)
         return;
-    m->job.read_only = 1;
-    if (a->headless)
+    st_monitor_allow_signals(m, 0);
+    if (a->headless) {
+        st_run_view rv;
+        st_monitor_view(m, st_now(), &rv);
         fprintf(stderr, "stagetop: pid %ld's tree %s (%u of %u processes): watching it "
                 "read-only, p, k and the guard signal nothing (--allow-wide to allow)\n",
-                (long)m->tree.root.pid, sc.has_self ? "holds stagetop itself" : "is most of the machine",
+                (long)rv.root_pid, sc.has_self ? "holds stagetop itself" : "is most of the machine",
                 sc.tree_n, sc.all_n);
+    }
 }
 
-char *cli_resume_command(const st_monitor *m)
+static char *resume_command(const st_run_view *rv)
 {
-    const st_tree *t = &m->tree;
-    size_t len = 16 + (t->n_members + 1) * 12, off;
+    size_t len = 16 + (rv->n_members + 1) * 12, off;
     char *s = malloc(len);
     if (!s)
         return NULL;
     off = (size_t)snprintf(s, len, "kill -CONT");
     /* children first, the root last (a root continued first that exits
      * would leave its still-stopped group to the kernel's SIGHUP) */
-    for (size_t i = t->n_members; i-- > 0;)
-        if (t->members[i].id.pid != t->root.pid)
-            off += (size_t)snprintf(s + off, len - off, " %ld", (long)t->members[i].id.pid);
-    if (t->root_alive || t->n_members == 0)
-        snprintf(s + off, len - off, " %ld", (long)t->root.pid);
+    for (size_t i = rv->n_members; i-- > 0;)
+        if (rv->members[i].id.pid != rv->root_pid)
+            off += (size_t)snprintf(s + off, len - off, " %ld", (long)rv->members[i].id.pid);
+    if (rv->root_alive || rv->n_members == 0)
+        snprintf(s + off, len - off, " %ld", (long)rv->root_pid);
     return s;
 }
 
-static void say_guard(const st_monitor *m)
+char *cli_resume_command(const st_monitor *m)
+{
+    st_run_view rv;
+    st_monitor_view(m, st_now(), &rv);
+    return resume_command(&rv);
+}
+
+static void say_guard(const st_run_view *rv)
 {
     char v[32], l[32];
-    const st_guard_verdict *g = &m->verdict;
+    const st_guard_verdict *g = &rv->verdict;
     if (g->reason == ST_GUARD_SWAP)
         fprintf(stderr, "stagetop: swap grew %s since the start, over the budget of %s: %s\n",
                 st_format_bytes((uint64_t)g->value, v, sizeof v),
@@ -203,33 +214,53 @@ static void say_guard(const st_monitor *m)
     else
         fprintf(stderr, "stagetop: memory level %.2f%% under %.2f%% twice: %s\n", g->value / 100.0,
                 g->limit / 100.0, g->action == ST_GUARD_KILL ? "stopping the job" : "job paused");
-    if (m->job.refused)
-        fprintf(stderr, "stagetop: %d process(es) refused the signal (%s)\n", m->job.refused,
-                m->job.refusal);
+    if (rv->refused)
+        fprintf(stderr, "stagetop: %d process(es) refused the signal (%s)\n", rv->refused,
+                rv->refusal);
     if (g->action == ST_GUARD_PAUSE) {
-        char *cmd = cli_resume_command(m);
+        char *cmd = resume_command(rv);
         fprintf(stderr, "stagetop: resume with: %s (or stop stagetop)\n",
                 cmd ? cmd : "kill -CONT on every process of the job");
         free(cmd);
     }
 }
 
+/* Each warning of the run's list (run_view.h), once per source; a record
+ * stream whose --jsonl reader left is not a warning (the run ends). */
+static void say_warnings(const st_run_view *rv, const cli_args *a, int said[ST_WARN_SOURCES])
+{
+    for (size_t i = 0; i < rv->n_warnings; i++) {
+        const st_run_warning *w = &rv->warnings[i];
+        if (w->info || said[w->source])
+            continue;
+        if (w->source == ST_WARN_RECORD && a->jsonl && w->e.sys_errno == EPIPE)
+            continue;
+        said[w->source] = 1;
+        fprintf(stderr, "stagetop: %s%s\n", w->e.msg,
+                w->source == ST_WARN_GPU ? " (the GPU lane has gaps)"
+                : w->source == ST_WARN_RECORD ? " (sampling goes on)" : "");
+    }
+}
+
 int cli_headless(st_monitor *m, const cli_args *a)
 {
     st_error e;
-    int signo = 0, said_guard = 0, said_guard_error = 0, said_record = 0, said_gpu = 0;
+    st_run_view rv;
+    int signo = 0, said_guard = 0, said[ST_WARN_SOURCES] = {0};
     for (;;) {
-        if (a->jsonl && m->record_errno == EPIPE && !cli_signal) {
+        st_monitor_view(m, st_now(), &rv);
+        const st_run_warning *rec = st_run_view_find(&rv, ST_WARN_RECORD);
+        if (a->jsonl && rec && rec->e.sys_errno == EPIPE && !cli_signal) {
             /* the reader of stdout left (`| head`): end as on SIGPIPE */
             fprintf(stderr, "stagetop: stdout was closed: stopping\n");
             cli_signal = SIGPIPE;
         }
         if (cli_signal && !signo) {
             signo = cli_signal;
-            if (!m->job.launched || m->job.state == ST_JOB_EXITED)
+            if (!rv.job_launched || rv.job_state == ST_JOB_EXITED)
                 break;
-            /* stagetop started it: stop it before leaving (DESIGN.md §6). */
-            if (m->job.state != ST_JOB_KILLING)
+            /* stagetop started it: stop it before leaving. */
+            if (rv.job_state != ST_JOB_KILLING)
                 st_monitor_kill(m, st_now(), &e);
         }
         double now = st_now();
@@ -244,24 +275,14 @@ int cli_headless(st_monitor *m, const cli_args *a)
         }
         if (a->outs && tui_outputs_after_sample(a->outs, m, now))
             fprintf(stderr, "stagetop: %s (sampling goes on)\n", a->outs->error);
-        tui_crash_job(m);
-        if (m->guard_tripped && !said_guard) {
-            say_guard(m);
+        st_monitor_view(m, now, &rv);
+        tui_crash_job(&rv);
+        if (rv.guard_tripped && !said_guard) {
+            say_guard(&rv);
             said_guard = 1;
         }
-        if (m->guard_error[0] && !said_guard_error) {
-            fprintf(stderr, "stagetop: %s\n", m->guard_error);
-            said_guard_error = 1;
-        }
-        if (m->gpu_error[0] && !said_gpu) {
-            fprintf(stderr, "stagetop: %s (the GPU lane has gaps)\n", m->gpu_error);
-            said_gpu = 1;
-        }
-        if (m->record_error[0] && !said_record && !(a->jsonl && m->record_errno == EPIPE)) {
-            fprintf(stderr, "stagetop: %s (sampling goes on)\n", m->record_error);
-            said_record = 1;
-        }
-        if (m->job.state == ST_JOB_EXITED)
+        say_warnings(&rv, a, said);
+        if (rv.job_state == ST_JOB_EXITED)
             break;
     }
     return cli_exit_code(m, signo);

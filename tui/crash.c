@@ -96,21 +96,20 @@ void tui_crash_install(void)
         sigaction(crashes[i], &sa, NULL);
 }
 
-void tui_crash_job(const st_monitor *m)
+void tui_crash_job(const st_run_view *rv)
 {
-    const st_job *j = &m->job;
-    crash.pgid = j->launched && j->exit_code < 0 && j->state != ST_JOB_EXITED ? j->pid : 0;
-    if (!(j->paused_by_us && j->state == ST_JOB_PAUSED)) {
+    crash.pgid = rv->job_launched && rv->exit_code < 0 && rv->job_state != ST_JOB_EXITED ? rv->job_pid : 0;
+    if (!(rv->paused_by_us && rv->job_state == ST_JOB_PAUSED)) {
         crash.npids = 0;
         return;
     }
     crash.npids = 0;
-    size_t n = m->tree.n_members < CRASH_MAX_PIDS ? m->tree.n_members : CRASH_MAX_PIDS;
+    size_t n = rv->n_members < CRASH_MAX_PIDS ? rv->n_members : CRASH_MAX_PIDS;
     size_t k = 0;
     int32_t self = (int32_t)getpid();
     for (size_t i = 0; i < n; i++) /* pause never stopped pid 1 or stagetop: leave them out */
-        if (m->tree.members[i].id.pid > 1 && m->tree.members[i].id.pid != self)
-            crash.pids[k++] = m->tree.members[i].id.pid;
+        if (rv->members[i].id.pid > 1 && rv->members[i].id.pid != self)
+            crash.pids[k++] = rv->members[i].id.pid;
     crash.npids = (sig_atomic_t)k;
 }
 

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stagetop/guard.h"
 #include "stagetop/units.h"
 
 /* One piece of a lane's label in three lengths: on its own row of a tall
@@ -39,15 +38,15 @@ static item *add(lane *l, attr_t a, const char *row, const char *inl, const char
 }
 
 
-static uint32_t interval_ms(const st_monitor *m)
+static uint32_t interval_ms(const st_run_view *rv)
 {
-    long iv = lround(m->opts.interval * 1000.0);
+    long iv = lround(rv->interval * 1000.0);
     return iv < 1 ? 1 : (uint32_t)iv;
 }
 
 /* Columns c0 .. c0+n-1 of a lane, reusing the finished ones of the last
  * frame. */
-static const double *lane_columns(tui_view *v, int li, const st_monitor *m, const lane *l,
+static const double *lane_columns(tui_view *v, int li, const st_run_view *rv, const lane *l,
                                   int64_t c0, int n, int64_t newest)
 {
     tui_lane_cache *c = &v->lanes[li];
@@ -61,7 +60,7 @@ static const double *lane_columns(tui_view *v, int li, const st_monitor *m, cons
     }
     int reuse = 0;
     if (c->n > 0 && c->per_col == v->per_col && c->col0 <= c0 && c0 < c->final_end &&
-        c->ring_total <= m->ring.total) {
+        c->ring_total <= rv->samples_total) {
         int64_t end = c0 + n < c->final_end ? c0 + n : c->final_end;
         if (end > c->col0 + c->n)
             end = c->col0 + c->n;
@@ -75,35 +74,14 @@ static const double *lane_columns(tui_view *v, int li, const st_monitor *m, cons
     for (; j < n && from < 0; j++, from++)
         c->v[j] = NAN;
     if (j < n)
-        tui_bucket(st_ring_view(&m->ring), l->field, l->agg, interval_ms(m), v->per_col,
+        tui_bucket(rv->samples, l->field, l->agg, interval_ms(rv), v->per_col,
                    (uint64_t)from, n - j, c->v + j);
     c->col0 = c0;
     c->n = n;
     c->per_col = v->per_col;
     c->final_end = newest;
-    c->ring_total = m->ring.total;
+    c->ring_total = rv->samples_total;
     return c->v;
-}
-
-/* Swap growth rate (bytes/s) over the last ~10 s of the ring. */
-static double swap_rate(const st_monitor *m)
-{
-    const st_sample *last = st_ring_last(&m->ring);
-    size_t n = st_ring_len(&m->ring), lo = 0, hi = n;
-    if (!last || !st_sample_has(last, ST_F_SWAP) || last->t_ms < 2000)
-        return 0;
-    uint32_t want = last->t_ms > 10000 ? last->t_ms - 10000 : 0;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (st_ring_get(&m->ring, mid)->t_ms < want)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    const st_sample *old = st_ring_get(&m->ring, lo);
-    if (!old || old == last || !st_sample_has(old, ST_F_SWAP) || last->t_ms - old->t_ms < 1000)
-        return 0;
-    return ((double)last->swap_used - (double)old->swap_used) * 1000.0 / (last->t_ms - old->t_ms);
 }
 
 static void bytes_item(lane *l, attr_t a, const char *rowname, const char *inname,
@@ -118,39 +96,39 @@ static void bytes_item(lane *l, attr_t a, const char *rowname, const char *innam
     add(l, a, row, inl, sh);
 }
 
-static void footprint_lane(const tui_view *v, const st_monitor *m, lane *l)
+static void footprint_lane(const tui_view *v, const st_run_view *rv, lane *l)
 {
     l->field = ST_F_FOOTPRINT;
     l->pair = TUI_PAIR_FOOTPRINT;
     add(l, tui_attr(v, l->pair) | A_BOLD, "footprint (tree)", "footprint", "fp");
-    if (!m->has_last || !st_sample_has(&m->last, ST_F_FOOTPRINT)) {
+    if (!rv->last || !st_sample_has(rv->last, ST_F_FOOTPRINT)) {
         add(l, A_NORMAL, "no reading", "-", "-");
         return;
     }
-    bytes_item(l, A_BOLD, "now  ", "", "", m->last.footprint);
-    bytes_item(l, A_NORMAL, "peak ", "peak ", "pk ", m->summary.peak_footprint);
-    if (m->tree.has_kernel_peak && m->tree.kernel_peak > m->summary.peak_footprint) {
+    bytes_item(l, A_BOLD, "now  ", "", "", rv->last->footprint);
+    bytes_item(l, A_NORMAL, "peak ", "peak ", "pk ", rv->summary->peak_footprint);
+    if (rv->has_kernel_peak && rv->kernel_peak > rv->summary->peak_footprint) {
         char name[48];
-        snprintf(name, sizeof name, "%s ", m->plat->peak_metric ? m->plat->peak_metric : "kernel");
-        bytes_item(l, tui_attr(v, TUI_PAIR_DIM), name, name, "hwm ", m->tree.kernel_peak);
+        snprintf(name, sizeof name, "%s ", rv->peak_metric ? rv->peak_metric : "kernel");
+        bytes_item(l, tui_attr(v, TUI_PAIR_DIM), name, name, "hwm ", rv->kernel_peak);
     }
 }
 
-static void swap_lane(const tui_view *v, const st_monitor *m, lane *l)
+static void swap_lane(const tui_view *v, const st_run_view *rv, lane *l)
 {
     l->field = ST_F_SWAP;
     l->pair = TUI_PAIR_SWAP;
     add(l, tui_attr(v, l->pair) | A_BOLD, "swap used", "swap", "swap");
-    if (!m->has_last || !st_sample_has(&m->last, ST_F_SWAP)) {
+    if (!rv->last || !st_sample_has(rv->last, ST_F_SWAP)) {
         add(l, A_NORMAL, "not available", "n/a", "n/a");
         return;
     }
-    if ((m->sys.valid & ST_SYS_SWAPTOTAL) && m->sys.swap_total == 0 && m->last.swap_used == 0) {
+    if ((rv->sys.valid & ST_SYS_SWAPTOTAL) && rv->sys.swap_total == 0 && rv->last->swap_used == 0) {
         add(l, A_NORMAL, "none (no swap)", "none (no swap)", "none");
         return;
     }
-    uint64_t now_b = m->last.swap_used, base = m->sys_start.swap_used;
-    double rate = m->guard_on ? st_guard_rate(&m->guard) : swap_rate(m);
+    uint64_t now_b = rv->last->swap_used, base = rv->sys_start.swap_used;
+    double rate = rv->swap_rate;
     int growing = rate > 1024.0 * 1024.0;
     int64_t growth = (int64_t)(now_b - base);
     attr_t ga = growing ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD
@@ -172,16 +150,16 @@ static void swap_lane(const tui_view *v, const st_monitor *m, lane *l)
         snprintf(sh, sizeof sh, "%c%s/s", sign, small);
         add(l, ga, row, row, sh);
     }
-    if (m->guard_on && m->guard.o.has_swap_budget) {
-        double eta = st_guard_eta(&m->guard, now_b);
+    if (rv->guard_active && rv->guard_opts.has_swap_budget) {
+        double eta = rv->budget_eta_s;
         if (eta >= 0) {
             st_format_duration(eta, big, sizeof big);
             snprintf(row, sizeof row, "budget in %s", big);
             snprintf(sh, sizeof sh, "eta %s", big);
             add(l, tui_attr(v, eta < 60 ? TUI_PAIR_BAD : TUI_PAIR_WARN) | A_BOLD, row, row, sh);
         } else {
-            st_format_bytes(m->guard.o.swap_budget, big, sizeof big);
-            tui_short_bytes(m->guard.o.swap_budget, small, sizeof small);
+            st_format_bytes(rv->guard_opts.swap_budget, big, sizeof big);
+            tui_short_bytes(rv->guard_opts.swap_budget, small, sizeof small);
             snprintf(row, sizeof row, "budget +%s", big);
             snprintf(sh, sizeof sh, "bud +%s", small);
             add(l, A_NORMAL, row, row, sh);
@@ -189,18 +167,18 @@ static void swap_lane(const tui_view *v, const st_monitor *m, lane *l)
     }
 }
 
-static void level_lane(const tui_view *v, const st_monitor *m, lane *l)
+static void level_lane(const tui_view *v, const st_run_view *rv, lane *l)
 {
     l->field = ST_F_LEVEL;
     l->agg = TUI_AGG_MIN;
     l->fixed = 1;
     l->pair = TUI_PAIR_LEVEL;
     add(l, tui_attr(v, l->pair) | A_BOLD, "memory available", "available", "avail");
-    if (!m->has_last || !st_sample_has(&m->last, ST_F_LEVEL)) {
+    if (!rv->last || !st_sample_has(rv->last, ST_F_LEVEL)) {
         add(l, A_NORMAL, "not available", "n/a", "n/a");
         return;
     }
-    double pct = m->last.level_c / 100.0;
+    double pct = rv->last->level_c / 100.0;
     attr_t a = pct < 10 ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD
              : pct < 20 ? tui_attr(v, TUI_PAIR_WARN) | A_BOLD : A_BOLD;
     if (pct < 20)
@@ -210,32 +188,32 @@ static void level_lane(const tui_view *v, const st_monitor *m, lane *l)
     snprintf(inl, sizeof inl, "%.1f%%", pct);
     snprintf(sh, sizeof sh, "%.0f%%", pct);
     add(l, a, row, inl, sh);
-    if (m->summary.has_level) {
-        double mn = m->summary.min_level_c / 100.0;
+    if (rv->summary->has_level) {
+        double mn = rv->summary->min_level_c / 100.0;
         snprintf(row, sizeof row, "min  %.1f%%", mn);
         snprintf(inl, sizeof inl, "min %.1f%%", mn);
         snprintf(sh, sizeof sh, "min %.0f%%", mn);
         add(l, mn < 10 ? tui_attr(v, TUI_PAIR_BAD) : A_NORMAL, row, inl, sh);
     }
-    if (st_sample_has(&m->last, ST_F_PRESSURE)) {
-        snprintf(row, sizeof row, "pressure %.2f", m->last.pressure_c / 100.0);
-        snprintf(sh, sizeof sh, "pr %.1f", m->last.pressure_c / 100.0);
+    if (st_sample_has(rv->last, ST_F_PRESSURE)) {
+        snprintf(row, sizeof row, "pressure %.2f", rv->last->pressure_c / 100.0);
+        snprintf(sh, sizeof sh, "pr %.1f", rv->last->pressure_c / 100.0);
         add(l, tui_attr(v, TUI_PAIR_DIM), row, row, sh);
     }
 }
 
-static void gpu_lane(const tui_view *v, const st_monitor *m, lane *l)
+static void gpu_lane(const tui_view *v, const st_run_view *rv, lane *l)
 {
     l->field = ST_F_GPU;
     l->pair = TUI_PAIR_GPU;
     add(l, tui_attr(v, l->pair) | A_BOLD, "GPU memory (tree)", "gpu", "gpu");
-    if (!m->has_last || !st_sample_has(&m->last, ST_F_GPU)) {
+    if (!rv->last || !st_sample_has(rv->last, ST_F_GPU)) {
         add(l, A_NORMAL, "no reading", "-", "-");
         return;
     }
-    bytes_item(l, A_BOLD, "now  ", "", "", m->last.gpu);
-    if (m->summary.has_gpu)
-        bytes_item(l, A_NORMAL, "peak ", "peak ", "pk ", m->summary.peak_gpu);
+    bytes_item(l, A_BOLD, "now  ", "", "", rv->last->gpu);
+    if (rv->summary->has_gpu)
+        bytes_item(l, A_NORMAL, "peak ", "peak ", "pk ", rv->summary->peak_gpu);
 }
 
 /* Draw a row of sparkline levels or graph cells straight into curses'
@@ -297,20 +275,20 @@ static void draw_rows(const lane *l, const tui_box *b)
     }
 }
 
-void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
+void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
 {
     (void)now;
     const tui_layout *L = &v->L;
     lane lanes[TUI_MAX_LANES];
     int n = L->n_lanes;
     memset(lanes, 0, sizeof lanes);
-    footprint_lane(v, m, &lanes[0]);
-    swap_lane(v, m, &lanes[1]);
-    level_lane(v, m, &lanes[2]);
+    footprint_lane(v, rv, &lanes[0]);
+    swap_lane(v, rv, &lanes[1]);
+    level_lane(v, rv, &lanes[2]);
     if (n > 3)
-        gpu_lane(v, m, &lanes[3]);
+        gpu_lane(v, rv, &lanes[3]);
     int w = L->plot[0].w;
-    int64_t newest = tui_newest_col(v, m);
+    int64_t newest = tui_newest_col(v, rv);
     int64_t end = v->frozen ? v->frozen_end : newest;
     int64_t c0 = end - (w - 1);
     size_t blen = (size_t)w * 3 * 8 + 64; /* text rows: 3 bytes a cell */
@@ -327,7 +305,7 @@ void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
     }
     for (int i = 0; i < n && i < 4; i++) {
         lane *l = &lanes[i];
-        const double *col = m->has_last ? lane_columns(v, i, m, l, c0, w, newest) : NULL;
+        const double *col = rv->last ? lane_columns(v, i, rv, l, c0, w, newest) : NULL;
         double hi = 100, lo = 0;
         int has_data = 0;
         if (!l->fixed) {
@@ -368,7 +346,7 @@ void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
             draw_cells(v, L->plot[i].y + r, L->plot[i].x, lv, w, L->graph, l->pair, cells);
         }
     }
-    double col_s = v->per_col * m->opts.interval;
+    double col_s = v->per_col * rv->interval;
     if (L->axis.h) {
         char span[32], text[96], ago[32];
         st_format_duration(col_s * w, span, sizeof span);
@@ -388,11 +366,11 @@ void tui_lanes_draw(tui_view *v, const st_monitor *m, double now)
     if (L->events.h) {
         int off = c0 < 0 ? (int)-c0 : 0;
         if (off < w) {
-            tui_events_row(m->events.v, m->events.len, interval_ms(m), v->per_col,
+            tui_events_row(rv->events, rv->n_events, interval_ms(rv), v->per_col,
                            (uint64_t)(c0 + off), w - off, v->ascii, buf, blen);
             tui_put(L->events.y, L->events.x + off, L->events.w - off, buf, A_BOLD);
         }
-        const char *stage = tui_current_stage(m);
+        const char *stage = tui_current_stage(rv);
         char safe[200], text[220];
         if (stage) {
             tui_sanitize(stage, strnlen(stage, 64), v->ascii, -1, safe, sizeof safe);

@@ -14,87 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
-
-int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err)
-{
-    (void)o;
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-        return st_error_set(err, ST_EINVAL, 0,
-                            "the live screen needs a terminal (use --headless without one)");
-    return tui_term_start_on(stdin, scr, err);
-}
-
-/* SIGWINCH only interrupts poll(): tui_term_sync_size() then reads the size.
- * Installed before newterm(), which then leaves SIGWINCH alone: ncurses'
- * own handler would let doupdate() resize the screen by itself, after the
- * loop checked tui_term_drawable() (see viewdraw.h). */
-static void tui_on_winch(int sig) { (void)sig; }
-
-int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err)
-{
-    tui_crash_term_save();
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = tui_on_winch;
-    sa.sa_flags = SA_RESTART; /* for reads and writes; poll() returns EINTR anyway */
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGWINCH, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-        sigaction(SIGWINCH, &sa, NULL);
-    *scr = newterm(NULL, stdout, in);
-    if (!*scr) {
-        tui_term_end(NULL);
-        return st_error_set(err, ST_EINVAL, 0, "cannot start the screen (is TERM set right?)");
-    }
-    set_term(*scr);
-    cbreak();
-    noecho();
-    nonl();
-    intrflush(stdscr, FALSE);
-    keypad(stdscr, TRUE);
-    nodelay(stdscr, TRUE);
-    leaveok(stdscr, TRUE);
-    set_escdelay(25);
-    typeahead(-1); /* keys are read by the loop: no input check per update */
-    curs_set(0);
-    tui_crash_term_on(1);
-    return ST_OK;
-}
-
-WINDOW *tui_term_keys(void)
-{
-    WINDOW *in = newpad(1, 1);
-    if (!in)
-        return stdscr;
-    keypad(in, TRUE);
-    nodelay(in, TRUE);
-    return in;
-}
-
-int tui_term_drawable(void) { return COLS >= 2; }
-
-int tui_term_sync_size(void)
-{
-    struct winsize ws;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0 ||
-        (ws.ws_row == LINES && ws.ws_col == COLS))
-        return 0;
-    return resizeterm(ws.ws_row, ws.ws_col) == OK; /* queues KEY_RESIZE */
-}
-
-void tui_term_end(SCREEN *scr)
-{
-    struct sigaction cur;
-    if (scr) {
-        tui_crash_term_on(0);
-        curs_set(1);
-        endwin();
-        delscreen(scr);
-    }
-    if (sigaction(SIGWINCH, NULL, &cur) == 0 && cur.sa_handler == tui_on_winch)
-        signal(SIGWINCH, SIG_DFL);
-}
 
 typedef struct live {
     st_monitor *m;
@@ -104,44 +24,55 @@ typedef struct live {
     int quit_after_kill; /* q while killing: quit once the job is gone */
 } live;
 
+/* What the screen reads of the run: a fresh view (run_view.h). */
+static void view_of(const live *s, double now, st_run_view *rv)
+{
+    st_monitor_view(s->m, now, rv);
+}
+
 static void do_pause(live *s, double now)
 {
     st_monitor *m = s->m;
+    st_run_view rv;
     st_error e;
     st_error_clear(&e);
-    if (m->job.state == ST_JOB_EXITED) {
+    view_of(s, now, &rv);
+    if (rv.job_state == ST_JOB_EXITED) {
         tui_view_message(&s->v, now, 1, "the job has exited");
         return;
     }
-    if (m->job.state == ST_JOB_KILLING) {
+    if (rv.job_state == ST_JOB_KILLING) {
         tui_view_message(&s->v, now, 1, "the job is being killed");
         return;
     }
-    int resume = m->job.state == ST_JOB_PAUSED;
+    int resume = rv.job_state == ST_JOB_PAUSED;
     int rc = resume ? st_monitor_resume(m, now, &e) : st_monitor_pause(m, now, &e);
+    view_of(s, now, &rv);
     if (rc != ST_OK)
         tui_view_message(&s->v, now, 1, "%s failed: %s", resume ? "resume" : "pause", e.msg);
-    else if (m->job.refused)
+    else if (rv.refused)
         tui_view_message(&s->v, now, 1, "%s %d process(es); %d refused (%s)",
-                         resume ? "resumed" : "paused", m->job.signalled, m->job.refused,
-                         m->job.refusal);
+                         resume ? "resumed" : "paused", rv.signalled, rv.refused, rv.refusal);
     else
         tui_view_message(&s->v, now, 0, "%s %d process(es)%s", resume ? "resumed" : "paused",
-                         m->job.signalled, resume ? "" : " (SIGSTOP); p resumes");
+                         rv.signalled, resume ? "" : " (SIGSTOP); p resumes");
 }
 
 static void do_kill(live *s, double now)
 {
     st_error e;
+    st_run_view rv;
     st_error_clear(&e);
-    if (st_monitor_kill(s->m, now, &e) != ST_OK)
+    int rc = st_monitor_kill(s->m, now, &e);
+    view_of(s, now, &rv);
+    if (rc != ST_OK)
         tui_view_message(&s->v, now, 1, "kill failed: %s", e.msg);
-    else if (s->m->job.refused)
+    else if (rv.refused)
         tui_view_message(&s->v, now, 1, "SIGTERM sent to %d process(es); %d refused (%s)",
-                         s->m->job.signalled, s->m->job.refused, s->m->job.refusal);
+                         rv.signalled, rv.refused, rv.refusal);
     else
         tui_view_message(&s->v, now, 0, "SIGTERM sent to %d process(es); SIGKILL after %gs",
-                         s->m->job.signalled, s->m->job.grace_s);
+                         rv.signalled, rv.grace_s);
 }
 
 static void do_export(live *s, double now)
@@ -160,9 +91,11 @@ static void on_key(live *s, int ch, double now)
 {
     tui_view *v = &s->v;
     st_monitor *m = s->m;
+    st_run_view rv;
+    view_of(s, now, &rv);
     s->dirty = 1;
     if (ch == KEY_RESIZE) {
-        tui_view_resize(v, m);
+        tui_view_resize(v, &rv);
         return;
     }
     if (ch == 12) { /* Ctrl-L */
@@ -179,8 +112,9 @@ static void on_key(live *s, int ch, double now)
     }
     if (v->prompt == TUI_PROMPT_WIDE) {
         v->prompt = TUI_PROMPT_NONE;
-        m->job.read_only = !(ch == 'y' || ch == 'Y');
-        tui_view_message(v, now, 0, m->job.read_only ? "still read-only" :
+        int allow = ch == 'y' || ch == 'Y';
+        st_monitor_allow_signals(m, allow);
+        tui_view_message(v, now, 0, !allow ? "still read-only" :
                          "signals allowed: p pauses, k kills, the guard acts");
         return;
     }
@@ -207,15 +141,15 @@ static void on_key(live *s, int ch, double now)
         v->help = 0;
         return;
     }
-    if (m->job.read_only && (ch == 'p' || ch == 'P' || ch == 'k' || ch == 'K') &&
-        m->job.state != ST_JOB_EXITED) {
+    if (rv.read_only && (ch == 'p' || ch == 'P' || ch == 'k' || ch == 'K') &&
+        rv.job_state != ST_JOB_EXITED) {
         v->prompt = TUI_PROMPT_WIDE; /* confirm first; the key is pressed again after */
         return;
     }
     switch (ch) {
     case 'p': case 'P': do_pause(s, now); break;
     case 'k': case 'K':
-        if (m->job.state == ST_JOB_EXITED)
+        if (rv.job_state == ST_JOB_EXITED)
             tui_view_message(v, now, 1, "the job has exited");
         else
             v->prompt = TUI_PROMPT_KILL;
@@ -230,19 +164,19 @@ static void on_key(live *s, int ch, double now)
             tui_view_message(v, now, 0, "mark added");
         break;
     }
-    case ' ': tui_view_freeze(v, m); break;
+    case ' ': tui_view_freeze(v, &rv); break;
     case '+': case '=': tui_view_zoom(v, 1); break;
     case '-': case '_': tui_view_zoom(v, -1); break;
-    case KEY_LEFT: tui_view_pan(v, m, -1); break;
-    case KEY_RIGHT: tui_view_pan(v, m, 1); break;
+    case KEY_LEFT: tui_view_pan(v, &rv, -1); break;
+    case KEY_RIGHT: tui_view_pan(v, &rv, 1); break;
     case 's': case 'S': v->stages = !v->stages; break;
     case '?': case 'h': case 'H': case KEY_F(1): v->help = 1; break;
     case 'q': case 'Q':
-        if (m->job.paused_by_us && m->job.state == ST_JOB_PAUSED) {
+        if (rv.paused_by_us && rv.job_state == ST_JOB_PAUSED) {
             v->prompt = TUI_PROMPT_QUIT;
-        } else if (m->job.launched && m->job.state == ST_JOB_RUNNING) {
+        } else if (rv.job_launched && rv.job_state == ST_JOB_RUNNING) {
             v->prompt = TUI_PROMPT_QUIT_LAUNCHED;
-        } else if (m->job.state == ST_JOB_KILLING && !s->quit_after_kill) {
+        } else if (rv.job_state == ST_JOB_KILLING && !s->quit_after_kill) {
             /* leaving now would skip the SIGKILL that follows the grace */
             s->quit_after_kill = 1;
             tui_view_message(v, now, 0, "quitting once the job is gone (q again: quit now)");
@@ -268,8 +202,10 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
     WINDOW *keys_in = tui_term_keys();
     tui_view_init(&s.v, o);
     tui_view_colors(&s.v);
-    tui_view_resize(&s.v, m);
-    if (m->ring.total == 0) /* starting the screen is not a missed deadline */
+    st_run_view rv;
+    view_of(&s, st_now(), &rv);
+    tui_view_resize(&s.v, &rv);
+    if (rv.samples_total == 0) /* starting the screen is not a missed deadline */
         st_monitor_start(m, st_now());
     double redraw = o->redraw_s > 0 ? o->redraw_s : 0.1;
     double last_frame = -1e9;
@@ -284,24 +220,27 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
                 tui_view_message(&s.v, now, 1, "sampling: %s", e.msg);
             else if (o->outs && tui_outputs_after_sample(o->outs, m, now))
                 tui_view_message(&s.v, now, 1, "%s", o->outs->error);
-            tui_crash_job(m);
+            view_of(&s, now, &rv);
+            tui_crash_job(&rv);
             s.dirty = 1;
-            if (m->tree.n_members != drawn_members) { /* the list may need rows */
-                drawn_members = m->tree.n_members;
-                tui_view_resize(&s.v, m);
+            if (rv.n_members != drawn_members) { /* the list may need rows */
+                drawn_members = rv.n_members;
+                tui_view_resize(&s.v, &rv);
             }
         }
-        if (s.quit_after_kill && m->job.state != ST_JOB_KILLING)
+        view_of(&s, now, &rv);
+        if (s.quit_after_kill && rv.job_state != ST_JOB_KILLING)
             break;
-        if (m->events.len != drawn_events) {
-            drawn_events = m->events.len;
+        if (rv.n_events != drawn_events) {
+            drawn_events = rv.n_events;
             s.dirty = 1;
         }
         double next_frame = last_frame + (s.dirty ? redraw : 1.0);
         now = st_now();
         if (now >= next_frame) {
             if (tui_term_drawable()) {
-                tui_view_draw(&s.v, m, now);
+                view_of(&s, now, &rv);
+                tui_view_draw(&s.v, &rv, now);
                 doupdate();
             }
             last_frame = now;
@@ -324,7 +263,8 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
             int ch, keys = 0;
             while ((ch = wgetch(keys_in)) != ERR && keys++ < 64)
                 on_key(&s, ch, st_now());
-            tui_crash_job(m); /* p or k may have changed what a crash must undo */
+            view_of(&s, st_now(), &rv);
+            tui_crash_job(&rv); /* p or k may have changed what a crash must undo */
             if (s.dirty)
                 last_frame = -1e9; /* answer a key at once */
             if (p[0].revents & (POLLHUP | POLLERR)) {

@@ -331,6 +331,7 @@ static int run_watch(cli_args *a)
 {
     const st_platform *plat = &st_platform_native;
     st_monitor m;
+    st_run_view rv;
     st_job job;
     st_error e;
     char logpath[512] = "", cmdline[512] = "";
@@ -398,13 +399,15 @@ static int run_watch(cli_args *a)
         } else {
             rc = cli_exit_code(&m, cli_signal);
         }
-        if (cli_signal && m.job.launched && m.job.state != ST_JOB_EXITED)
+        st_monitor_view(&m, st_now(), &rv);
+        if (cli_signal && rv.job_launched && rv.job_state != ST_JOB_EXITED)
             rc = cli_headless(&m, a); /* as headless: stop the job it started */
     }
     tui_outputs_close(&outs);
     char *resume = keep_paused ? cli_resume_command(&m) : NULL;
-    int32_t pid = m.job.pid;
-    int launched_alive = m.job.launched && m.job.state != ST_JOB_EXITED;
+    st_monitor_view(&m, st_now(), &rv);
+    int32_t pid = rv.job_pid;
+    int launched_alive = rv.job_launched && rv.job_state != ST_JOB_EXITED;
     if (st_monitor_close(&m, keep_paused, &e) != ST_OK) {
         fprintf(stderr, "stagetop: %s\n", e.msg);
         if (rc == CLI_EXIT_OK)

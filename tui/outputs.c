@@ -1,6 +1,7 @@
 /* outputs.c: the --metrics file and --notify's bytes, after each sample
  * (outputs.h). */
 #include "outputs.h"
+#include "stagetop/run_view.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,8 +62,11 @@ int tui_outputs_open(tui_outputs *o, const char *metrics_path, int notify, int s
 
 void tui_outputs_bind(tui_outputs *o, const st_monitor *m)
 {
-    if (o->metrics_on)
-        st_metrics_set_labels(&o->mx, m->meta.pid, m->meta.command);
+    if (o->metrics_on) {
+        st_run_view rv;
+        st_monitor_view(m, 0, &rv);
+        st_metrics_set_labels(&o->mx, rv.meta->pid, rv.meta->command);
+    }
     if (o->notify_on) {
         o->fd = o->screen ? STDOUT_FILENO : notify_fd(&o->own_fd);
         if (o->fd < 0) {

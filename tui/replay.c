@@ -2,9 +2,8 @@
  * stdin followed as it grows, in the live screen's layout.
  *
  * The lanes, the time axis and the event row are the live view's
- * (tui_lanes_draw), drawn from an st_monitor-shaped view of the trace that
- * owns nothing: its ring is the trace's sample array, its events and
- * summary are the trace's.  The header, the summary (where the live screen
+ * (tui_lanes_draw), drawn from the trace's run view (st_trace_run_view),
+ * which owns nothing: its samples, events and summary are the trace's.  The header, the summary (where the live screen
  * lists processes), the status line and the help are replay's own
  * (replay_draw.c).  Nothing here reads /proc or calls a platform backend.
  *
@@ -28,7 +27,7 @@
 
 #define RP_MAX_READ (1u << 20) /* bytes read from stdin per wake-up: keys stay responsive */
 
-/* ---- the trace as a monitor ---- */
+/* ---- the trace's columns ---- */
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -71,30 +70,10 @@ static void invalidate_lanes(replay *r)
         r->v.lanes[i].n = 0;
 }
 
-/* Point the monitor view at the trace (after any change to it). */
+/* Set the column interval from the trace (after any change to it). */
 static void sync_view(replay *r)
 {
-    st_monitor *m = &r->m;
     const st_trace *t = &r->t;
-    m->ring.buf = t->samples;
-    m->ring.cap = t->cap_samples > t->n_samples ? t->cap_samples : t->n_samples + 1;
-    m->ring.head = 0;
-    m->ring.len = t->n_samples;
-    m->ring.total = t->n_samples;
-    m->events = t->events;
-    m->summary = t->summary;
-    m->meta = t->meta;
-    m->dropped = t->dropped_samples;
-    m->has_last = t->n_samples > 0;
-    if (m->has_last)
-        m->last = t->samples[t->n_samples - 1];
-    m->sys_start.swap_used = t->summary.has_swap ? t->summary.swap_start : 0;
-    m->sys.valid = 0;
-    if (t->meta.swap_total) {
-        m->sys.swap_total = t->meta.swap_total;
-        m->sys.valid = ST_SYS_SWAPTOTAL;
-    }
-    m->job.state = ST_JOB_EXITED;
     /* the column interval: once for a file, at each doubling of a stream */
     if (t->meta.interval != r->meta_iv || t->meta.stagetop[0] != r->meta_st ||
         (t->n_samples >= 8 && t->n_samples >= 2 * r->est_at && r->est_at < 4096)) {
@@ -102,10 +81,10 @@ static void sync_view(replay *r)
         r->meta_st = t->meta.stagetop[0];
         r->est_at = t->n_samples;
         double iv = column_interval(t);
-        if (iv != m->opts.interval) {
-            if (r->v.frozen && m->opts.interval > 0) /* keep the window's right edge in time */
-                r->v.frozen_end = (int64_t)((double)(r->v.frozen_end + 1) * m->opts.interval / iv) - 1;
-            m->opts.interval = iv;
+        if (iv != r->iv) {
+            if (r->v.frozen && r->iv > 0) /* keep the window's right edge in time */
+                r->v.frozen_end = (int64_t)((double)(r->v.frozen_end + 1) * r->iv / iv) - 1;
+            r->iv = iv;
             invalidate_lanes(r);
         }
     }
@@ -215,7 +194,9 @@ static void fit(replay *r)
     r->need_fit = r->v.L.too_small; /* again once there is room */
     r->v.frozen = 0;
     r->v.per_col = 1;
-    uint64_t last = (uint64_t)tui_newest_col(&r->v, &r->m);
+    st_run_view rv;
+    rp_view(r, &rv);
+    uint64_t last = (uint64_t)tui_newest_col(&r->v, &rv);
     r->v.per_col = (unsigned)(last / (uint64_t)w + 1 < 10000 ? last / (uint64_t)w + 1 : 10000);
     if (r->ended) { /* a finished trace: from its start, the blank after its end */
         r->v.frozen = 1;
@@ -226,10 +207,12 @@ static void fit(replay *r)
 /* Move the window; it follows the newest sample again once it reaches it. */
 static void pan(replay *r, int quarters)
 {
+    st_run_view rv;
+    rp_view(r, &rv);
     if (!r->v.frozen)
-        tui_view_freeze(&r->v, &r->m);
-    tui_view_pan(&r->v, &r->m, quarters);
-    if (quarters > 0 && r->v.frozen_end >= tui_newest_col(&r->v, &r->m))
+        tui_view_freeze(&r->v, &rv);
+    tui_view_pan(&r->v, &rv, quarters);
+    if (quarters > 0 && r->v.frozen_end >= tui_newest_col(&r->v, &rv))
         r->v.frozen = 0;
 }
 
@@ -237,7 +220,9 @@ static void pan(replay *r, int quarters)
 static void zoom(replay *r, int dir)
 {
     tui_view_zoom(&r->v, dir);
-    int64_t newest = tui_newest_col(&r->v, &r->m), w = r->v.L.plot[0].w;
+    st_run_view rv;
+    rp_view(r, &rv);
+    int64_t newest = tui_newest_col(&r->v, &rv), w = r->v.L.plot[0].w;
     int64_t most = newest > w - 1 ? newest : w - 1;
     if (r->v.frozen && (r->v.frozen_end > most || newest < w - 1))
         r->v.frozen_end = most; /* all of it fits: from its start */
@@ -274,7 +259,12 @@ static void on_key(replay *r, int ch, double now)
     case '+': case '=': zoom(r, 1); break;
     case '-': case '_': zoom(r, -1); break;
     case 'f': case 'F': fit(r); break;
-    case ' ': tui_view_freeze(v, &r->m); break;
+    case ' ': {
+        st_run_view rv;
+        rp_view(r, &rv);
+        tui_view_freeze(v, &rv);
+        break;
+    }
     case 'e': case 'E': do_export(r, now); break;
     case 's': case 'S': v->stages = !v->stages; break;
     case '?': case 'h': case 'H': case KEY_F(1): v->help = 1; break;

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "stagetop/monitor.h"
+#include "stagetop/run_view.h"
 #include "stagetop/trace.h"
 #include "stagetop/trace_stream.h"
 #include "tui.h"
@@ -28,7 +28,7 @@ typedef struct replay {
     double meta_iv;         /* meta.interval when the columns were set */
     char meta_st;           /* meta.stagetop[0] then */
     size_t est_at;          /* samples then */
-    st_monitor m;           /* a view of t for the lanes; owns nothing */
+    double iv;              /* the column interval (seconds) */
     tui_view v;
     int need_fit;           /* fitted while the terminal was too small */
     int quit, dirty;
@@ -36,6 +36,9 @@ typedef struct replay {
 
 /* Recompute the layout for the terminal size and the summary's rows. */
 void rp_relayout(replay *r);
+
+/* The run view of the whole trace read so far (st_trace_run_view). */
+void rp_view(const replay *r, st_run_view *out);
 
 /* Draw one frame into curses' virtual screen (wnoutrefresh). */
 void rp_draw(replay *r, double now);

@@ -19,19 +19,25 @@ enum { RP_LINES = 12, RP_LINE = 200, RP_TWO_COLS = 96 };
 
 static uint32_t col_ms(const replay *r)
 {
-    long iv = lround(r->m.opts.interval * 1000.0);
+    long iv = lround(r->iv * 1000.0);
     return iv < 1 ? 1 : (uint32_t)iv;
 }
 
-/* The monitor as it was at the window's right edge: the samples and events
- * up to it, so the lane labels give the values there (the peaks stay the
- * whole trace's). */
-static st_monitor edge_view(const replay *r)
+void rp_view(const replay *r, st_run_view *out)
 {
-    st_monitor vm = r->m;
+    st_trace_run_view(&r->t, r->t.n_samples, r->t.events.len, r->iv, out);
+}
+
+/* The run as it was at the window's right edge: the samples and events up
+ * to it, so the lane labels give the values there (the peaks stay the
+ * whole trace's). */
+static void edge_view(const replay *r, st_run_view *out)
+{
     const st_trace *t = &r->t;
-    if (!r->v.frozen || !vm.has_last)
-        return vm;
+    if (!r->v.frozen || t->n_samples == 0) {
+        rp_view(r, out);
+        return;
+    }
     double lim_d = (double)(r->v.frozen_end + 1) * r->v.per_col * col_ms(r);
     uint32_t lim = lim_d >= 4294967295.0 ? UINT32_MAX : lim_d <= 0 ? 0 : (uint32_t)lim_d;
     size_t lo = 0, hi = t->n_samples;
@@ -42,8 +48,7 @@ static st_monitor edge_view(const replay *r)
         else
             hi = mid;
     }
-    vm.ring.len = lo ? lo : 1;
-    vm.last = t->samples[vm.ring.len - 1];
+    size_t ns = lo ? lo : 1;
     lo = 0;
     hi = t->events.len;
     while (lo < hi) {
@@ -53,8 +58,7 @@ static st_monitor edge_view(const replay *r)
         else
             hi = mid;
     }
-    vm.events.len = lo;
-    return vm;
+    st_trace_run_view(t, ns, lo, r->iv, out);
 }
 
 /* "m:ss" or "h:mm:ss" (whole seconds, rounded down). */
@@ -73,9 +77,11 @@ static void range_text(const replay *r, char *buf, size_t len)
 {
     const tui_view *v = &r->v;
     double col_s = v->per_col * (col_ms(r) / 1000.0);
-    int64_t end = v->frozen ? v->frozen_end : tui_newest_col(v, &r->m);
+    st_run_view rv;
+    rp_view(r, &rv);
+    int64_t end = v->frozen ? v->frozen_end : tui_newest_col(v, &rv);
     double t0 = (double)(end - (v->L.plot[0].w - 1)) * col_s, t1 = (double)(end + 1) * col_s;
-    double last = r->m.has_last ? r->m.last.t_ms / 1000.0 : 0;
+    double last = rv.last ? rv.last->t_ms / 1000.0 : 0;
     char a[24], b[24];
     snprintf(buf, len, "%s%s%s", clock_text(t0, a, sizeof a), v->ascii ? "-" : "\xe2\x80\x93",
              clock_text(t1 < last ? t1 : last, b, sizeof b));
@@ -95,7 +101,9 @@ static void draw_axis(const replay *r)
         return;
     uint32_t iv = col_ms(r);
     double col_s = v->per_col * (iv / 1000.0), step = tui_axis_step(col_s);
-    int64_t end = v->frozen ? v->frozen_end : tui_newest_col(v, &r->m), c0 = end - (w - 1);
+    st_run_view rv;
+    rp_view(r, &rv);
+    int64_t end = v->frozen ? v->frozen_end : tui_newest_col(v, &rv), c0 = end - (w - 1);
     char cell[1024], out[1024 * 3 + 1];
     for (int x = 0; x < w; x++)
         cell[x] = c0 + x >= 0 ? 1 : 0; /* 0 blank (before the start), 1 rule, 2 tick, else text */
@@ -358,7 +366,7 @@ static void stream_state(const replay *r, char *buf, size_t len)
     }
 }
 
-static void draw_header(const replay *r, const st_monitor *vm)
+static void draw_header(const replay *r, const st_run_view *vm)
 {
     const tui_view *v = &r->v;
     const tui_box *b = &v->L.header;
@@ -387,7 +395,7 @@ static void draw_header(const replay *r, const st_monitor *vm)
     stream_state(r, state, sizeof state);
     const st_summary *s = &r->t.summary;
     st_format_duration(s->n_samples ? (s->last_t_ms - s->first_t_ms) / 1000.0 : 0, d, sizeof d);
-    clock_text(vm->has_last ? vm->last.t_ms / 1000.0 : 0, at, sizeof at);
+    clock_text(vm->last ? vm->last->t_ms / 1000.0 : 0, at, sizeof at);
     attr_t tag_a = tui_attr(v, r->follow && !r->ended ? TUI_PAIR_GOOD : TUI_PAIR_WARN) | A_BOLD;
     int x = tui_put(b->y, 0, b->w, "[REPLAY]", tag_a);
     if (b->h >= 2) {
@@ -401,7 +409,7 @@ static void draw_header(const replay *r, const st_monitor *vm)
             snprintf(metric, sizeof metric, "  footprint = %s", safe);
         }
         snprintf(line, sizeof line, "%zu samples  %s  every %gs  at %s%s%s", s->n_samples, d,
-                 st_interval_ok(mt->interval) ? mt->interval : r->m.opts.interval, at,
+                 st_interval_ok(mt->interval) ? mt->interval : vm->interval, at,
                  stage, metric);
         x = tui_put(b->y + 1, 0, b->w, line, A_NORMAL);
         if (state[0])
@@ -480,7 +488,8 @@ void rp_draw(replay *r, double now)
         if (v->L.cols > 0 && v->L.rows > 0)
             tui_put(0, 0, v->L.cols - (v->L.rows == 1), msg, A_BOLD);
     } else {
-        st_monitor vm = edge_view(r);
+        st_run_view vm;
+        edge_view(r, &vm);
         draw_header(r, &vm);
         tui_lanes_draw(v, &vm, now);
         if (v->L.axis.h) { /* the window's place in the trace, not "last 48s" */

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include "stagetop/monitor.h"
+#include "stagetop/run_view.h"
 
 typedef struct tui_opts {
     int ascii;            /* --ascii or non-UTF-8 locale */
@@ -40,7 +41,7 @@ int tui_replay(const char *path, const tui_opts *o, st_error *err);
  * the members of a job stagetop paused, a launched job's group) and the
  * terminal (saved before the screen starts, on while it is up). */
 void tui_crash_install(void);
-void tui_crash_job(const st_monitor *m);
+void tui_crash_job(const st_run_view *rv);
 void tui_crash_term_save(void);
 void tui_crash_term_on(int on);
 

@@ -1,13 +1,13 @@
 /* view.h: the live screen's state and its drawing (curses), shared by the
  * event loop (live.c) and the frame-time benchmark.  One frame draws the
- * whole screen from the monitor into curses' virtual screen (wnoutrefresh);
+ * whole screen from a run view (st_run_view) into curses' virtual screen (wnoutrefresh);
  * the caller sends it with doupdate(), which writes only what changed. */
 #ifndef STAGETOP_TUI_VIEW_H
 #define STAGETOP_TUI_VIEW_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "stagetop/monitor.h"
+#include "stagetop/run_view.h"
 #include "layout.h"
 #include "tui.h"
 
@@ -22,7 +22,7 @@ typedef struct tui_lane_cache {
     int64_t col0;
     int64_t final_end;  /* columns before this one were final when computed */
     unsigned per_col;
-    uint64_t ring_total;/* ring.total when computed */
+    uint64_t ring_total;/* samples_total when computed */
 } tui_lane_cache;
 
 typedef struct tui_cmd_entry {
@@ -51,7 +51,7 @@ typedef struct tui_view {
     size_t n_cmds, cap_cmds;
     const st_proc_mem **order; /* members, largest footprint first */
     size_t cap_order;
-    uint64_t order_total;    /* ring.total when sorted */
+    uint64_t order_total;    /* samples_total when sorted */
     double cpu_mark, wall_mark, cpu_pct; /* stagetop's own CPU use */
     double frame_s;          /* duration of the last frame */
     uint64_t frames;
@@ -74,11 +74,11 @@ void tui_view_colors(const tui_view *v);
 
 /* Recompute the layout for the current terminal size (after KEY_RESIZE);
  * the next frame is drawn in full. */
-void tui_view_resize(tui_view *v, const st_monitor *m);
+void tui_view_resize(tui_view *v, const st_run_view *rv);
 
-/* Draw one frame of m at monotonic time now into stdscr and
+/* Draw one frame of the run view rv at monotonic time now into stdscr and
  * wnoutrefresh() it. */
-void tui_view_draw(tui_view *v, const st_monitor *m, double now);
+void tui_view_draw(tui_view *v, const st_run_view *rv, double now);
 
 /* Show a message in the status line for a few seconds (error: in red). */
 void tui_view_message(tui_view *v, double now, int error, const char *fmt, ...)
@@ -90,9 +90,9 @@ void tui_view_message(tui_view *v, double now, int error, const char *fmt, ...)
 /* Zoom: dir > 0 fewer samples per column (in), < 0 more (out). */
 void tui_view_zoom(tui_view *v, int dir);
 /* Freeze or unfreeze the graphs at the newest column. */
-void tui_view_freeze(tui_view *v, const st_monitor *m);
+void tui_view_freeze(tui_view *v, const st_run_view *rv);
 /* Move a frozen window by dir quarters of its width (left < 0). */
-void tui_view_pan(tui_view *v, const st_monitor *m, int dir);
+void tui_view_pan(tui_view *v, const st_run_view *rv, int dir);
 
 /* Draw a centred box with n lines of text (the first in bold): the help. */
 void tui_view_help(const tui_view *v, const char *const *lines, int n);

@@ -4,7 +4,7 @@
 
 #include <curses.h>
 #include <stdint.h>
-#include "stagetop/monitor.h"
+#include "stagetop/run_view.h"
 #include "view.h"
 
 /* Colour pairs (with NO_COLOR only BAD and BAR keep an attribute: bold,
@@ -22,18 +22,27 @@ attr_t tui_attr(const tui_view *v, int pair);
 int tui_put(int y, int x, int w, const char *s, attr_t a);
 
 /* The absolute column of the newest sample at the current zoom. */
-int64_t tui_newest_col(const tui_view *v, const st_monitor *m);
+int64_t tui_newest_col(const tui_view *v, const st_run_view *rv);
 
 /* The stage of the latest stage event (raw text), or NULL. */
-const char *tui_current_stage(const st_monitor *m);
+const char *tui_current_stage(const st_run_view *rv);
 
 /* The stage table (key `s`): a box from row y0 down to the status line,
  * the latest stages that fit; one row's text for stage i (tests). */
 void tui_stage_table_draw(const tui_view *v, const st_summary *s, int y0);
 void tui_stage_row(const st_summary *s, size_t i, int ascii, char *out, size_t len);
 
+/* The live screen's panels (view_panels.c): the header, the process list
+ * (largest footprint first, command lines read through the view), the
+ * status line, the keys' help and the guard's alert. */
+void tui_panel_header(const tui_view *v, const st_run_view *rv);
+void tui_panel_list(tui_view *v, const st_run_view *rv, double now);
+void tui_panel_status(tui_view *v, const st_run_view *rv, double now);
+void tui_panel_help(const tui_view *v);
+void tui_panel_alert(const tui_view *v, const st_run_view *rv);
+
 /* Draw the lanes, the window label, the time axis and the event row. */
-void tui_lanes_draw(tui_view *v, const st_monitor *m, double now);
+void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now);
 
 /* Start the curses screen on stdin/stdout (cbreak, no echo, keypad,
  * non-blocking getch, hidden cursor).  ST_EINVAL when there is no

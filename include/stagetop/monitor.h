@@ -110,6 +110,13 @@ int st_monitor_pause(st_monitor *m, double now, st_error *err);
 int st_monitor_resume(st_monitor *m, double now, st_error *err);
 int st_monitor_kill(st_monitor *m, double now, st_error *err);
 
+/* A wide tree is watched read-only (p, k and the guard never signal);
+ * allow = 1 lets them signal it, 0 makes it read-only again. */
+void st_monitor_allow_signals(st_monitor *m, int allow);
+
+/* The watched tree's scope (st_job_scope_of on the monitor's backend). */
+int st_monitor_scope(const st_monitor *m, st_job_scope *out, st_error *err);
+
 /* Export the JSON trace (atomic) to path. */
 int st_monitor_export(st_monitor *m, const char *path, st_error *err);
 /* A fresh export path: DIR/stagetop-PID-YYYYmmdd-HHMMSS.json into buf. */

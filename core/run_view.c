@@ -1,0 +1,208 @@
+/* run_view.c: the read-only snapshot of a run (run_view.h) for a live
+ * monitor and for a trace, its warnings list and the numbers derived from
+ * the samples (swap growth rate, time to the swap budget). */
+#include "stagetop/run_view.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stagetop/monitor.h"
+
+static const st_sample *view_at(st_samples_view s, size_t i)
+{
+    return i < s.a_len ? &s.a[i] : i - s.a_len < s.b_len ? &s.b[i - s.a_len] : NULL;
+}
+
+int st_run_swap_rate(st_samples_view s, double *rate)
+{
+    size_t n = s.a_len + s.b_len, lo = 0, hi = n;
+    const st_sample *last = n ? view_at(s, n - 1) : NULL;
+    if (!last || !st_sample_has(last, ST_F_SWAP) || last->t_ms < 2000)
+        return 0;
+    uint32_t win = (uint32_t)(ST_RUN_SWAP_RATE_WINDOW_S * 1000.0);
+    uint32_t want = last->t_ms > win ? last->t_ms - win : 0;
+    while (lo < hi) { /* the first sample at or after want */
+        size_t mid = lo + (hi - lo) / 2;
+        if (view_at(s, mid)->t_ms < want)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const st_sample *old = view_at(s, lo);
+    if (!old || old == last || !st_sample_has(old, ST_F_SWAP) || last->t_ms - old->t_ms < 1000)
+        return 0;
+    *rate = ((double)last->swap_used - (double)old->swap_used) * 1000.0 / (last->t_ms - old->t_ms);
+    return 1;
+}
+
+double st_run_budget_eta(uint64_t base, uint64_t budget, uint64_t swap_now, double rate)
+{
+    if (!(rate > 0.0))
+        return -1.0;
+    double left = (double)base + (double)budget - (double)swap_now;
+    return left <= 0.0 ? 0.0 : left / rate;
+}
+
+static void add_warning(st_run_view *v, int source, int info, int code, int sys_errno, const char *msg)
+{
+    if (!msg || !msg[0] || v->n_warnings >= ST_WARN_SOURCES)
+        return;
+    st_run_warning *w = &v->warnings[v->n_warnings++];
+    w->source = source;
+    w->info = info;
+    w->e.code = code;
+    w->e.sys_errno = sys_errno;
+    snprintf(w->e.msg, sizeof w->e.msg, "%s", msg);
+}
+
+const st_run_warning *st_run_view_find(const st_run_view *v, int source)
+{
+    for (size_t i = 0; i < v->n_warnings; i++)
+        if (v->warnings[i].source == source)
+            return &v->warnings[i];
+    return NULL;
+}
+
+const st_run_warning *st_run_view_warning(const st_run_view *v)
+{
+    static const int order[] = {ST_WARN_GUARD, ST_WARN_RECORD, ST_WARN_FOLLOW, ST_WARN_GPU};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const st_run_warning *w = st_run_view_find(v, order[i]);
+        if (w && !w->info)
+            return w;
+    }
+    return NULL;
+}
+
+static void derive(st_run_view *v, uint64_t swap_base)
+{
+    v->has_swap_rate = st_run_swap_rate(v->samples, &v->swap_rate);
+    if (!v->has_swap_rate)
+        v->swap_rate = 0;
+    v->budget_eta_s = -1.0;
+    if (v->guard_active && v->guard_opts.has_swap_budget && v->last &&
+        st_sample_has(v->last, ST_F_SWAP))
+        v->budget_eta_s = st_run_budget_eta(swap_base, v->guard_opts.swap_budget,
+                                            v->last->swap_used, v->swap_rate);
+}
+
+void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
+{
+    st_run_view *v = out;
+    memset(v, 0, sizeof *v);
+    v->live = m;
+    v->meta = &m->meta;
+    v->interval = m->opts.interval;
+    v->footprint_metric = m->plat && m->plat->footprint_metric ? m->plat->footprint_metric : "";
+    v->peak_metric = m->plat ? m->plat->peak_metric : NULL;
+    v->root_pid = m->tree.root.pid;
+    v->uptime_s = now - m->t0;
+
+    v->samples = st_ring_view(&m->ring);
+    v->samples_total = m->ring.total;
+    v->last = st_ring_last(&m->ring);
+    v->dropped = m->dropped;
+    v->summary = &m->summary;
+
+    v->members = m->tree.members;
+    v->n_members = m->tree.n_members;
+    v->root_alive = m->tree.root_alive;
+    v->kernel_peak = m->tree.kernel_peak;
+    v->has_kernel_peak = m->tree.has_kernel_peak;
+    v->eperm_count = m->tree.eperm_count;
+    v->has_gpu_lane = m->gpu != NULL;
+    v->gpu_pids = m->gpu_pids;
+    v->gpu_bytes = m->gpu_bytes;
+    v->gpu_n = m->gpu_n;
+
+    v->events = m->events.v;
+    v->n_events = m->events.len;
+
+    v->sys = m->sys;
+    v->sys_start = m->sys_start;
+
+    v->guard_active = m->guard_on;
+    v->guard_opts = m->guard.o;
+    v->guard_tripped = m->guard_tripped;
+    v->verdict = m->verdict;
+
+    v->job_pid = m->job.pid;
+    v->job_launched = m->job.launched;
+    v->job_state = m->job.state;
+    v->paused_by_us = m->job.paused_by_us;
+    v->exit_code = m->job.exit_code;
+    v->signalled = m->job.signalled;
+    v->refused = m->job.refused;
+    v->refusal = m->job.refusal;
+    v->read_only = m->job.read_only;
+    v->kill_asked = m->job.kill_asked;
+    v->grace_s = m->job.grace_s;
+
+    v->cpu_per_sample = m->cpu_per_sample;
+    derive(v, m->guard.has_base ? m->guard.swap_base : m->sys_start.swap_used);
+
+    add_warning(v, ST_WARN_GUARD, 0, ST_EPERM, 0, m->guard_error);
+    add_warning(v, ST_WARN_RECORD, 0, ST_EIO, m->record_errno, m->record_error);
+    add_warning(v, ST_WARN_FOLLOW, 0, ST_EPARSE, 0, m->follow_error);
+    add_warning(v, ST_WARN_GPU, 0, ST_EIO, 0, m->gpu_error);
+    if (m->tree.eperm_count) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%llu member(s) not readable (EPERM)",
+                 (unsigned long long)m->tree.eperm_count);
+        add_warning(v, ST_WARN_EPERM, 1, ST_EPERM, 0, msg);
+    }
+    if (!m->gpu)
+        add_warning(v, ST_WARN_NO_GPU, 1, ST_ENOTSUP, 0, m->gpu_why);
+}
+
+void st_trace_run_view(const st_trace *t, size_t n_samples, size_t n_events, double interval,
+                   st_run_view *out)
+{
+    st_run_view *v = out;
+    memset(v, 0, sizeof *v);
+    if (n_samples > t->n_samples)
+        n_samples = t->n_samples;
+    if (n_events > t->events.len)
+        n_events = t->events.len;
+    v->replay = 1;
+    v->meta = &t->meta;
+    v->interval = interval;
+    v->footprint_metric = t->meta.footprint_metric;
+    v->root_pid = t->meta.pid;
+    v->samples.a = t->samples;
+    v->samples.a_len = n_samples;
+    v->samples_total = t->n_samples;
+    v->last = n_samples ? &t->samples[n_samples - 1] : NULL;
+    v->dropped = t->dropped_samples;
+    v->summary = &t->summary;
+    v->events = t->events.v;
+    v->n_events = n_events;
+    v->sys_start.swap_used = t->summary.has_swap ? t->summary.swap_start : 0;
+    if (t->meta.swap_total) {
+        v->sys.swap_total = t->meta.swap_total;
+        v->sys.valid = ST_SYS_SWAPTOTAL;
+    }
+    v->job_pid = t->meta.pid;
+    v->job_state = ST_JOB_EXITED;
+    v->refusal = "";
+    derive(v, v->sys_start.swap_used);
+}
+
+int st_run_view_command(const st_run_view *v, st_proc_id id, char *buf, size_t len, st_error *err)
+{
+    const st_monitor *m = v->live;
+    if (!m || !m->plat || !m->plat->command)
+        return st_error_set(err, ST_ENOTSUP, 0, "no live process to read");
+    return m->plat->command(m->b, id, buf, len, err);
+}
+
+int st_run_view_gpu_of(const st_run_view *v, int32_t pid, uint64_t *bytes)
+{
+    for (size_t i = 0; i < v->gpu_n; i++) {
+        if (v->gpu_pids[i] == pid) {
+            *bytes = v->gpu_bytes[i];
+            return 1;
+        }
+    }
+    return 0;
+}

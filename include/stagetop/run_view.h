@@ -1,0 +1,145 @@
+/* run_view.h: one read-only snapshot of a run, what a front end draws.
+ *
+ * A live run (st_monitor_view) and a loaded or followed trace
+ * (st_trace_run_view) give the same type, so the screen, the replay screen and
+ * headless mode read one thing and never the monitor's ring, tree, guard,
+ * recorder or follower.  Every pointer in it borrows from its source and is
+ * valid until the source changes (the next st_monitor_step, the next
+ * record fed to the trace): take a fresh view for each frame.  Numbers
+ * derived from the samples (the swap growth rate, the time to the swap
+ * budget) are computed here once, with one name each (docs/screen.md). */
+#ifndef STAGETOP_RUN_VIEW_H
+#define STAGETOP_RUN_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/error.h"
+#include "stagetop/events.h"
+#include "stagetop/guard.h"
+#include "stagetop/platform.h"
+#include "stagetop/sample.h"
+#include "stagetop/stats.h"
+#include "stagetop/trace.h"
+
+struct st_monitor;
+
+/* Where a warning comes from (one entry per source at most). */
+enum st_warn_source {
+    ST_WARN_GUARD,   /* a budget was crossed but its action reached no process */
+    ST_WARN_RECORD,  /* the record stream failed (sampling goes on) */
+    ST_WARN_FOLLOW,  /* --events / $STAGETOP_EVENTS: the latest read failure */
+    ST_WARN_GPU,     /* the last GPU reading failed (the lane has gaps) */
+    ST_WARN_EPERM,   /* members whose memory the kernel refused */
+    ST_WARN_NO_GPU,  /* why there is no GPU lane (information, not a warning) */
+    ST_WARN_SOURCES
+};
+
+typedef struct st_run_warning {
+    int source;      /* enum st_warn_source */
+    int info;        /* 1: information only (not shown as a warning) */
+    st_error e;      /* code, errno and the one-line message */
+} st_run_warning;
+
+/* Window of the swap growth rate (seconds): swap_rate is the growth of
+ * system swap used between the newest sample and the oldest one at most
+ * this old, per second. */
+#define ST_RUN_SWAP_RATE_WINDOW_S 10.0
+
+typedef struct st_run_view {
+    /* ---- meta: what is watched ---- */
+    const st_trace_meta *meta;    /* command, pid, platform, interval ... */
+    double interval;              /* seconds between samples (columns) */
+    const char *footprint_metric; /* the platform's name for it ("" unknown) */
+    const char *peak_metric;      /* the kernel peak's name, NULL: "kernel" */
+    int32_t root_pid;             /* the watched root (0 unknown) */
+    int replay;                   /* 1: made from a trace, not a live run */
+    double uptime_s;              /* live: seconds since t = 0 */
+
+    /* ---- samples ---- */
+    st_samples_view samples;      /* the window kept, oldest first */
+    uint64_t samples_total;       /* samples ever taken (changes each sample) */
+    const st_sample *last;        /* the newest sample in the window, or NULL */
+    uint64_t dropped;             /* deadlines missed / samples the trace lost */
+    const st_summary *summary;    /* the whole run so far */
+
+    /* ---- members (live only; n_members 0 in a replay) ---- */
+    const st_proc_mem *members;   /* root first */
+    size_t n_members;
+    int root_alive;               /* 0 once the root process is gone */
+    uint64_t kernel_peak; int has_kernel_peak;
+    uint64_t eperm_count;         /* members whose memory the kernel refused */
+    int has_gpu_lane;             /* a GPU lane is read */
+    const int32_t *gpu_pids;      /* the last GPU reading, per member: pid ... */
+    const uint64_t *gpu_bytes;    /* ... and its bytes on all GPUs */
+    size_t gpu_n;
+
+    /* ---- events ---- */
+    const st_event *events;       /* in time order */
+    size_t n_events;
+
+    /* ---- system ---- */
+    st_sys_mem sys;               /* latest system reading (valid 0: none) */
+    st_sys_mem sys_start;         /* first one (swap growth base) */
+
+    /* ---- guard ---- */
+    int guard_active;
+    st_guard_opts guard_opts;
+    int guard_tripped;            /* a limit was crossed and acted on */
+    st_guard_verdict verdict;     /* the last limit crossed */
+
+    /* ---- job ---- */
+    int32_t job_pid;
+    int job_launched, job_state;  /* enum st_job_state */
+    int paused_by_us, exit_code;
+    int signalled, refused;       /* processes of the last action */
+    const char *refusal;          /* why the first refused ("" none) */
+    int read_only;                /* p, k and the guard never signal */
+    int kill_asked;
+    double grace_s;
+
+    /* ---- derived, computed once here ---- */
+    int has_swap_rate;
+    double swap_rate;             /* bytes/s over ST_RUN_SWAP_RATE_WINDOW_S (signed) */
+    double budget_eta_s;          /* seconds until the swap budget at swap_rate;
+                                     < 0: no budget, or swap not growing */
+    double cpu_per_sample;        /* stagetop's CPU seconds per sample (live) */
+
+    /* ---- warnings: one list ---- */
+    st_run_warning warnings[ST_WARN_SOURCES];
+    size_t n_warnings;
+
+    const struct st_monitor *live; /* the source of a live view (commands) */
+} st_run_view;
+
+/* The view of a live run at monotonic time now. */
+void st_monitor_view(const struct st_monitor *m, double now, st_run_view *out);
+
+/* The view of a trace as far as it has been read: samples [0, n_samples),
+ * events [0, n_events) (a replay's window edge; pass the trace's counts
+ * for all of it), interval in seconds (the replay's column interval). */
+void st_trace_run_view(const st_trace *t, size_t n_samples, size_t n_events, double interval,
+                   st_run_view *out);
+
+/* Warnings: the first non-information entry in the screen's order (guard,
+ * record, follow, GPU), or NULL. */
+const st_run_warning *st_run_view_warning(const st_run_view *v);
+/* The entry of one source, or NULL. */
+const st_run_warning *st_run_view_find(const st_run_view *v, int source);
+
+/* The swap growth rate of a window (bytes/s, see ST_RUN_SWAP_RATE_WINDOW_S):
+ * 1 and *rate when the newest sample has swap, is at least 2 s into the run
+ * and an older one at least 1 s before it has swap too; else 0. */
+int st_run_swap_rate(st_samples_view s, double *rate);
+
+/* Seconds until swap_now reaches base + budget at rate (0 when already
+ * there), < 0 when rate <= 0. */
+double st_run_budget_eta(uint64_t base, uint64_t budget, uint64_t swap_now, double rate);
+
+/* GPU bytes of one member as of the last GPU reading: 1 and *bytes, or 0. */
+int st_run_view_gpu_of(const st_run_view *v, int32_t pid, uint64_t *bytes);
+
+/* A live member's command line (the backend reads it); ST_ENOTSUP for a
+ * replay. */
+int st_run_view_command(const st_run_view *v, st_proc_id id, char *buf, size_t len, st_error *err);
+
+#endif

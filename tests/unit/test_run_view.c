@@ -1,0 +1,350 @@
+/* st_run_view: the snapshot of a live run (st_monitor_view) on a scripted
+ * backend and of a trace (st_trace_run_view): members, samples, job state,
+ * the derived swap rate and time to budget, and the one warnings list. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stagetop/monitor.h"
+#include "stagetop/run_view.h"
+
+/* ---- a scripted backend ---------------------------------------------------- */
+
+#define NPROC 4
+struct st_backend {
+    st_proc_mem procs[NPROC];
+    int alive[NPROC];
+    st_sys_mem sys;
+    int signals[64];
+    int32_t signalled_pid[64];
+    int n_signals;
+};
+
+static struct st_backend *the_backend; /* the test's handle on what open() made */
+
+static int f_open(st_backend **out, st_error *err)
+{
+    (void)err;
+    free(the_backend);
+    struct st_backend *b = calloc(1, sizeof *b);
+    for (int i = 0; i < NPROC; i++) {
+        b->procs[i].id.pid = 1000 + i;
+        b->procs[i].id.start = 500 + (uint64_t)i;
+        b->procs[i].ppid = i == 0 ? 1 : 1000;
+        b->procs[i].footprint = (uint64_t)(i + 1) << 20;
+        b->procs[i].rss = (uint64_t)(i + 2) << 20;
+        b->procs[i].peak = (uint64_t)(i + 3) << 20;
+        b->procs[i].valid = ST_PM_FOOTPRINT | ST_PM_RSS | ST_PM_PEAK;
+        b->alive[i] = i < 3; /* root + two children */
+    }
+    b->sys.mem_total = 16ull << 30;
+    b->sys.swap_total = 4ull << 30;
+    b->sys.swap_used = 1ull << 30;
+    b->sys.level_c = 8000;
+    b->sys.valid = ST_F_SWAP | ST_F_LEVEL | ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL;
+    the_backend = b;
+    *out = b;
+    return ST_OK;
+}
+
+/* Kept after close so a test can see what happened at close; freed by the
+ * next open. */
+static void f_close(st_backend *b) { (void)b; }
+
+static int find(st_backend *b, int32_t pid)
+{
+    for (int i = 0; i < NPROC; i++)
+        if (b->alive[i] && b->procs[i].id.pid == pid)
+            return i;
+    return -1;
+}
+
+static int f_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
+{
+    int i = find(b, pid);
+    if (i < 0)
+        return st_error_set(err, ST_ESRCH, 0, "no process with pid %d", (int)pid);
+    *out = b->procs[i].id;
+    return ST_OK;
+}
+
+static int f_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, st_error *err)
+{
+    int r = find(b, root.pid);
+    st_proc_vec_clear(out);
+    if (r < 0 || b->procs[r].id.start != root.start)
+        return st_error_set(err, ST_ESRCH, 0, "gone");
+    for (int i = 0; i < NPROC; i++) {
+        if (!b->alive[i] || (i != r && b->procs[i].ppid != root.pid))
+            continue;
+        st_proc_ref ref = {b->procs[i].id, b->procs[i].ppid};
+        st_proc_vec_push(out, &ref, err);
+    }
+    return ST_OK;
+}
+
+static int f_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err)
+{
+    int i = find(b, id.pid);
+    if (i < 0 || b->procs[i].id.start != id.start)
+        return st_error_set(err, ST_ESRCH, 0, "gone");
+    *out = b->procs[i];
+    return ST_OK;
+}
+
+static int f_read_system(st_backend *b, st_sys_mem *out, st_error *err)
+{
+    (void)err;
+    *out = b->sys;
+    return ST_OK;
+}
+
+static int f_command(st_backend *b, st_proc_id id, char *buf, size_t len, st_error *err)
+{
+    (void)b;
+    (void)err;
+    snprintf(buf, len, "fake-%d", (int)id.pid);
+    return ST_OK;
+}
+
+static int f_list_all(st_backend *b, st_proc_vec *out, st_error *err)
+{
+    return f_descendants(b, b->procs[0].id, out, err);
+}
+
+static int f_send_signal(st_backend *b, st_proc_id id, int sig, st_error *err)
+{
+    int i = find(b, id.pid);
+    if (i < 0 || b->procs[i].id.start != id.start)
+        return st_error_set(err, ST_ESRCH, 0, "gone");
+    if (b->n_signals < 64) {
+        b->signals[b->n_signals] = sig;
+        b->signalled_pid[b->n_signals++] = id.pid;
+    }
+    if (sig == SIGKILL || sig == SIGTERM)
+        b->alive[i] = 0;
+    return ST_OK;
+}
+
+static const st_platform fake = {
+    .name = "fake", .footprint_metric = "fake_footprint", .peak_metric = "fake_peak",
+    .open = f_open, .close = f_close, .identify = f_identify, .descendants = f_descendants,
+    .read_proc = f_read_proc, .release = NULL, .read_system = f_read_system,
+    .command = f_command, .list_all = f_list_all, .send_signal = f_send_signal,
+};
+
+/* ---- tests ----------------------------------------------------------------- */
+
+static void open_mon(st_monitor *m, st_monitor_opts *o, double t0)
+{
+    st_error e;
+    int rc = st_monitor_open(m, &fake, o, 1000, NULL, t0, &e);
+    if (rc != ST_OK)
+        fail_msg("open: %s", e.msg);
+}
+
+/* Step at t0 + k * interval with the backend's swap set by swap_at(k). */
+static void step_with_swap(st_monitor *m, double t0, double iv, int k, uint64_t swap)
+{
+    the_backend->sys.swap_used = swap;
+    assert_int_equal(st_monitor_step(m, t0 + k * iv, NULL), ST_OK);
+}
+
+static void live_view_mirrors_the_run(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    o.interval = 0.5;
+    open_mon(&m, &o, 10.0);
+    st_monitor_start(&m, 10.0);
+    for (int k = 0; k < 4; k++)
+        step_with_swap(&m, 10.0, 0.5, k, 1ull << 30);
+    st_run_view v;
+    st_monitor_view(&m, 12.25, &v);
+    assert_int_equal(v.replay, 0);
+    assert_int_equal(v.root_pid, 1000);
+    assert_int_equal(v.n_members, 3);
+    assert_int_equal(v.members[0].id.pid, 1000);
+    assert_int_equal(v.samples_total, 4);
+    assert_int_equal(v.samples.a_len + v.samples.b_len, 4);
+    assert_non_null(v.last);
+    assert_int_equal(v.last->t_ms, 1500);
+    assert_int_equal(v.last->footprint, (1ull + 2 + 3) << 20);
+    assert_true(v.uptime_s > 2.249 && v.uptime_s < 2.251);
+    assert_string_equal(v.meta->command, "fake-1000");
+    assert_string_equal(v.footprint_metric, "fake_footprint");
+    assert_string_equal(v.peak_metric, "fake_peak");
+    assert_int_equal(v.job_state, ST_JOB_RUNNING);
+    assert_false(v.has_gpu_lane);
+    assert_int_equal(v.interval * 1000, 500);
+    /* no GPU lane: said as information, not as a warning */
+    const st_run_warning *w = st_run_view_find(&v, ST_WARN_NO_GPU);
+    assert_non_null(w);
+    assert_true(w->info);
+    assert_null(st_run_view_warning(&v));
+    /* an event shows up in the view */
+    assert_int_equal(st_monitor_mark(&m, "here", 12.3, NULL), ST_OK);
+    st_monitor_view(&m, 12.3, &v);
+    assert_int_equal(v.n_events, m.events.len);
+    assert_int_equal(v.events[v.n_events - 1].kind, ST_EV_MARK);
+    st_monitor_close(&m, 0, NULL);
+}
+
+/* The swap rate is the growth over the last ST_RUN_SWAP_RATE_WINDOW_S
+ * seconds per second; the time to budget is what is left of the budget at
+ * that rate.  Swap grows by `per` bytes a sample of 0.5 s for 30 s. */
+static void swap_rate_and_time_to_budget(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    o.interval = 0.5;
+    const uint64_t base = 1ull << 30, per = 3ull << 20, budget = 1ull << 30;
+    o.guard.has_swap_budget = 1;
+    o.guard.swap_budget = budget;
+    o.guard.action = ST_GUARD_PAUSE;
+    open_mon(&m, &o, 0.0);
+    st_monitor_start(&m, 0.0);
+    int n = 60;
+    for (int k = 0; k < n; k++)
+        step_with_swap(&m, 0.0, 0.5, k, base + (uint64_t)k * per);
+    st_run_view v;
+    st_monitor_view(&m, 30.0, &v);
+    assert_true(v.guard_active);
+    assert_true(v.has_swap_rate);
+    /* independently: samples at k*0.5 s; the window's oldest is 20 samples back */
+    double window_samples = ST_RUN_SWAP_RATE_WINDOW_S / 0.5;
+    double expect = (double)per * window_samples / ST_RUN_SWAP_RATE_WINDOW_S;
+    assert_true(v.swap_rate > expect - 1 && v.swap_rate < expect + 1);
+    uint64_t now_swap = base + (uint64_t)(n - 1) * per;
+    double left = (double)(base + budget) - (double)now_swap;
+    double eta = left / expect;
+    assert_true(v.budget_eta_s > eta - 0.01 && v.budget_eta_s < eta + 0.01);
+    /* the helpers alone */
+    assert_true(st_run_budget_eta(100, 50, 200, 10.0) == 0.0);
+    assert_true(st_run_budget_eta(100, 50, 120, 0.0) < 0.0);
+    assert_true(st_run_budget_eta(100, 50, 120, 10.0) == 3.0);
+    st_monitor_close(&m, 0, NULL);
+}
+
+/* Shrinking swap gives a negative rate and no time to budget; under 2 s of
+ * run there is no rate at all. */
+static void no_rate_early_and_negative_when_shrinking(void **state)
+{
+    (void)state;
+    st_sample s[3];
+    memset(s, 0, sizeof s);
+    for (int i = 0; i < 3; i++) {
+        s[i].valid = ST_F_SWAP;
+        s[i].t_ms = (uint32_t)(i * 800);
+        s[i].swap_used = (uint64_t)(3 - i) << 20;
+    }
+    st_samples_view sv = {s, 3, NULL, 0};
+    double rate = 0;
+    assert_int_equal(st_run_swap_rate(sv, &rate), 0); /* newest at 1.6 s */
+    s[2].t_ms = 2400;
+    assert_int_equal(st_run_swap_rate(sv, &rate), 1);
+    double expect = -(2.0 * (1 << 20)) / 2.4;
+    assert_true(rate > expect - 1 && rate < expect + 1);
+    /* two spans (a wrapped ring) give the same answer */
+    st_samples_view split = {s, 1, s + 1, 2};
+    double rate2 = 0;
+    assert_int_equal(st_run_swap_rate(split, &rate2), 1);
+    assert_true(rate2 == rate);
+}
+
+/* The warnings list: each loose failure of the monitor is one entry, the
+ * first shown is the guard's, a follower's failure is in the list. */
+static void warnings_are_one_list(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    open_mon(&m, &o, 0.0);
+    snprintf(m.follow_error, sizeof m.follow_error, "events: line 3: bad");
+    st_run_view v;
+    st_monitor_view(&m, 0.0, &v);
+    const st_run_warning *w = st_run_view_warning(&v);
+    assert_non_null(w);
+    assert_int_equal(w->source, ST_WARN_FOLLOW);
+    assert_string_equal(w->e.msg, m.follow_error);
+    snprintf(m.guard_error, sizeof m.guard_error, "budget crossed, but could not pause");
+    m.tree.eperm_count = 2;
+    st_monitor_view(&m, 0.0, &v);
+    w = st_run_view_warning(&v);
+    assert_int_equal(w->source, ST_WARN_GUARD);
+    assert_non_null(st_run_view_find(&v, ST_WARN_FOLLOW));
+    w = st_run_view_find(&v, ST_WARN_EPERM);
+    assert_non_null(w);
+    assert_non_null(strstr(w->e.msg, "2 member"));
+    m.tree.eperm_count = 0;
+    st_monitor_close(&m, 0, NULL);
+}
+
+/* A trace gives the same type: samples and events up to an edge, the
+ * trace's summary, an exited job, no members. */
+static void trace_view_up_to_an_edge(void **state)
+{
+    (void)state;
+    st_trace t;
+    st_trace_init(&t);
+    st_sample s[5];
+    memset(s, 0, sizeof s);
+    for (int i = 0; i < 5; i++) {
+        s[i].t_ms = (uint32_t)(i * 1000);
+        s[i].valid = ST_F_SWAP | ST_F_FOOTPRINT;
+        s[i].swap_used = (uint64_t)(10 + i) << 20;
+        s[i].footprint = (uint64_t)(i + 1) << 20;
+    }
+    t.samples = s;
+    t.n_samples = 5;
+    t.meta.pid = 4242;
+    t.meta.swap_total = 8ull << 30;
+    snprintf(t.meta.footprint_metric, sizeof t.meta.footprint_metric, "pss");
+    st_run_view v;
+    st_trace_run_view(&t, 3, 0, 1.0, &v);
+    assert_int_equal(v.replay, 1);
+    assert_int_equal(v.root_pid, 4242);
+    assert_int_equal(v.samples.a_len + v.samples.b_len, 3);
+    assert_ptr_equal(v.last, &s[2]);
+    assert_int_equal(v.samples_total, 5);
+    assert_int_equal(v.n_members, 0);
+    assert_int_equal(v.job_state, ST_JOB_EXITED);
+    assert_string_equal(v.footprint_metric, "pss");
+    assert_true(v.sys.valid & ST_SYS_SWAPTOTAL);
+    assert_int_equal(v.sys.swap_total, t.meta.swap_total);
+    assert_true(v.has_swap_rate);
+    assert_true(v.swap_rate > (1 << 20) - 1 && v.swap_rate < (1 << 20) + 1);
+    assert_true(v.budget_eta_s < 0); /* no guard in a replay */
+    assert_int_equal(v.n_warnings, 0);
+    st_trace_run_view(&t, 99, 99, 1.0, &v); /* clamped to what there is */
+    assert_int_equal(v.samples.a_len, 5);
+    assert_int_equal(v.n_events, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(live_view_mirrors_the_run),
+        cmocka_unit_test(swap_rate_and_time_to_budget),
+        cmocka_unit_test(no_rate_early_and_negative_when_shrinking),
+        cmocka_unit_test(warnings_are_one_list),
+        cmocka_unit_test(trace_view_up_to_an_edge),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
