@@ -1,15 +1,15 @@
 # mk/darwin.mk: the macOS backend's unit tests on a non-Mac.
 #
-# core/platform_darwin.c is built against the shim of the macOS API in
+# core/platform/platform_darwin.c is built against the shim of the macOS API in
 # tests/darwin/shim (first on the include path, so <libproc.h>,
 # <sys/sysctl.h>, <sys/proc_info.h> and <sys/resource.h> resolve there; the
 # last one #include_next's the system's) and the scripted kernel in
 # tests/darwin/fake_darwin.c.  On a Mac the real API is there: the Makefile
-# builds core/platform_darwin.c into libstagetop.a itself and these tests
+# builds core/platform/platform_darwin.c into libstagetop.a itself and these tests
 # are not built.
 
 ifneq ($(UNAME),Darwin)
-DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c core/platform_darwin.c core/error.c core/proc_vec.c
+DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c core/platform/platform_darwin.c core/error.c core/run/proc_vec.c
 DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwin/shim/sys/*.h) \
                    include/stagetop/platform.h include/stagetop/error.h include/stagetop/sample.h
 
@@ -21,18 +21,18 @@ $(B)/tests/test_darwin $(B)/tests/test_darwin_sys: $(B)/tests/%: tests/darwin/%.
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS) $(CMOCKA_LIBS)
 
-# The zombie peak (platform zombie_peak through core/peak.c).
+# The zombie peak (platform zombie_peak through core/run/peak.c).
 DARWIN_PEAK_SRC := tests/darwin/test_darwin_peak.c tests/darwin/fake_darwin.c \
-                   core/platform_darwin.c core/peak.c core/stats.c core/events.c core/utf8.c core/error.c \
-                   core/proc_vec.c
+                   core/platform/platform_darwin.c core/run/peak.c core/run/stats.c core/run/events.c core/utf8.c core/error.c \
+                   core/run/proc_vec.c
 $(B)/tests/test_darwin_peak: $(DARWIN_PEAK_SRC) $(DARWIN_SHIM_HDR) include/stagetop/peak.h
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
 	    -o $@ $(DARWIN_PEAK_SRC) $(LDFLAGS) $(CMOCKA_LIBS)
 
-# jobctl's ancestor rule: identify_parent walked up by core/ancestry.c.
+# jobctl's ancestor rule: identify_parent walked up by core/run/ancestry.c.
 DARWIN_ANC_SRC := tests/darwin/test_darwin_ancestry.c tests/darwin/fake_darwin.c \
-                  core/platform_darwin.c core/ancestry.c core/error.c core/proc_vec.c
+                  core/platform/platform_darwin.c core/run/ancestry.c core/error.c core/run/proc_vec.c
 $(B)/tests/test_darwin_ancestry: $(DARWIN_ANC_SRC) $(DARWIN_SHIM_HDR) include/stagetop/ancestry.h
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
@@ -40,7 +40,7 @@ $(B)/tests/test_darwin_ancestry: $(DARWIN_ANC_SRC) $(DARWIN_SHIM_HDR) include/st
 
 # The cost of one discovery (KERN_PROC_ALL snapshot + walk) on the fake.
 $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwin.c \
-                        core/platform_darwin.c core/error.c core/proc_vec.c $(DARWIN_SHIM_HDR)
+                        core/platform/platform_darwin.c core/error.c core/run/proc_vec.c $(DARWIN_SHIM_HDR)
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)

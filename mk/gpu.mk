@@ -27,7 +27,7 @@ $(B)/gpu/nvml_probe: tests/gpu/nvml_probe.c
 	@mkdir -p $(dir $@)
 	$(QCC) $(CFLAGS) -o $@ $< $(LDFLAGS) $(DL_LIBS)
 
-# One reading through core/gpu_nvml.c: `ST_NVML_LIB=... gpu_once PID...`.
+# One reading through core/platform/gpu_nvml.c: `ST_NVML_LIB=... gpu_once PID...`.
 $(B)/gpu/gpu_once: tests/gpu/gpu_once.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(DL_LIBS)

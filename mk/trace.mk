@@ -31,15 +31,15 @@ FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= 1
 FUZZ_DIR     := fuzz-out
-FUZZ_SRC     := core/json_read.c core/json_write.c core/events.c core/utf8.c core/stats.c core/error.c \
-                core/trace_export.c core/trace_record.c core/trace_import.c core/trace_load.c core/trace_stream.c \
-                core/trace_parse.c
+FUZZ_SRC     := core/trace/json_read.c core/trace/json_write.c core/run/events.c core/utf8.c core/run/stats.c core/error.c \
+                core/trace/trace_export.c core/trace/trace_record.c core/trace/trace_import.c core/trace/trace_load.c core/trace/trace_stream.c \
+                core/trace/trace_parse.c core/trace/trace_meta.c core/atomic_file.c
 FUZZ_CORPUS  := $(FUZZ_DIR)/corpus
 
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_DIR)/fuzz_import
 
-$(FUZZ_DIR)/fuzz_import: tests/fuzz/fuzz_import.c $(FUZZ_SRC) include/stagetop/*.h core/trace_internal.h
+$(FUZZ_DIR)/fuzz_import: tests/fuzz/fuzz_import.c $(FUZZ_SRC) include/stagetop/*.h core/trace/trace_internal.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -std=c11 -Iinclude $(PLAT_CPPFLAGS) -DST_VERSION=\"$(VERSION)\" \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

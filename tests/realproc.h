@@ -1,7 +1,7 @@
 /* realproc.h: helpers shared by the tests that run real processes
  * (test_tree_real.c, test_linux_backend.c): start tests/workloads/holdmem,
  * wait on its protocol lines, and read /proc independently of the code
- * under test (stdio + strtoll, not core/linux_parse.c).  Included once per
+ * under test (stdio + strtoll, not core/platform/linux_parse.c).  Included once per
  * test binary; every helper is static. */
 #ifndef STAGETOP_TESTS_REALPROC_H
 #define STAGETOP_TESTS_REALPROC_H
@@ -131,7 +131,7 @@ RP_UNUSED static int wl_ready(wl *w, pid_t *kids, int max, pid_t *thread_kid)
     return -1;
 }
 
-/* ---- the test's own /proc reading (independent of core/linux_parse.c) --- */
+/* ---- the test's own /proc reading (independent of core/platform/linux_parse.c) --- */
 
 RP_UNUSED static long long own_kb(pid_t pid, const char *key)
 {

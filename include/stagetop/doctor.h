@@ -1,15 +1,15 @@
 /* doctor.h: `stagetop doctor`, every lane checked against a reading that
  * does not share the monitor's code path (docs/doctor.md).
  *
- *  - core/doctor_parse.c: parsers of the reference tools' text output
+ *  - core/doctor/doctor_parse.c: parsers of the reference tools' text output
  *    (macOS footprint, vmmap, sysctl, memory_pressure; Linux smaps_rollup,
  *    /proc/swaps, free; ps; nvidia-smi).  Pure functions on memory, tested
  *    on captured real outputs (tests/fixtures/macos/).
- *  - core/doctor_run.c: a small runner for those tools (posix_spawn, a
+ *  - core/doctor/doctor_run.c: a small runner for those tools (posix_spawn, a
  *    timeout, output captured) and the child doctor checks when no pid is
  *    given (it holds random bytes and says when it is ready).
- *  - core/doctor.c, core/doctor_ref.c: the checks and the facts.
- *  - core/doctor_json.c: the report as JSON.
+ *  - core/doctor/doctor.c, core/doctor/doctor_ref.c: the checks and the facts.
+ *  - core/doctor/doctor_json.c: the report as JSON.
  * Nothing here prints; tui/doctor.c does. */
 #ifndef STAGETOP_DOCTOR_H
 #define STAGETOP_DOCTOR_H
@@ -21,7 +21,7 @@
 
 struct st_jw;
 
-/* ---- parsers (core/doctor_parse.c) ---- */
+/* ---- parsers (core/doctor/doctor_parse.c) ---- */
 
 /* A size as the macOS tools print it: "1.2G", "213.8M", "2192K", "142 MB",
  * "253904480 B", "0 B" (binary units).  *res gets one unit of the last
@@ -77,7 +77,7 @@ int st_doc_parse_free(const char *text, size_t len, st_doc_free *out, st_error *
 /* /proc/pressure/memory: the "some" line's avg10, hundredths of a percent. */
 int st_doc_parse_psi_some(const char *text, size_t len, uint16_t *avg10_c, st_error *err);
 
-/* ---- runner and the held child (core/doctor_run.c) ---- */
+/* ---- runner and the held child (core/doctor/doctor_run.c) ---- */
 
 /* Run argv[0] (found on PATH) with argv, stdin and stderr on /dev/null and
  * LC_ALL=C; its stdout (at most cap-1 bytes, NUL-terminated) goes to out.
@@ -102,7 +102,7 @@ int st_doc_child_start(st_doc_child *c, uint64_t bytes, double timeout_s, st_err
  * macOS), 0 if unknown. */
 void st_doc_child_stop(st_doc_child *c, uint64_t *maxrss);
 
-/* ---- the checks (core/doctor.c) ---- */
+/* ---- the checks (core/doctor/doctor.c) ---- */
 
 enum st_doc_unit { ST_DOC_BYTES = 0, ST_DOC_PERCENT_C = 1, ST_DOC_STATE = 2 };
 enum st_doc_rule { ST_DOC_WITHIN = 0, ST_DOC_AT_LEAST = 1 };
@@ -166,7 +166,7 @@ typedef struct st_doc_opts {
 int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *r,
                   st_error *err);
 
-/* ---- the references of each system (core/doctor_ref.c) ---- */
+/* ---- the references of each system (core/doctor/doctor_ref.c) ---- */
 
 /* Fill the reference of check c (lane, value already set) for pid on the
  * system named plat_name ("linux", "darwin").  Leaves c->has_ref 0 and a
@@ -175,7 +175,7 @@ void st_doc_reference(const char *plat_name, int32_t pid, st_doc_check *c);
 /* The OS release line (PRETTY_NAME, sw_vers). */
 void st_doc_os_release(const char *plat_name, char *buf, size_t len);
 
-/* ---- JSON (core/doctor_json.c) ---- */
+/* ---- JSON (core/doctor/doctor_json.c) ---- */
 
 /* The report as one JSON object (docs/doctor.md). */
 void st_doc_json(struct st_jw *w, const st_doc_report *r);

@@ -1,5 +1,5 @@
 /* jobctl.h: starting, pausing, resuming and killing the watched job
- * (core/jobctl.c: spawn, reap; core/jobsig.c: the signal rules).
+ * (core/run/jobctl.c: spawn, reap; core/run/jobsig.c: the signal rules).
  *
  * Safety rules (docs/guard.md, "Safety"): only members of the watched tree, by
  * (pid, start), are signalled; never pid <= 1, stagetop itself or one of its
@@ -55,7 +55,7 @@ typedef struct st_job_scope {
  * exiting 127.  On Linux the caller becomes a child subreaper (prctl), so
  * the job's orphaned processes are reaped by st_job_poll.  Where it can,
  * the job runs in a cgroup v2 of its own, and every process of the job
- * stagetop reaps leaves its kernel peak in job->peak (core/peak.c). */
+ * stagetop reaps leaves its kernel peak in job->peak (core/run/peak.c). */
 int st_job_spawn(st_job *job, char *const argv[], st_error *err);
 /* Watch an existing process (not started by stagetop). */
 void st_job_attach(st_job *job, int32_t pid);

@@ -1,8 +1,8 @@
-/* json.h: stagetop's JSON codec (core/json_read.c, core/json_write.c),
+/* json.h: stagetop's JSON codec (core/trace/json_read.c, core/trace/json_write.c),
  * used inside core/ only: the front end (tui/) never includes it, it asks
  * core for what it needs (trace.h, doctor.h, md.h).  It knows nothing of
  * traces: their records' readers and writers are declared in
- * core/trace_internal.h.
+ * core/trace/trace_internal.h.
  *
  *  - st_jw: a writer that appends to a buffer and, when given a file
  *    descriptor, flushes it in chunks (so a million samples never sit in

@@ -1,6 +1,6 @@
 /* limits.h: stagetop's named limits and defaults, each written once.
- * The command line (tui/main.c), the monitor (core/monitor.c), job control
- * (core/jobctl.c) and replay (tui/replay*.c) use these names; the user's
+ * The command line (tui/main.c), the monitor (core/run/monitor.c), job control
+ * (core/run/jobctl.c) and replay (tui/replay*.c) use these names; the user's
  * side of each is in docs/stagetop.1 and `stagetop --help`.
  *
  * (The longest JSONL line a trace reader accepts is the trace code's own

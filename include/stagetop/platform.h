@@ -1,5 +1,5 @@
 /* platform.h: the backend table, one per operating system, chosen at link
- * time by the Makefile (core/platform_linux.c or core/platform_darwin.c
+ * time by the Makefile (core/platform/platform_linux.c or core/platform/platform_darwin.c
  * defines st_platform_native).  Tests plug in a fake backend through the
  * same table.  Every function is called from one thread only.
  *
@@ -26,7 +26,7 @@ typedef struct st_proc_ref {
     int32_t ppid;
 } st_proc_ref;
 
-/* A growable array of st_proc_ref (core/proc_vec.c). */
+/* A growable array of st_proc_ref (core/run/proc_vec.c). */
 typedef struct st_proc_vec {
     st_proc_ref *v;
     size_t len, cap;
@@ -122,13 +122,13 @@ typedef struct st_platform {
      * identity check is needed).  Optional (NULL: none, as on Linux, where
      * an exited process keeps no high-water mark).  macOS:
      * ri_lifetime_max_phys_footprint (RUSAGE_INFO_V4); ST_ENOTSUP on a
-     * kernel without V4.  Used by core/peak.c. */
+     * kernel without V4.  Used by core/run/peak.c. */
     int (*zombie_peak)(st_backend *b, int32_t pid, uint64_t *out, st_error *err);
 
     /* identify's answer plus the parent: out->id as identify gives it,
      * out->ppid the parent's pid (0 when it has none).  Same errors as
      * identify.  Walks up the process tree for jobctl's "never signal an
-     * ancestor of stagetop" rule (core/ancestry.c).  Optional (NULL: only
+     * ancestor of stagetop" rule (core/run/ancestry.c).  Optional (NULL: only
      * getppid() is known). */
     int (*identify_parent)(st_backend *b, int32_t pid, st_proc_ref *out, st_error *err);
 

@@ -55,7 +55,7 @@ typedef struct st_meta_iter {
     int n, done;
 } st_meta_iter;
 
-/* Walk m->extra's members in order (core/trace_meta.c).  next gives the
+/* Walk m->extra's members in order (core/trace/trace_meta.c).  next gives the
  * next string, number or boolean (objects, arrays and null are passed
  * over) and returns 1, or 0 at the end or when the text is not valid
  * JSON.  A string is cut at a UTF-8 boundary to at most strsz - 1 bytes

@@ -3,7 +3,7 @@
  * fake_darwin.c implements sysctl(), sysctlbyname(), proc_pid_rusage(),
  * proc_pidpath() and the backend's kill() (st_fake_kill, see the shim's
  * libproc.h) over a process table that the test writes, so that the real
- * core/platform_darwin.c runs unchanged on Linux.  They behave like XNU
+ * core/platform/platform_darwin.c runs unchanged on Linux.  They behave like XNU
  * where the backend depends on it (see each knob).  Single-threaded. */
 #ifndef STAGETOP_FAKE_DARWIN_H
 #define STAGETOP_FAKE_DARWIN_H

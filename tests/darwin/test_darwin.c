@@ -1,4 +1,4 @@
-/* test_darwin.c: the REAL core/platform_darwin.c, driven through
+/* test_darwin.c: the REAL core/platform/platform_darwin.c, driven through
  * st_platform_native, over the scripted kernel of fake_darwin.c (the macOS
  * API cannot exist on Linux; this is the one place a mock is used).
  * Expected values come from the script (the table the test writes), never

@@ -1,6 +1,6 @@
 /* test_darwin_ancestry.c: jobctl's ancestor rule on macOS.  The REAL
- * core/platform_darwin.c answers identify_parent from the scripted kernel
- * of fake_darwin.c (kinfo_proc's e_ppid), and core/ancestry.c walks it up
+ * core/platform/platform_darwin.c answers identify_parent from the scripted kernel
+ * of fake_darwin.c (kinfo_proc's e_ppid), and core/run/ancestry.c walks it up
  * from stagetop's parent: every ancestor is found, not only getppid(), as
  * it was while jobctl read /proc itself. */
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 /* test_darwin_peak.c: the macOS zombie peak (platform zombie_peak, read by
- * core/peak.c between waitid(WNOWAIT) and wait4) in the REAL
- * core/platform_darwin.c over the scripted kernel of fake_darwin.c.  The
+ * core/run/peak.c between waitid(WNOWAIT) and wait4) in the REAL
+ * core/platform/platform_darwin.c over the scripted kernel of fake_darwin.c.  The
  * last test reaps a real child through st_peak_reap, with the fake answering
  * for that pid only while the real child is an unreaped zombie (knob
  * real_zombies), so reading after reaping would fail the test. */
@@ -81,7 +81,7 @@ static void no_v4_no_zombie_peak(void **state)
     fake_darwin_free();
 }
 
-/* core/peak.c reads the zombie's peak before it reaps it. */
+/* core/run/peak.c reads the zombie's peak before it reaps it. */
 static void reap_reads_the_zombie_first(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* test_darwin_sys.c: the REAL core/platform_darwin.c over the scripted
+/* test_darwin_sys.c: the REAL core/platform/platform_darwin.c over the scripted
  * kernel of fake_darwin.c, as test_darwin.c: the system's numbers, command
  * lines and the process list.  Expected values come from the script. */
 #include <setjmp.h>

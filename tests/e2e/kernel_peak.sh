@@ -90,7 +90,7 @@ check_run orphan wait4
 
 # --- cgroup v2 memory.peak ---------------------------------------------------
 # stagetop's own cgroup v2 directory (or its parent) with the memory
-# controller enabled for children, found here independently of core/peak.c.
+# controller enabled for children, found here independently of core/run/peak.c.
 cg_dir() {
     mnt=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i+1) == "cgroup2") print $5; break } }' \
         /proc/self/mountinfo | head -1)

@@ -8,7 +8,7 @@
  *  - the summary JSON is valid JSON;
  *  - feeding the input line by line (as when following a growing file)
  *    never crashes either;
- *  - the chunked file reader (st_trace_load_file, core/trace_stream.c)
+ *  - the chunked file reader (st_trace_load_file, core/trace/trace_stream.c)
  *    gives what the whole-buffer reader gives: the same status and, when
  *    it loads, the same samples, events and dropped count.
  * Build and run: `make fuzz` (mk/trace.mk); docs/fuzzing.md. */
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/trace_internal.h"
+#include "../../core/trace/trace_internal.h"
 #include "stagetop/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

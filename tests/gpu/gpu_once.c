@@ -1,4 +1,4 @@
-/* gpu_once.c: one st_gpu_open + st_gpu_read through core/gpu_nvml.c, for a
+/* gpu_once.c: one st_gpu_open + st_gpu_read through core/platform/gpu_nvml.c, for a
  * GPU machine (see docs/gpu.md).  Prints the devices and each pid's bytes,
  * or the reason there is no GPU lane.  Usage: gpu_once [PID...]
  * ($ST_NVML_LIB names the library, as for stagetop). */

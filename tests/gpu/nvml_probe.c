@@ -1,5 +1,5 @@
 /* nvml_probe.c: what a real NVML writes, for docs/gpu.md's layout rule and
- * cost figures.  Independent of core/gpu_nvml.c: it dlopens
+ * cost figures.  Independent of core/platform/gpu_nvml.c: it dlopens
  * libnvidia-ml.so.1, prints the driver version, and for each GPU calls
  * nvmlDeviceGetComputeRunningProcesses_v3 into a buffer of 0xA5 bytes and
  * reports how many bytes the driver wrote for how many entries (24 per

@@ -1,6 +1,6 @@
 /* peak-probe: start a command through st_job_spawn (its own cgroup v2 where
  * stagetop could make one), reap it through st_job_poll, and print the
- * kernel peaks core/peak.c kept and the summary's kernel_peak and source.
+ * kernel peaks core/run/peak.c kept and the summary's kernel_peak and source.
  * It needs neither curses nor cJSON, so it also builds where only a C
  * compiler is (a cgroup v2 machine without the project's dependencies):
  *

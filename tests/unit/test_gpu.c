@@ -1,4 +1,4 @@
-/* test_gpu.c: core/gpu_nvml.c through its real dlopen path, against the fake
+/* test_gpu.c: core/platform/gpu_nvml.c through its real dlopen path, against the fake
  * libnvidia-ml.so.1 of tests/fakenvml (built by mk/gpu.mk).  Each test writes
  * the fake's script (devices, processes, failures), opens it with
  * st_gpu_open and checks sums that were worked out by hand. */

@@ -1,4 +1,4 @@
-/* test_jobsig.c: the signal rules against real processes (core/jobsig.c):
+/* test_jobsig.c: the signal rules against real processes (core/run/jobsig.c):
  * which pids may be a job's root (-p), wide trees and read-only jobs,
  * "signalled 0 of N" as a failure, and resume/kill that still signal the
  * last-known members when the membership refresh fails.

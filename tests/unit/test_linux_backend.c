@@ -1,5 +1,5 @@
-/* test_linux_backend: the Linux backend (core/platform_linux.c,
- * core/linux_procs.c) against real processes: kept /proc fds stay bound to
+/* test_linux_backend: the Linux backend (core/platform/platform_linux.c,
+ * core/platform/linux_procs.c) against real processes: kept /proc fds stay bound to
  * their process (zombie, reaped, pid reused), no fd is left open, command
  * lines, signals by identity (pidfd), system numbers, the picker's list. */
 #define _GNU_SOURCE

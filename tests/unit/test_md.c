@@ -1,6 +1,6 @@
-/* Markdown escaping and cleaning (core/md.c), the per-stage table
- * (core/stages.c), stage matching and the peak gate (core/diff.c), and the
- * report's tables and fence (core/report.c) on traces read from text. */
+/* Markdown escaping and cleaning (core/report/md.c), the per-stage table
+ * (core/report/stages.c), stage matching and the peak gate (core/report/diff.c), and the
+ * report's tables and fence (core/report/report.c) on traces read from text. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* test_peak.c: kernel peaks kept when a launched job's processes are
- * reaped (core/peak.c), their names in the summary, and the trace reader's
+ * reaped (core/run/peak.c), their names in the summary, and the trace reader's
  * kernel_peak_source.  Real processes: a grandchild maps and fills random
  * bytes, the child waits for it, the test reaps the child through
  * st_peak_reap. */

@@ -1,4 +1,4 @@
-/* Shim of macOS <libproc.h> for building core/platform_darwin.c on Linux
+/* Shim of macOS <libproc.h> for building core/platform/platform_darwin.c on Linux
  * (tests/darwin/fake_darwin.c implements these functions over a scripted
  * process table).  Only what the backend uses is declared. */
 #ifndef STAGETOP_SHIM_LIBPROC_H

@@ -1,4 +1,4 @@
-/* Shim of macOS <sys/proc_info.h>: only what core/platform_darwin.c uses. */
+/* Shim of macOS <sys/proc_info.h>: only what core/platform/platform_darwin.c uses. */
 #ifndef STAGETOP_SHIM_SYS_PROC_INFO_H
 #define STAGETOP_SHIM_SYS_PROC_INFO_H
 

@@ -1,4 +1,4 @@
-/* Shim of macOS <sys/resource.h> for building core/platform_darwin.c on Linux.
+/* Shim of macOS <sys/resource.h> for building core/platform/platform_darwin.c on Linux.
  *
  * Linux's own <sys/resource.h> is included first (#include_next), so code
  * that includes it for getrlimit & co. still works; then the Darwin-only

@@ -1,5 +1,5 @@
 /* Shim of macOS <sys/sysctl.h> (and the struct extern_proc it pulls in from
- * <sys/proc.h>) for building core/platform_darwin.c on Linux.  glibc has no
+ * <sys/proc.h>) for building core/platform/platform_darwin.c on Linux.  glibc has no
  * <sys/sysctl.h> any more, so nothing of Linux's is hidden by this file.
  *
  * The structs have the REAL LP64 layouts of XNU (bsd/sys/sysctl.h,

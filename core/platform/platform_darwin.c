@@ -525,7 +525,7 @@ static int darwin_send_signal(st_backend *b, st_proc_id id, int sig, st_error *e
     return ST_OK;
 }
 
-/* The lifetime peak of an exited, unreaped child (core/peak.c reads it
+/* The lifetime peak of an exited, unreaped child (core/run/peak.c reads it
  * between waitid(WNOWAIT) and wait4).  XNU's proc_pid_rusage answers for a
  * zombie from the rusage it saved at exit (proc_find_zombref), so
  * ri_lifetime_max_phys_footprint outlives the process until it is reaped

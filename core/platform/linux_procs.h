@@ -1,5 +1,5 @@
-/* linux_procs.h: internal to the Linux backend (core/platform_linux.c and
- * core/linux_procs.c); not a public contract.
+/* linux_procs.h: internal to the Linux backend (core/platform/platform_linux.c and
+ * core/platform/linux_procs.c); not a public contract.
  *
  * The backend keeps, for each watched process, a record with an fd on its
  * /proc/PID/status and fds on the children file of each of its threads, and

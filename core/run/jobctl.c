@@ -1,7 +1,7 @@
 /* jobctl.c: starting the watched job, and following it to its end (reaping
  * a launched job, survivors after the root, a kill's grace period).  The
  * signal rules (pause, resume, kill, who may be signalled) are in
- * core/jobsig.c.
+ * core/run/jobsig.c.
  *
  * On Linux st_job_spawn makes stagetop a child subreaper, so the job's
  * orphans are our children: st_job_poll reaps them (waitpid on the group),

@@ -10,7 +10,7 @@
  * is read-only (a wide tree: st_job_scope_of).
  *
  * Ancestors are found through the platform table's identify_parent
- * (core/ancestry.c: /proc/PID/stat on Linux, the kern.proc.pid sysctl on
+ * (core/run/ancestry.c: /proc/PID/stat on Linux, the kern.proc.pid sysctl on
  * macOS).  The chain is computed once per action.
  *
  * Reuse of the job's process-group number: while the root is unreaped (a

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "stagetop/grow.h"
-#include "trace_internal.h"
+#include "../trace/trace_internal.h"
 #include "stagetop/md.h"
 #include "stagetop/units.h"
 

@@ -1,6 +1,6 @@
 /* gpu_none.c: the GPU lane of a platform that has none (include/stagetop/gpu.h).
  *
- * The Makefile builds it instead of core/gpu_nvml.c where NVML does not
+ * The Makefile builds it instead of core/platform/gpu_nvml.c where NVML does not
  * exist (PLAT_SRC_darwin): on macOS, Metal/MPS memory is charged to the
  * process footprint, so there is no separate GPU lane.  Every call says
  * ST_ENOTSUP. */

@@ -1,4 +1,4 @@
-/* job_internal.h: what core/jobctl.c (spawn, reap) uses of core/jobsig.c
+/* job_internal.h: what core/run/jobctl.c (spawn, reap) uses of core/run/jobsig.c
  * (the signal rules).  Not a public header. */
 #ifndef STAGETOP_JOB_INTERNAL_H
 #define STAGETOP_JOB_INTERNAL_H

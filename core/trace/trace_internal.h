@@ -1,5 +1,5 @@
 /* trace_internal.h: the trace module's records in JSON, shared between
- * its files (core/trace_*.c, core/diff.c), its tests and the fuzzer; not an
+ * its files (core/trace_*.c, core/report/diff.c), its tests and the fuzzer; not an
  * API for the rest of stagetop (use trace.h).  The codec under it is
  * json.h. */
 #ifndef STAGETOP_TRACE_INTERNAL_H
