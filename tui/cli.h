@@ -9,7 +9,7 @@
 #include "stagetop/monitor.h"
 #include "stagetop/trace.h"
 
-/* Exit codes (DESIGN.md §4). */
+/* Exit codes (stagetop(1) EXIT STATUS; docs/design.md). */
 enum {
     CLI_EXIT_OK = 0,
     CLI_EXIT_WATCH = 1,   /* could not watch: no such process, no permission, I/O */

@@ -59,24 +59,7 @@ void tui_stage_table_draw(const tui_view *v, const st_summary *s, int y0)
     int h = rows + 4 < room ? rows + 4 : room; /* title, header, rows, two borders */
     int shown = h - 4, first = n - shown > 0 ? n - shown : 0; /* the latest stages */
     int x0 = (COLS - w) / 2;
-    attrset(A_NORMAL);
-    for (int y = 0; y < h; y++)
-        mvhline(y0 + y, x0, ' ', w);
-    if (v->ascii) {
-        mvhline(y0, x0, '-', w);
-        mvhline(y0 + h - 1, x0, '-', w);
-        mvvline(y0, x0, '|', h);
-        mvvline(y0, x0 + w - 1, '|', h);
-    } else {
-        mvhline(y0, x0, ACS_HLINE, w);
-        mvhline(y0 + h - 1, x0, ACS_HLINE, w);
-        mvvline(y0, x0, ACS_VLINE, h);
-        mvvline(y0, x0 + w - 1, ACS_VLINE, h);
-        mvaddch(y0, x0, ACS_ULCORNER);
-        mvaddch(y0, x0 + w - 1, ACS_URCORNER);
-        mvaddch(y0 + h - 1, x0, ACS_LLCORNER);
-        mvaddch(y0 + h - 1, x0 + w - 1, ACS_LRCORNER);
-    }
+    tui_frame_box(v, y0, x0, h, w);
     char line[256];
     if (first > 0)
         snprintf(line, sizeof line, "stages (%d, the last %d shown; s closes)", n, shown);

@@ -96,6 +96,8 @@ void tui_view_pan(tui_view *v, const st_run_view *rv, int dir);
 
 /* Draw a centred box with n lines of text (the first in bold): the help. */
 void tui_view_help(const tui_view *v, const char *const *lines, int n);
+/* A blank box with a frame (ASCII or line drawing) at (y0, x0), h x w. */
+void tui_frame_box(const tui_view *v, int y0, int x0, int h, int w);
 
 /* Sizes as they fit in lanes: "1.23G", "512M", "980K", "12B". */
 char *tui_short_bytes(uint64_t bytes, char *buf, size_t len);

@@ -48,12 +48,9 @@ int tui_put(int y, int x, int w, const char *s, attr_t a)
     return cols;
 }
 
-void tui_view_help(const tui_view *v, const char *const *lines, int n)
+void tui_frame_box(const tui_view *v, int y0, int x0, int h, int w)
 {
-    int w = 60 < COLS - 2 ? 60 : COLS - 2, h = n + 2 < LINES ? n + 2 : LINES;
-    if (w < 10 || h < 3)
-        return;
-    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
+    attrset(A_NORMAL);
     for (int y = 0; y < h; y++)
         mvhline(y0 + y, x0, ' ', w);
     if (v->ascii) {
@@ -71,7 +68,15 @@ void tui_view_help(const tui_view *v, const char *const *lines, int n)
         mvaddch(y0 + h - 1, x0, ACS_LLCORNER);
         mvaddch(y0 + h - 1, x0 + w - 1, ACS_LRCORNER);
     }
+}
+
+void tui_view_help(const tui_view *v, const char *const *lines, int n)
+{
+    int w = 60 < COLS - 2 ? 60 : COLS - 2, h = n + 2 < LINES ? n + 2 : LINES;
+    if (w < 10 || h < 3)
+        return;
+    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
+    tui_frame_box(v, y0, x0, h, w);
     for (int i = 0; i < n && i < h - 2; i++)
         tui_put(y0 + 1 + i, x0 + 2, w - 4, lines[i], i == 0 ? A_BOLD : A_NORMAL);
 }
-

@@ -1,4 +1,4 @@
-/* monitor.c: one watched run, the single data path of DESIGN.md §3:
+/* monitor.c: one watched run, the single data path of docs/design.md:
  * backend -> tree sample -> ring (+ record stream) -> summary / export. */
 #include "stagetop/monitor.h"
 #include "stagetop/limits.h"

@@ -1,4 +1,4 @@
-/* trace_export.c: the JSON document of DESIGN.md section 5, streamed in
+/* trace_export.c: the JSON document of docs/trace-format.md, streamed in
  * chunks to a temporary file beside the target, fsync'd and renamed into
  * place (atomic_file.h); plus the JSON pieces the recorder shares (samples, events, meta,
  * summary).  Format: docs/trace-format.md. */

@@ -1,4 +1,4 @@
-/* trace.h: traces on disk (format: docs/trace-format.md, DESIGN.md §5).
+/* trace.h: traces on disk (format: docs/trace-format.md).
  *
  *  - export:  one JSON document, streamed to a temporary file in the target
  *             directory, fsync'd and renamed into place (nothing partial is

@@ -29,7 +29,7 @@ need_tool plot_render python3 python3 || exit 0
 HAVE_RSVG=1
 command -v rsvg-convert >/dev/null 2>&1 || HAVE_RSVG=0
 
-FIX="$ROOT/tests/fixtures/stageload"   # copies of ../shared's, shipped with the repo
+FIX="$ROOT/tests/fixtures/stageload"   # stageload's traces, shipped with the repo (SOURCE.md there)
 files=$(ls "$FIX"/*.trace.jsonl 2>/dev/null)
 [ -n "$files" ] || { echo "FAIL: plot_render: no fixtures in $FIX"; exit 1; }
 

@@ -19,7 +19,7 @@ fi
 . "$ROOT/tests/lib/tools.sh"
 need_tool summary_vs_stageload python3 python3 || exit 0
 
-FIX="$ROOT/tests/fixtures/stageload"   # copies of ../shared's, shipped with the repo
+FIX="$ROOT/tests/fixtures/stageload"   # stageload's traces, shipped with the repo (SOURCE.md there)
 files=$(ls "$FIX"/*.jsonl "$ROOT"/tests/fixtures/traces/good-*.jsonl 2>/dev/null)
 [ -n "$files" ] || { echo "FAIL: summary_vs_stageload: no fixtures found"; exit 1; }
 

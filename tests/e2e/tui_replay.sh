@@ -20,7 +20,7 @@ set -u
 tm() { tmux -L "$TM_SOCK" "$@" 3>&-; }
 
 ROOT=${ST_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-FIX="$ROOT/tests/fixtures/stageload"   # copies of ../shared's, shipped with the repo
+FIX="$ROOT/tests/fixtures/stageload"   # stageload's traces, shipped with the repo (SOURCE.md there)
 
 # ---- python: the expected numbers, from the files themselves ----------------
 cat >"$T/expect.py" <<'PY'
