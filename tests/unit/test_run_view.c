@@ -276,14 +276,15 @@ static void warnings_are_one_list(void **state)
     st_monitor_opts_default(&o);
     o.no_gpu = 1;
     open_mon(&m, &o, 0.0);
-    snprintf(m.follow_error, sizeof m.follow_error, "events: line 3: bad");
+    st_error_set(&m.warn[ST_WARN_FOLLOW], ST_EPARSE, 0, "events: line 3: bad");
     st_run_view v;
     st_monitor_view(&m, 0.0, &v);
     const st_run_warning *w = st_run_view_warning(&v);
     assert_non_null(w);
     assert_int_equal(w->source, ST_WARN_FOLLOW);
-    assert_string_equal(w->e.msg, m.follow_error);
-    snprintf(m.guard_error, sizeof m.guard_error, "budget crossed, but could not pause");
+    assert_string_equal(w->e.msg, "events: line 3: bad");
+    assert_int_equal(w->e.code, ST_EPARSE);
+    st_error_set(&m.warn[ST_WARN_GUARD], ST_EPERM, 1, "budget crossed, but could not pause");
     m.tree.eperm_count = 2;
     st_monitor_view(&m, 0.0, &v);
     w = st_run_view_warning(&v);
