@@ -149,7 +149,7 @@ static void say_budget(const st_monitor *m, const st_event *ev, st_notify_msg *g
 {
     char v[32], l[32];
     const char *did = strcmp(ev->note, "kill") == 0 ? "stopping the job" : "job paused";
-    if (m->guard_error[0] && !m->guard_tripped)
+    if (st_monitor_warning(m, ST_WARN_GUARD)[0] && !m->guard_tripped)
         did = "but the job could not be stopped";
     if (strcmp(ev->name, "swap") == 0)
         snprintf(g->body, sizeof g->body, "swap grew %s, over the budget of %s: %s",

@@ -91,18 +91,18 @@ static void open_gpu(st_monitor *m)
 {
     st_error e;
     if (m->opts.no_gpu) {
-        snprintf(m->gpu_why, sizeof m->gpu_why, "GPU lane off (--no-gpu)");
+        st_error_set(&m->warn[ST_WARN_NO_GPU], ST_ENOTSUP, 0, "GPU lane off (--no-gpu)");
         return;
     }
     if (m->plat->no_gpu_lane) {
-        snprintf(m->gpu_why, sizeof m->gpu_why, "%s", m->plat->no_gpu_lane);
+        st_error_set(&m->warn[ST_WARN_NO_GPU], ST_ENOTSUP, 0, "%s", m->plat->no_gpu_lane);
         return;
     }
     const char *lib = m->opts.gpu_lib;
     st_error_clear(&e);
     if (st_gpu_open(&m->gpu, lib, &e) != ST_OK) {
         m->gpu = NULL;
-        snprintf(m->gpu_why, sizeof m->gpu_why, "%.150s", e.msg[0] ? e.msg : "no GPU lane");
+        st_error_set(&m->warn[ST_WARN_NO_GPU], ST_ENOTSUP, 0, "%.150s", e.msg[0] ? e.msg : "no GPU lane");
     }
 }
 
@@ -229,9 +229,8 @@ double st_monitor_deadline(const st_monitor *m)
 
 static void note_record_error(st_monitor *m, const st_error *e)
 {
-    if (!m->record_error[0]) {
-        snprintf(m->record_error, sizeof m->record_error, "record: %.240s", e->msg);
-        m->record_errno = e->sys_errno;
+    if (!m->warn[ST_WARN_RECORD].msg[0]) {
+        st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, e->sys_errno, "record: %.240s", e->msg);
     }
 }
 
@@ -253,16 +252,17 @@ static void emit_followed(void *ctx, const st_event *ev)
     add_event(ctx, ev, NULL);
 }
 
-/* Poll one follower; its error (if any) replaces follow_error.  Returns 1
+/* Poll one follower; its error (if any) replaces ST_WARN_FOLLOW's.  Returns 1
  * when it reported an error. */
 static int poll_one(st_monitor *m, st_follow *f, const char *label, double now)
 {
     st_error e;
     st_error_clear(&e);
     if (st_follow_poll(f, now - m->t0, emit_followed, m, &e) < 0)
-        snprintf(m->follow_error, sizeof m->follow_error, "%s: %.230s", label, e.msg);
+        st_error_set(&m->warn[ST_WARN_FOLLOW], e.code ? e.code : ST_EIO, e.sys_errno, "%s: %.230s",
+                     label, e.msg);
     else if (f->bad_lines)
-        snprintf(m->follow_error, sizeof m->follow_error, "%s: %llu bad line(s), last: %.190s",
+        st_error_set(&m->warn[ST_WARN_FOLLOW], ST_EPARSE, 0, "%s: %llu bad line(s), last: %.190s",
                  label, (unsigned long long)f->bad_lines, f->last_error);
     else
         return 0;
@@ -277,7 +277,7 @@ static void poll_follow(st_monitor *m, double now)
     if (m->job_follow)
         bad |= poll_one(m, m->job_follow, "STAGETOP_EVENTS", now);
     if (!bad)
-        m->follow_error[0] = '\0';
+        st_error_clear(&m->warn[ST_WARN_FOLLOW]);
 }
 
 static void read_gpu(st_monitor *m, double now, st_sample *s)
@@ -304,7 +304,7 @@ static void read_gpu(st_monitor *m, double now, st_sample *s)
         if (b)
             m->gpu_bytes = b;
         if (!p || !b) {
-            snprintf(m->gpu_error, sizeof m->gpu_error, "GPU: out of memory");
+            st_error_set(&m->warn[ST_WARN_GPU], ST_ENOMEM, 0, "GPU: out of memory");
             return;
         }
         m->gpu_cap = cap;
@@ -317,10 +317,15 @@ static void read_gpu(st_monitor *m, double now, st_sample *s)
         s->gpu = total;
         s->valid |= ST_F_GPU;
         m->gpu_n = n;
-        m->gpu_error[0] = '\0';
+        st_error_clear(&m->warn[ST_WARN_GPU]);
     } else {
-        snprintf(m->gpu_error, sizeof m->gpu_error, "GPU: %.150s", e.msg);
+        st_error_set(&m->warn[ST_WARN_GPU], e.code ? e.code : ST_EIO, e.sys_errno, "GPU: %.150s", e.msg);
     }
+}
+
+const char *st_monitor_warning(const st_monitor *m, int source)
+{
+    return source >= 0 && source < ST_WARN_SOURCES ? m->warn[source].msg : "";
 }
 
 void st_monitor_allow_signals(st_monitor *m, int allow)
@@ -391,8 +396,9 @@ static void apply_guard(st_monitor *m, const st_sample *s, double now)
         /* Nothing was stopped (another user's processes refuse): say so,
          * and claim nothing (no "job paused", no exit code 3). */
         m->guard_tripped = 0;
-        snprintf(m->guard_error, sizeof m->guard_error, "budget crossed, but could not %s the job: %.190s",
-                 v.action == ST_GUARD_KILL ? "kill" : "pause", e.msg);
+        st_error_set(&m->warn[ST_WARN_GUARD], e.code ? e.code : ST_EPERM, e.sys_errno,
+                     "budget crossed, but could not %s the job: %.190s",
+                     v.action == ST_GUARD_KILL ? "kill" : "pause", e.msg);
     }
 }
 
@@ -565,8 +571,8 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     if (m->opts.record_path && ends_with(m->opts.record_path, ".json") &&
         st_monitor_export(m, m->opts.record_path, &e) != ST_OK && rc == ST_OK)
         rc = st_error_set(err, e.code, e.sys_errno, "%s", e.msg);
-    if (rc == ST_OK && m->record_error[0])
-        rc = st_error_set(err, ST_EIO, 0, "%s", m->record_error);
+    if (rc == ST_OK && m->warn[ST_WARN_RECORD].msg[0])
+        rc = st_error_set(err, ST_EIO, 0, "%s", m->warn[ST_WARN_RECORD].msg);
     if (m->gpu)
         st_gpu_close(m->gpu);
     m->gpu = NULL;

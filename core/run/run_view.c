@@ -43,16 +43,15 @@ double st_run_budget_eta(uint64_t base, uint64_t budget, uint64_t swap_now, doub
     return left <= 0.0 ? 0.0 : left / rate;
 }
 
-static void add_warning(st_run_view *v, int source, int info, int code, int sys_errno, const char *msg)
+/* An entry of the list when e says something (msg not ""). */
+static void add_warning(st_run_view *v, int source, int info, const st_error *e)
 {
-    if (!msg || !msg[0] || v->n_warnings >= ST_WARN_SOURCES)
+    if (!e->msg[0] || v->n_warnings >= ST_WARN_SOURCES)
         return;
     st_run_warning *w = &v->warnings[v->n_warnings++];
     w->source = source;
     w->info = info;
-    w->e.code = code;
-    w->e.sys_errno = sys_errno;
-    snprintf(w->e.msg, sizeof w->e.msg, "%s", msg);
+    w->e = *e;
 }
 
 const st_run_warning *st_run_view_find(const st_run_view *v, int source)
@@ -141,18 +140,17 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->cpu_per_sample = m->cpu_per_sample;
     derive(v, m->guard.has_base ? m->guard.swap_base : m->sys_start.swap_used);
 
-    add_warning(v, ST_WARN_GUARD, 0, ST_EPERM, 0, m->guard_error);
-    add_warning(v, ST_WARN_RECORD, 0, ST_EIO, m->record_errno, m->record_error);
-    add_warning(v, ST_WARN_FOLLOW, 0, ST_EPARSE, 0, m->follow_error);
-    add_warning(v, ST_WARN_GPU, 0, ST_EIO, 0, m->gpu_error);
+    static const int shown[] = {ST_WARN_GUARD, ST_WARN_RECORD, ST_WARN_FOLLOW, ST_WARN_GPU};
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
+        add_warning(v, shown[i], 0, &m->warn[shown[i]]);
     if (m->tree.eperm_count) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "%llu member(s) not readable (EPERM)",
-                 (unsigned long long)m->tree.eperm_count);
-        add_warning(v, ST_WARN_EPERM, 1, ST_EPERM, 0, msg);
+        st_error e;
+        st_error_set(&e, ST_EPERM, 0, "%llu member(s) not readable (EPERM)",
+                     (unsigned long long)m->tree.eperm_count);
+        add_warning(v, ST_WARN_EPERM, 1, &e);
     }
     if (!m->gpu)
-        add_warning(v, ST_WARN_NO_GPU, 1, ST_ENOTSUP, 0, m->gpu_why);
+        add_warning(v, ST_WARN_NO_GPU, 1, &m->warn[ST_WARN_NO_GPU]);
 }
 
 void st_trace_run_view(const st_trace *t, size_t n_samples, size_t n_events, double interval,

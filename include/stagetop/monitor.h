@@ -13,6 +13,7 @@
 #include "stagetop/jobctl.h"
 #include "stagetop/platform.h"
 #include "stagetop/ring.h"
+#include "stagetop/run_view.h"
 #include "stagetop/stats.h"
 #include "stagetop/trace.h"
 #include "stagetop/tree.h"
@@ -49,7 +50,6 @@ typedef struct st_monitor {
     st_recorder *rec;        /* JSONL stream or NULL */
     st_job job;
     st_gpu *gpu;             /* NULL when no GPU lane */
-    char gpu_why[160];       /* why there is no GPU lane */
     double t0;               /* monotonic time of t = 0 */
     uint64_t next_k;         /* index of the next deadline: t0 + k * interval */
     uint64_t dropped;        /* deadlines missed (skipped, not sampled) */
@@ -58,22 +58,24 @@ typedef struct st_monitor {
     st_sample last;          /* latest sample */
     int has_last;
     double cpu_per_sample;   /* stagetop's CPU seconds per sample, smoothed */
-    char record_error[256];  /* first record-stream write failure, "" if none */
-    int record_errno;        /* its errno (EPIPE: the reader of --jsonl left) */
     st_guard guard;          /* budget policy (active when guard_on) */
     int guard_on;
     st_guard_verdict verdict;/* the last limit crossed */
     int guard_tripped;       /* 1 once a limit was crossed and acted on */
-    char guard_error[256];   /* a limit was crossed but its action reached no
-                                process (EPERM): why; "" otherwise */
     double gpu_next;         /* when the GPU is read next (rate-limited) */
-    char gpu_error[160];     /* last GPU read failure, "" if none */
     int32_t *gpu_pids;       /* the last GPU reading, per member: pid ... */
     uint64_t *gpu_bytes;     /* ... and its bytes on all GPUs */
     size_t gpu_n, gpu_cap;
     st_follow *follow;       /* --events, or NULL */
     st_follow *job_follow;   /* job_events_path, or NULL */
-    char follow_error[256];  /* latest --events read failure, "" if none */
+    /* The run's warnings, one st_error per source (enum st_warn_source in
+     * run_view.h; msg "" when there is none): ST_WARN_GUARD a limit was
+     * crossed but its action reached no process (EPERM); ST_WARN_RECORD the
+     * first record-stream write failure (sys_errno EPIPE: the reader of
+     * --jsonl left); ST_WARN_FOLLOW the latest --events read failure;
+     * ST_WARN_GPU the last GPU read failure; ST_WARN_NO_GPU why there is no
+     * GPU lane.  Front ends read them through st_monitor_view. */
+    st_error warn[ST_WARN_SOURCES];
 } st_monitor;
 
 /* Open the backend, start watching pid (launched: 1 if job was spawned by
@@ -93,13 +95,16 @@ double st_monitor_deadline(const st_monitor *m);
 /* Take the sample that is due at `now`: skips (and counts in dropped) the
  * deadlines that passed unsampled, reads the tree, the system and the GPU,
  * pushes to the ring, the summary and the record stream, reaps a launched
- * job.  A failing record stream does not stop sampling (record_error). */
+ * job.  A failing record stream does not stop sampling (ST_WARN_RECORD). */
 int st_monitor_step(st_monitor *m, double now, st_error *err);
 
 /* Add an event at `now` (ev->t_ms is set from now): list, summary, record. */
 int st_monitor_event(st_monitor *m, st_event *ev, double now, st_error *err);
 /* Add a mark with an optional note. */
 int st_monitor_mark(st_monitor *m, const char *note, double now, st_error *err);
+
+/* The message of one warning source (enum st_warn_source), "" if none. */
+const char *st_monitor_warning(const st_monitor *m, int source);
 
 /* GPU bytes of one member as of the last GPU reading: 1 and *bytes, or 0
  * when there is no GPU lane or no reading for pid. */

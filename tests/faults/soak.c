@@ -140,8 +140,8 @@ int main(int argc, char **argv)
             seg_k = (double)(k + 1);
         }
     }
-    if (m.record_error[0]) {
-        fprintf(stderr, "soak: %s\n", m.record_error);
+    if (st_monitor_warning(&m, ST_WARN_RECORD)[0]) {
+        fprintf(stderr, "soak: %s\n", st_monitor_warning(&m, ST_WARN_RECORD));
         return 1;
     }
     printf("done %llu ring_len %zu ring_cap %zu dropped %llu releases %llu hwm_kib %ld\n",

@@ -3,7 +3,7 @@
  *  - k on such a job must not enter KILLING (the screen then said KILLING
  *    for ever, and q had to be pressed twice);
  *  - a guard whose pause or kill reached no process must say so
- *    (guard_error) and claim nothing: not tripped, so no "job paused" and no
+ *    (ST_WARN_GUARD) and claim nothing: not tripped, so no "job paused" and no
  *    exit code 3. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,8 +89,8 @@ static void refused_guard_claims_nothing(void **state)
             budget += m.events.v[i].kind == ST_EV_BUDGET;
         assert_int_equal(budget, 1);             /* the limit was crossed, once */
         assert_int_equal(m.guard_tripped, 0);    /* but not acted on */
-        assert_non_null(strstr(m.guard_error, action == ST_GUARD_KILL ? "could not kill" : "could not pause"));
-        assert_non_null(strstr(m.guard_error, "not permitted"));
+        assert_non_null(strstr(st_monitor_warning(&m, ST_WARN_GUARD), action == ST_GUARD_KILL ? "could not kill" : "could not pause"));
+        assert_non_null(strstr(st_monitor_warning(&m, ST_WARN_GUARD), "not permitted"));
         assert_int_equal(m.job.state, ST_JOB_RUNNING);
         st_monitor_close(&m, 0, NULL);
     }

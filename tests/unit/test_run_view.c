@@ -15,34 +15,23 @@
 
 #include "stagetop/monitor.h"
 #include "stagetop/run_view.h"
+#include "fakeplat.h"
 
-/* ---- a scripted backend ---------------------------------------------------- */
+/* ---- the script (tests/fakeplat.c) ---------------------------------------- */
 
 #define NPROC 4
-struct st_backend {
-    st_proc_mem procs[NPROC];
-    int alive[NPROC];
-    st_sys_mem sys;
-    int signals[64];
-    int32_t signalled_pid[64];
-    int n_signals;
-};
-
 static struct st_backend *the_backend; /* the test's handle on what open() made */
 
-static int f_open(st_backend **out, st_error *err)
+/* A root (1000) and two children alive, a third child already gone. */
+static int script(st_backend *b, st_error *err)
 {
     (void)err;
-    free(the_backend);
-    struct st_backend *b = calloc(1, sizeof *b);
     for (int i = 0; i < NPROC; i++) {
-        b->procs[i].id.pid = 1000 + i;
-        b->procs[i].id.start = 500 + (uint64_t)i;
-        b->procs[i].ppid = i == 0 ? 1 : 1000;
-        b->procs[i].footprint = (uint64_t)(i + 1) << 20;
-        b->procs[i].rss = (uint64_t)(i + 2) << 20;
-        b->procs[i].peak = (uint64_t)(i + 3) << 20;
-        b->procs[i].valid = ST_PM_FOOTPRINT | ST_PM_RSS | ST_PM_PEAK;
+        st_proc_mem *p = fakeplat_add(b, 1000 + i, 500 + (uint64_t)i, i == 0 ? 1 : 1000);
+        p->footprint = (uint64_t)(i + 1) << 20;
+        p->rss = (uint64_t)(i + 2) << 20;
+        p->peak = (uint64_t)(i + 3) << 20;
+        p->valid = ST_PM_FOOTPRINT | ST_PM_RSS | ST_PM_PEAK;
         b->alive[i] = i < 3; /* root + two children */
     }
     b->sys.mem_total = 16ull << 30;
@@ -51,102 +40,16 @@ static int f_open(st_backend **out, st_error *err)
     b->sys.level_c = 8000;
     b->sys.valid = ST_F_SWAP | ST_F_LEVEL | ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL;
     the_backend = b;
-    *out = b;
     return ST_OK;
 }
-
-/* Kept after close so a test can see what happened at close; freed by the
- * next open. */
-static void f_close(st_backend *b) { (void)b; }
-
-static int find(st_backend *b, int32_t pid)
-{
-    for (int i = 0; i < NPROC; i++)
-        if (b->alive[i] && b->procs[i].id.pid == pid)
-            return i;
-    return -1;
-}
-
-static int f_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
-{
-    int i = find(b, pid);
-    if (i < 0)
-        return st_error_set(err, ST_ESRCH, 0, "no process with pid %d", (int)pid);
-    *out = b->procs[i].id;
-    return ST_OK;
-}
-
-static int f_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, st_error *err)
-{
-    int r = find(b, root.pid);
-    st_proc_vec_clear(out);
-    if (r < 0 || b->procs[r].id.start != root.start)
-        return st_error_set(err, ST_ESRCH, 0, "gone");
-    for (int i = 0; i < NPROC; i++) {
-        if (!b->alive[i] || (i != r && b->procs[i].ppid != root.pid))
-            continue;
-        st_proc_ref ref = {b->procs[i].id, b->procs[i].ppid};
-        st_proc_vec_push(out, &ref, err);
-    }
-    return ST_OK;
-}
-
-static int f_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err)
-{
-    int i = find(b, id.pid);
-    if (i < 0 || b->procs[i].id.start != id.start)
-        return st_error_set(err, ST_ESRCH, 0, "gone");
-    *out = b->procs[i];
-    return ST_OK;
-}
-
-static int f_read_system(st_backend *b, st_sys_mem *out, st_error *err)
-{
-    (void)err;
-    *out = b->sys;
-    return ST_OK;
-}
-
-static int f_command(st_backend *b, st_proc_id id, char *buf, size_t len, st_error *err)
-{
-    (void)b;
-    (void)err;
-    snprintf(buf, len, "fake-%d", (int)id.pid);
-    return ST_OK;
-}
-
-static int f_list_all(st_backend *b, st_proc_vec *out, st_error *err)
-{
-    return f_descendants(b, b->procs[0].id, out, err);
-}
-
-static int f_send_signal(st_backend *b, st_proc_id id, int sig, st_error *err)
-{
-    int i = find(b, id.pid);
-    if (i < 0 || b->procs[i].id.start != id.start)
-        return st_error_set(err, ST_ESRCH, 0, "gone");
-    if (b->n_signals < 64) {
-        b->signals[b->n_signals] = sig;
-        b->signalled_pid[b->n_signals++] = id.pid;
-    }
-    if (sig == SIGKILL || sig == SIGTERM)
-        b->alive[i] = 0;
-    return ST_OK;
-}
-
-static const st_platform fake = {
-    .name = "fake", .footprint_metric = "fake_footprint", .peak_metric = "fake_peak",
-    .open = f_open, .close = f_close, .identify = f_identify, .descendants = f_descendants,
-    .read_proc = f_read_proc, .release = NULL, .read_system = f_read_system,
-    .command = f_command, .list_all = f_list_all, .send_signal = f_send_signal,
-};
 
 /* ---- tests ----------------------------------------------------------------- */
 
 static void open_mon(st_monitor *m, st_monitor_opts *o, double t0)
 {
     st_error e;
-    int rc = st_monitor_open(m, &fake, o, 1000, NULL, t0, &e);
+    fakeplat_on_open(script);
+    int rc = st_monitor_open(m, &fakeplat, o, 1000, NULL, t0, &e);
     if (rc != ST_OK)
         fail_msg("open: %s", e.msg);
 }
@@ -276,14 +179,15 @@ static void warnings_are_one_list(void **state)
     st_monitor_opts_default(&o);
     o.no_gpu = 1;
     open_mon(&m, &o, 0.0);
-    snprintf(m.follow_error, sizeof m.follow_error, "events: line 3: bad");
+    st_error_set(&m.warn[ST_WARN_FOLLOW], ST_EPARSE, 0, "events: line 3: bad");
     st_run_view v;
     st_monitor_view(&m, 0.0, &v);
     const st_run_warning *w = st_run_view_warning(&v);
     assert_non_null(w);
     assert_int_equal(w->source, ST_WARN_FOLLOW);
-    assert_string_equal(w->e.msg, m.follow_error);
-    snprintf(m.guard_error, sizeof m.guard_error, "budget crossed, but could not pause");
+    assert_string_equal(w->e.msg, "events: line 3: bad");
+    assert_int_equal(w->e.code, ST_EPARSE);
+    st_error_set(&m.warn[ST_WARN_GUARD], ST_EPERM, 1, "budget crossed, but could not pause");
     m.tree.eperm_count = 2;
     st_monitor_view(&m, 0.0, &v);
     w = st_run_view_warning(&v);
