@@ -194,20 +194,18 @@ static int parse_args(int argc, char **argv, cli_args *a)
         case OPT_SWAP_BUDGET:
             if (st_parse_size(optarg, &size, &e) != ST_OK)
                 return bad_usage("--swap-budget: %s", e.msg);
-            a->mon.guard.swap_budget = size;
-            a->mon.guard.has_swap_budget = 1;
+            st_monitor_opts_swap_budget(&a->mon, size);
             break;
         case OPT_KILL_FREE:
             if (st_parse_double(optarg, 0, 100, &d, &e) != ST_OK)
                 return bad_usage("--kill-free: %s (percent, 0..100)", e.msg);
-            a->mon.guard.kill_free_c = (uint16_t)(d * 100 + 0.5);
-            a->mon.guard.has_kill_free = 1;
+            st_monitor_opts_kill_free(&a->mon, d);
             break;
         case OPT_ON_BUDGET:
             if (strcmp(optarg, "pause") == 0)
-                a->mon.guard.action = ST_GUARD_PAUSE;
+                st_monitor_opts_on_budget(&a->mon, ST_GUARD_PAUSE);
             else if (strcmp(optarg, "kill") == 0)
-                a->mon.guard.action = ST_GUARD_KILL;
+                st_monitor_opts_on_budget(&a->mon, ST_GUARD_KILL);
             else
                 return bad_usage("--on-budget: '%s' is neither pause nor kill", optarg);
             a->on_budget_set = 1;
@@ -265,7 +263,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     if (a->headless && !a->pid && !a->cmd)
         return bad_usage("--headless needs -p PID or -- CMD");
     if (!a->on_budget_set)
-        a->mon.guard.action = a->headless ? ST_GUARD_KILL : ST_GUARD_PAUSE;
+        st_monitor_opts_on_budget(&a->mon, a->headless ? ST_GUARD_KILL : ST_GUARD_PAUSE);
     if (a->jsonl)
         a->mon.record_fd = STDOUT_FILENO;
     a->mon.gpu_lib = getenv("ST_NVML_LIB"); /* NULL: the default NVML search */

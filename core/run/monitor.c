@@ -33,15 +33,6 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void st_monitor_opts_default(st_monitor_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->interval = ST_INTERVAL_DEFAULT_S;
-    o->history_s = ST_HISTORY_DEFAULT_S;
-    o->record_fd = -1;
-    o->grace_s = ST_GRACE_DEFAULT_S;
-}
-
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);

@@ -37,6 +37,12 @@ typedef struct st_monitor_opts {
 } st_monitor_opts;
 
 void st_monitor_opts_default(st_monitor_opts *o);
+/* The guard's budgets (docs/guard.md): swap growth allowed in bytes; the
+ * level, in percent 0..100, under which the guard acts; what it does
+ * (enum st_guard_action). */
+void st_monitor_opts_swap_budget(st_monitor_opts *o, uint64_t bytes);
+void st_monitor_opts_kill_free(st_monitor_opts *o, double pct);
+void st_monitor_opts_on_budget(st_monitor_opts *o, int action);
 
 typedef struct st_monitor {
     st_monitor_opts opts;
