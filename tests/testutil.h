@@ -16,6 +16,22 @@
 #define TU_UNUSED
 #endif
 
+/* State letter of pid from /proc/PID/stat (R, S, T, Z...), 0 when it is
+ * gone: the test's own reading, not the backend's. */
+TU_UNUSED static char proc_state(int pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    return (p && p[1] == ' ') ? p[2] : 0;
+}
+
 /* The whole file, NUL-terminated (caller frees); *len its size if len. */
 TU_UNUSED static char *slurp(const char *path, size_t *len)
 {

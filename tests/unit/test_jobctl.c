@@ -25,6 +25,7 @@
 #include "stagetop/jobctl.h"
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
+#include "testutil.h"
 
 /* ---- the workload (runs in the spawned processes) ----------------------- */
 
@@ -116,21 +117,6 @@ static int workload_main(int argc, char **argv)
 }
 
 /* ---- helpers ------------------------------------------------------------ */
-
-/* State letter of pid from /proc, or 0 when it is gone. */
-static char proc_state(int pid)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    return (p && p[1] == ' ') ? p[2] : 0;
-}
 
 static int gone(int pid)
 {

@@ -28,20 +28,7 @@
 #include "stagetop/monitor.h"
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
-
-static char proc_state(int pid)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    return p && p[1] == ' ' ? p[2] : 0;
-}
+#include "testutil.h"
 
 static void sleep_ms(int ms)
 {
