@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../tests/selfstat.h"
-#include "stagetop/stats.h"
+#include "stagetop/summary.h"
 #include "stagetop/trace.h"
 
 static double now(void) { return selfstat_clock(CLOCK_MONOTONIC); }

@@ -9,7 +9,7 @@
 # are not built.
 
 ifneq ($(UNAME),Darwin)
-DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c core/platform/platform_darwin.c core/error.c core/run/proc_vec.c
+DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c core/platform/platform_darwin.c core/error.c core/platform/proc_vec.c
 DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwin/shim/sys/*.h) \
                    include/stagetop/platform.h include/stagetop/error.h include/stagetop/sample.h
 
@@ -23,8 +23,8 @@ $(B)/tests/test_darwin $(B)/tests/test_darwin_sys: $(B)/tests/%: tests/darwin/%.
 
 # The zombie peak (platform zombie_peak through core/run/peak.c).
 DARWIN_PEAK_SRC := tests/darwin/test_darwin_peak.c tests/darwin/fake_darwin.c \
-                   core/platform/platform_darwin.c core/run/peak.c core/run/stats.c core/run/events.c core/utf8.c core/error.c \
-                   core/run/proc_vec.c
+                   core/platform/platform_darwin.c core/run/peak.c core/model/summary.c core/model/events.c core/utf8.c core/error.c \
+                   core/platform/proc_vec.c
 $(B)/tests/test_darwin_peak: $(DARWIN_PEAK_SRC) $(DARWIN_SHIM_HDR) include/stagetop/peak.h
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
@@ -32,7 +32,7 @@ $(B)/tests/test_darwin_peak: $(DARWIN_PEAK_SRC) $(DARWIN_SHIM_HDR) include/stage
 
 # jobctl's ancestor rule: identify_parent walked up by core/run/ancestry.c.
 DARWIN_ANC_SRC := tests/darwin/test_darwin_ancestry.c tests/darwin/fake_darwin.c \
-                  core/platform/platform_darwin.c core/run/ancestry.c core/error.c core/run/proc_vec.c
+                  core/platform/platform_darwin.c core/run/ancestry.c core/error.c core/platform/proc_vec.c
 $(B)/tests/test_darwin_ancestry: $(DARWIN_ANC_SRC) $(DARWIN_SHIM_HDR) include/stagetop/ancestry.h
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
@@ -40,7 +40,7 @@ $(B)/tests/test_darwin_ancestry: $(DARWIN_ANC_SRC) $(DARWIN_SHIM_HDR) include/st
 
 # The cost of one discovery (KERN_PROC_ALL snapshot + walk) on the fake.
 $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwin.c \
-                        core/platform/platform_darwin.c core/error.c core/run/proc_vec.c $(DARWIN_SHIM_HDR)
+                        core/platform/platform_darwin.c core/error.c core/platform/proc_vec.c $(DARWIN_SHIM_HDR)
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)

@@ -10,7 +10,7 @@
 #include "stagetop/events.h"
 #include "stagetop/json.h"
 #include "stagetop/sample.h"
-#include "stagetop/stats.h"
+#include "stagetop/summary.h"
 #include "stagetop/trace.h"
 
 /* ---- trace records read by both the JSONL and the document reader ---- */

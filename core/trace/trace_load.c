@@ -90,7 +90,7 @@ void st_trace_finish(st_trace *t)
     st_summary_free(&t->summary);
     size_t i = 0, j = 0;
     while (i < t->n_samples || j < t->events.len) {
-        /* An event at the same t as a sample goes first (stats.h). */
+        /* An event at the same t as a sample goes first (summary.h). */
         if (j < t->events.len && (i >= t->n_samples || t->events.v[j].t_ms <= t->samples[i].t_ms))
             (void)st_summary_add_event(&t->summary, &t->events.v[j++], NULL);
         else

@@ -14,7 +14,7 @@
 #include "stagetop/platform.h"
 #include "stagetop/ring.h"
 #include "stagetop/run_view.h"
-#include "stagetop/stats.h"
+#include "stagetop/summary.h"
 #include "stagetop/trace.h"
 #include "stagetop/tree.h"
 

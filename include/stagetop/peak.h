@@ -24,7 +24,7 @@
 #include <sys/types.h>
 #include "stagetop/error.h"
 #include "stagetop/platform.h"
-#include "stagetop/stats.h"
+#include "stagetop/summary.h"
 
 /* Source names, as written in the trace's summary.kernel_peak_source. */
 #define ST_PEAK_SAMPLED "sampled"

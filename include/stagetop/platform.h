@@ -26,7 +26,7 @@ typedef struct st_proc_ref {
     int32_t ppid;
 } st_proc_ref;
 
-/* A growable array of st_proc_ref (core/run/proc_vec.c). */
+/* A growable array of st_proc_ref (core/platform/proc_vec.c). */
 typedef struct st_proc_vec {
     st_proc_ref *v;
     size_t len, cap;

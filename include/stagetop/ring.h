@@ -2,7 +2,7 @@
  *
  * Oldest samples are overwritten when full; index 0 is always the oldest
  * kept sample.  Summary statistics over the whole run (not only what the
- * ring still holds) live in st_stats (stats.h), not here. */
+ * ring still holds) live in st_stats (summary.h), not here. */
 #ifndef STAGETOP_RING_H
 #define STAGETOP_RING_H
 

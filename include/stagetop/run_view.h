@@ -18,7 +18,7 @@
 #include "stagetop/guard.h"
 #include "stagetop/platform.h"
 #include "stagetop/sample.h"
-#include "stagetop/stats.h"
+#include "stagetop/summary.h"
 #include "stagetop/trace.h"
 
 struct st_monitor;

@@ -1,8 +1,8 @@
 /* stages.h: a trace's per-stage table (`stagetop report`, docs/report.md).
  *
  * One row per stage window of the trace's summary: its time and peak
- * footprint (stats.h: the summary's own windows), and the numbers the
- * summary keeps per window as samples and events are fed (stats.h,
+ * footprint (summary.h: the summary's own windows), and the numbers the
+ * summary keeps per window as samples and events are fed (summary.h,
  * st_stage_stat):
  *   swap growth  swap_used of the window's last sample minus the reading
  *                before the window opened (or the window's first sample for

@@ -15,7 +15,7 @@
 #include "stagetop/error.h"
 #include "stagetop/events.h"
 #include "stagetop/sample.h"
-#include "stagetop/stats.h"
+#include "stagetop/summary.h"
 
 typedef struct st_trace_meta {
     char stagetop[16];         /* version that wrote it ("" for stageload) */

@@ -14,7 +14,7 @@
 
 #include "stagetop/event_line.h"
 #include "stagetop/follow.h"
-#include "stagetop/stats.h"
+#include "stagetop/summary.h"
 #include "tmpdir.h"
 #include "testutil.h"
 

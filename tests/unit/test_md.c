@@ -1,5 +1,5 @@
 /* Markdown escaping and cleaning (core/report/md.c), the per-stage table
- * (core/report/stages.c), stage matching and the peak gate (core/report/diff.c), and the
+ * (core/model/stages.c), stage matching and the peak gate (core/report/diff.c), and the
  * report's tables and fence (core/report/report.c) on traces read from text. */
 #include <setjmp.h>
 #include <stdarg.h>

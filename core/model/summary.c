@@ -1,5 +1,5 @@
-/* stats.c: the incremental summary with stageload's summarize() semantics
- * (see stats.h for the rules).
+/* summary.c: the incremental summary with stageload's summarize() semantics
+ * (see summary.h for the rules).
  *
  * Stage windows: each stage event opens a window that the next one closes.
  * While a window is open, the footprint of every sample fed goes into its
@@ -8,7 +8,7 @@
  * over, st_summary_finish applies that rule (st_summary_stage_final) and
  * feeding more restores the open peaks first. */
 #include "stagetop/grow.h"
-#include "stagetop/stats.h"
+#include "stagetop/summary.h"
 
 #include <errno.h>
 #include <stdio.h>

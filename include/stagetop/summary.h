@@ -1,4 +1,4 @@
-/* stats.h: a trace's summary, computed incrementally over the whole run
+/* summary.h: a trace's summary, computed incrementally over the whole run
  * (the ring may have forgotten the start), with stageload's summarize()
  * semantics where they overlap:
  *   duration        last sample t - first sample t
@@ -16,8 +16,8 @@
  *
  * Feed samples and events in time order; an event at the same t_ms as a
  * sample is fed before it (the sample then belongs to the new stage). */
-#ifndef STAGETOP_STATS_H
-#define STAGETOP_STATS_H
+#ifndef STAGETOP_SUMMARY_H
+#define STAGETOP_SUMMARY_H
 
 #include <stddef.h>
 #include <stdint.h>

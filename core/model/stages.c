@@ -1,5 +1,5 @@
 /* stages.c: the per-stage table (stages.h).  Every number comes from the
- * summary's own stage windows (core/run/stats.c keeps them as samples and
+ * summary's own stage windows (core/model/summary.c keeps them as samples and
  * events are fed), so `report`, `diff` and the screen's stage table (key s)
  * show the same numbers. */
 #include "stagetop/stages.h"

@@ -1,4 +1,4 @@
-/* test_stats.c: the incremental summary against hand-computed cases and
+/* test_summary.c: the incremental summary against hand-computed cases and
  * against a naive oracle written straight from stageload's definition
  * (windows recomputed from scratch over the whole prefix each time). */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stagetop/stats.h"
+#include "stagetop/summary.h"
 #include "testutil.h"
 
 static void feed_sample(st_summary *s, uint32_t t, uint64_t fp, uint64_t swap, uint16_t level_c)
@@ -324,7 +324,7 @@ static void test_random_vs_oracle(void **state)
             it[i].fp = rnd(1000);
             snprintf(it[i].name, sizeof it[i].name, "s%zu", i);
         }
-        /* an event at the same t as a sample goes first (stats.h): order
+        /* an event at the same t as a sample goes first (summary.h): order
          * each run of equal t as stages, then samples (stable) */
         for (size_t i = 1; i < n; i++)
             for (size_t j = i; j > 0 && it[j].t == it[j - 1].t && it[j].is_stage && !it[j - 1].is_stage; j--) {
