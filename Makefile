@@ -3,7 +3,9 @@
 # Each part of the project may add rules in mk/*.mk (included before the
 # `tests` and `bench` rules, which expand the lists those parts add to).
 
-VERSION := 0.1.0
+# The one place the version is written: the file VERSION (docs, formula and
+# traces read it through ST_VERSION).
+VERSION := $(shell cat VERSION)
 CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=

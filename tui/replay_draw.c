@@ -223,11 +223,12 @@ void rp_relayout(replay *r)
 static void stage_row(const replay *r, size_t i, int nw, char *out, size_t len)
 {
     const st_summary *s = &r->t.summary;
-    int64_t ms;
-    uint64_t peak;
-    int has_peak;
     char safe[256], name[256], d[32], p[32];
-    st_summary_stage_final(s, i, &ms, &peak, &has_peak);
+    st_stage_row row;
+    st_summary_stage(s, i, &row);
+    int64_t ms = row.seconds_ms;
+    uint64_t peak = row.peak_footprint;
+    int has_peak = row.has_peak;
     tui_sanitize(s->stages[i].stage, strnlen(s->stages[i].stage, sizeof s->stages[i].stage),
                  r->v.ascii, nw, safe, sizeof safe);
     pad_to(name, sizeof name, safe, nw);

@@ -22,25 +22,21 @@ static void signed_bytes(int64_t v, char *buf, size_t len)
 /* One table row of stage i into out (safe text). */
 void tui_stage_row(const st_summary *s, size_t i, int ascii, char *out, size_t len)
 {
-    const st_stage_stat *st = &s->stages[i];
-    int64_t ms;
-    uint64_t peak;
-    int has_peak, has_swap;
+    st_stage_row st;
     char name[ST_NAME_W * 4 + 8], t[32], p[32] = "-", sw[40] = "-", lv[16] = "-", ld[48] = "-";
-    st_summary_stage_final(s, i, &ms, &peak, &has_peak);
-    tui_sanitize(st->stage, strnlen(st->stage, sizeof st->stage), ascii, ST_NAME_W, name, sizeof name);
-    st_format_duration(ms > 0 ? (double)ms / 1000.0 : 0.0, t, sizeof t);
-    if (has_peak)
-        st_format_bytes(peak, p, sizeof p);
-    int64_t g = st_stage_swap_growth(st, &has_swap);
-    if (has_swap)
-        signed_bytes(g, sw, sizeof sw);
-    if (st->has_level)
-        snprintf(lv, sizeof lv, "%.1f%%", st->min_level_c / 100.0);
-    if (st->loads_count) {
+    st_summary_stage(s, i, &st);
+    tui_sanitize(st.stage, strnlen(st.stage, sizeof st.stage), ascii, ST_NAME_W, name, sizeof name);
+    st_format_duration(st.seconds_ms > 0 ? (double)st.seconds_ms / 1000.0 : 0.0, t, sizeof t);
+    if (st.has_peak)
+        st_format_bytes(st.peak_footprint, p, sizeof p);
+    if (st.has_swap)
+        signed_bytes(st.swap_growth, sw, sizeof sw);
+    if (st.has_level)
+        snprintf(lv, sizeof lv, "%.1f%%", st.min_level_c / 100.0);
+    if (st.loads_count) {
         char b[32];
-        snprintf(ld, sizeof ld, "%llu (%s)", (unsigned long long)st->loads_count,
-                 st_format_bytes(st->loads_bytes, b, sizeof b));
+        snprintf(ld, sizeof ld, "%llu (%s)", (unsigned long long)st.loads_count,
+                 st_format_bytes(st.loads_bytes, b, sizeof b));
     }
     int pad = ST_NAME_W - tui_text_width(name);
     snprintf(out, len, "%s%*s %9s %11s %11s %8s  %s", name, pad > 0 ? pad : 0, "", t, p, sw, lv, ld);

@@ -5,7 +5,7 @@
  * While a window is open, the footprint of every sample fed goes into its
  * open_peak.  stageload also counts the last sample(s) (t == end) in every
  * window whose t1 equals end; since "end" is only known when the run is
- * over, st_summary_finish applies that rule (st_summary_stage_final) and
+ * over, st_summary_finish applies that rule (stage_final) and
  * feeding more restores the open peaks first. */
 #include "stagetop/grow.h"
 #include "stagetop/summary.h"
@@ -241,8 +241,8 @@ void st_summary_add_kernel_peak(st_summary *s, uint64_t bytes)
     st_summary_add_kernel_peak_from(s, bytes, NULL);
 }
 
-void st_summary_stage_final(const st_summary *s, size_t i, int64_t *seconds_ms, uint64_t *peak,
-                            int *has_peak)
+static void stage_final(const st_summary *s, size_t i, int64_t *seconds_ms, uint64_t *peak,
+                        int *has_peak)
 {
     const st_stage_stat *st = &s->stages[i];
     uint32_t end = s->n_samples ? s->last_t_ms : 0;
@@ -266,7 +266,7 @@ void st_summary_finish(st_summary *s)
         return;
     for (size_t i = 0; i < s->n_stages; i++) {
         st_stage_stat *st = &s->stages[i];
-        st_summary_stage_final(s, i, &st->seconds_ms, &st->peak_footprint, &st->has_peak);
+        stage_final(s, i, &st->seconds_ms, &st->peak_footprint, &st->has_peak);
     }
     s->finished = 1;
 }
@@ -278,4 +278,19 @@ int64_t st_stage_swap_growth(const st_stage_stat *st, int *has)
         return 0;
     return st->swap_last >= st->swap_base ? (int64_t)(st->swap_last - st->swap_base)
                                           : -(int64_t)(st->swap_base - st->swap_last);
+}
+
+void st_summary_stage(const st_summary *s, size_t i, st_stage_row *row)
+{
+    const st_stage_stat *st = &s->stages[i];
+    memset(row, 0, sizeof *row);
+    memcpy(row->stage, st->stage, sizeof row->stage);
+    row->stage[sizeof row->stage - 1] = '\0';
+    row->t0_ms = st->t0_ms;
+    stage_final(s, i, &row->seconds_ms, &row->peak_footprint, &row->has_peak);
+    row->swap_growth = st_stage_swap_growth(st, &row->has_swap);
+    row->min_level_c = st->min_level_c;
+    row->has_level = st->has_level;
+    row->loads_count = st->loads_count;
+    row->loads_bytes = st->loads_bytes;
 }

@@ -41,10 +41,11 @@ static int add_side(st_diff *d, const st_trace *t, int side_b, st_error *err)
         if (!row)
             return st_error_set(err, ST_ENOMEM, 0, "out of memory comparing stages");
         st_diff_side *x = side_b ? &row->b : &row->a;
-        int64_t ms;
-        uint64_t peak;
-        int has;
-        st_summary_stage_final(s, i, &ms, &peak, &has);
+        st_stage_row sr;
+        st_summary_stage(s, i, &sr);
+        int64_t ms = sr.seconds_ms;
+        uint64_t peak = sr.peak_footprint;
+        int has = sr.has_peak;
         x->seconds_ms += ms;
         if (has && (!x->has_peak || peak > x->peak_footprint)) {
             x->peak_footprint = peak;

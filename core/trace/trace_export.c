@@ -285,10 +285,11 @@ void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
         st_jw_lit(w, "null");
     st_jw_lit(w, ",\"stages\":[");
     for (size_t i = 0; s->n_samples && i < s->n_stages; i++) {
-        int64_t secs;
-        uint64_t peak;
-        int has;
-        st_summary_stage_final(s, i, &secs, &peak, &has);
+        st_stage_row row;
+        st_summary_stage(s, i, &row);
+        int64_t secs = row.seconds_ms;
+        uint64_t peak = row.peak_footprint;
+        int has = row.has_peak;
         if (i)
             st_jw_char(w, ',');
         st_jw_lit(w, "{\"stage\":");

@@ -20,15 +20,7 @@
 #include "stagetop/error.h"
 #include "stagetop/trace.h"
 
-typedef struct st_stage_row {
-    char stage[64];
-    uint32_t t0_ms;
-    int64_t seconds_ms;
-    uint64_t peak_footprint; int has_peak;
-    int64_t swap_growth; int has_swap;
-    uint16_t min_level_c; int has_level;
-    uint64_t loads_count, loads_bytes;
-} st_stage_row;
+/* st_stage_row: summary.h (st_summary_stage). */
 
 /* The rows of t (its summary must be finished: st_trace_load_* leaves it
  * so).  *rows is malloc'd (NULL when there are no stages); ST_ENOMEM. */

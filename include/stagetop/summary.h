@@ -85,12 +85,32 @@ void st_summary_add_kernel_peak_from(st_summary *s, uint64_t bytes, const char *
 /* Close the last stage window at the last sample.  Idempotent.  Feeding
  * more after finish re-opens it. */
 void st_summary_finish(st_summary *s);
-/* Swap growth of stage i in bytes (signed); 0 with *has = 0 without swap. */
+/* Swap growth of one stage window in bytes (signed); 0 with *has = 0
+ * without swap. */
 int64_t st_stage_swap_growth(const st_stage_stat *st, int *has);
-/* (added by trace) Stage i as st_summary_finish leaves it, without changing
- * s (for writers holding a const summary of a run still going):
- * *seconds_ms = t1 - t0, *peak / *has_peak as in st_stage_stat. */
-void st_summary_stage_final(const st_summary *s, size_t i, int64_t *seconds_ms, uint64_t *peak,
-                            int *has_peak);
+
+/* One stage's row, as every output shows it (`report`, `diff`, the screen's
+ * stage table, replay, the exported summary):
+ *   seconds      t1 - t0 (t1: the next stage's start, or the last sample);
+ *   peak         the window's peak footprint (stageload's end rule
+ *                applied: a sample at t == t1 == end is inside);
+ *   swap growth  swap_used of the window's last sample minus the reading
+ *                before the window opened (or its first sample);
+ *   min level    the lowest memory level in the window;
+ *   loads        load/reload events fed while the window was open. */
+typedef struct st_stage_row {
+    char stage[64];
+    uint32_t t0_ms;
+    int64_t seconds_ms;
+    uint64_t peak_footprint; int has_peak;
+    int64_t swap_growth; int has_swap;
+    uint16_t min_level_c; int has_level;
+    uint64_t loads_count, loads_bytes;
+} st_stage_row;
+
+/* Stage i of s as a row, whether or not s is finished and without changing
+ * it (a writer may hold a const summary of a run still going).  i must be
+ * < s->n_stages. */
+void st_summary_stage(const st_summary *s, size_t i, st_stage_row *row);
 
 #endif
