@@ -38,6 +38,14 @@ $(B)/tests/test_darwin_ancestry: $(DARWIN_ANC_SRC) $(DARWIN_SHIM_HDR) include/st
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
 	    -o $@ $(DARWIN_ANC_SRC) $(LDFLAGS) $(CMOCKA_LIBS)
 
+# The watched tree (core/run/tree.c) over XNU's exit and re-parenting.
+DARWIN_TREE_SRC := tests/darwin/test_darwin_tree.c tests/darwin/fake_darwin.c \
+                   core/platform/platform_darwin.c core/run/tree.c core/error.c core/platform/proc_vec.c
+$(B)/tests/test_darwin_tree: $(DARWIN_TREE_SRC) $(DARWIN_SHIM_HDR) include/stagetop/tree.h
+	@mkdir -p $(dir $@)
+	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
+	    -o $@ $(DARWIN_TREE_SRC) $(LDFLAGS) $(CMOCKA_LIBS) -lm
+
 # The cost of one discovery (KERN_PROC_ALL snapshot + walk) on the fake.
 $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwin.c \
                         core/platform/platform_darwin.c core/error.c core/platform/proc_vec.c $(DARWIN_SHIM_HDR)
@@ -46,6 +54,6 @@ $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwi
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)
 
 EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_peak \
-                  $(B)/tests/test_darwin_ancestry
+                  $(B)/tests/test_darwin_ancestry $(B)/tests/test_darwin_tree
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
 endif

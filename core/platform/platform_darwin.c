@@ -45,6 +45,7 @@ DW_AT(struct rusage_info_v4, ri_resident_size, 64);
 DW_AT(struct rusage_info_v4, ri_phys_footprint, 72);
 DW_AT(struct rusage_info_v4, ri_lifetime_max_phys_footprint, 240);
 DW_AT(struct rusage_info_v4, ri_interval_max_phys_footprint, 280);
+DW_AT(struct rusage_info_v0, ri_proc_start_abstime, 80);
 DW_SIZE(struct xsw_usage, 32);
 DW_AT(struct xsw_usage, xsu_total, 0);
 DW_AT(struct xsw_usage, xsu_used, 16);
@@ -52,6 +53,7 @@ DW_SIZE(struct extern_proc, 296);
 DW_AT(struct extern_proc, p_starttime, 0);
 DW_SIZE(((struct extern_proc *)0)->p_starttime, 16);
 DW_AT(struct extern_proc, p_pid, 40);
+DW_AT(struct extern_proc, p_stat, 36);
 DW_AT(struct extern_proc, p_comm, 243);
 DW_SIZE(struct eproc, 352);
 DW_SIZE(struct kinfo_proc, 648);
@@ -248,6 +250,20 @@ static size_t first_child(const dw_node *v, size_t n, int32_t ppid)
     return lo;
 }
 
+/* p_starttime is wall-clock time (kern_fork.c: microtime_with_abstime()
+ * fills p_start and, beside it, ps_start from mach_absolute_time(), which
+ * proc_pid_rusage returns as ri_proc_start_abstime), so a clock stepped back
+ * between two forks makes a child look older than its parent.  Only then is
+ * the monotonic start asked for: 1 when the child really started after the
+ * parent, 0 when it did not or either cannot be read (docs/macos.md). */
+static int started_after(int32_t child, int32_t parent)
+{
+    struct rusage_info_v0 c, p;
+    return proc_pid_rusage(child, RUSAGE_INFO_V0, (rusage_info_t *)(void *)&c) == 0 &&
+           proc_pid_rusage(parent, RUSAGE_INFO_V0, (rusage_info_t *)(void *)&p) == 0 &&
+           c.ri_proc_start_abstime >= p.ri_proc_start_abstime;
+}
+
 static int darwin_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, st_error *err)
 {
     int rc = take_snapshot(b, err);
@@ -281,14 +297,17 @@ static int darwin_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, 
         return rc;
     /* Breadth first over out itself: parents always precede children.  A
      * child must have started no earlier than its parent, else its ppid
-     * names an older holder of the parent's pid. */
+     * names an older holder of the parent's pid (XNU re-parents children at
+     * exit, so only a pid reused while the snapshot was taken could do
+     * that); the wall clock's order is confirmed by the monotonic one. */
     for (size_t q = 0; q < out->len; q++) {
         st_proc_ref parent = out->v[q];
         for (i = first_child(b->nodes, n, parent.id.pid); i < n; i++) {
             dw_node *c = &b->nodes[i];
             if (c->ppid != parent.id.pid)
                 break;
-            if (c->visited || c->pid == parent.id.pid || c->pid <= 0 || c->start < parent.id.start)
+            if (c->visited || c->pid == parent.id.pid || c->pid <= 0 ||
+                (c->start < parent.id.start && !started_after(c->pid, parent.id.pid)))
                 continue;
             c->visited = 1;
             ref = (st_proc_ref){{c->pid, c->start}, c->ppid};
@@ -338,9 +357,16 @@ static int darwin_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_e
     memset(out, 0, sizeof *out);
     out->id = id;
     out->ppid = kp.kp_eproc.e_ppid;
-    out->footprint = ri.ri_phys_footprint;
-    out->rss = ri.ri_resident_size;
-    out->valid = ST_PM_FOOTPRINT | ST_PM_RSS;
+    /* A zombie (p_stat SZOMB, listed by KERN_PROC_ALL until reaped) answers
+     * from the rusage saved at exit: ri_phys_footprint zeroed, but the
+     * resident size of the moment it exited kept (kern_exit.c proc_exit,
+     * kern_resource.c proc_get_rusage).  It holds no memory: no footprint,
+     * no rss (the tree reads it as not live); its lifetime peak is real. */
+    if (kp.kp_proc.p_stat != SZOMB) {
+        out->footprint = ri.ri_phys_footprint;
+        out->rss = ri.ri_resident_size;
+        out->valid = ST_PM_FOOTPRINT | ST_PM_RSS;
+    }
     if (flavor == RUSAGE_INFO_V4) {
         out->peak = ri.ri_lifetime_max_phys_footprint;
         out->valid |= ST_PM_PEAK;

@@ -93,15 +93,43 @@ fake_proc *fake_darwin_add(int32_t pid, int32_t ppid, uint64_t start_us, const c
     return p;
 }
 
-int fake_darwin_remove(int32_t pid)
+/* XNU, bsd/kern/kern_exit.c (apple-oss-distributions/xnu), proc_exit():
+ * "Before this process becomes a zombie, stash resource usage stats in the
+ * proc for external observers to query via proc_pid_rusage()":
+ * gather_rusage_info(p, &rup->ri, ...); rup->ri.ri_phys_footprint = 0;
+ * p->p_ru = rup.  Then, for each child q: a zombie one is reaped
+ * (reap_child_locked(p, q, REAP_DEAD_PARENT ...)), a live one goes to
+ * launchd (proc_reparentlocked(q, initproc, 0, 1)), and only after that is
+ * p->p_stat = SZOMB set: the children have left before anyone can see the
+ * zombie.  The saved record is what proc_get_rusage (kern_resource.c)
+ * copies out while p->p_ru is set. */
+int fake_darwin_exit(int32_t pid)
 {
     fake_proc *p = fake_darwin_find(pid);
     if (!p)
         return -1;
-    *p = F.v[--F.n];
-    for (size_t i = 0; i < F.n; i++)
+    if (p->zombie)
+        return 0;
+    for (size_t i = 0; i < F.n;) {
+        if (F.v[i].ppid == pid && F.v[i].zombie) {
+            F.v[i] = F.v[--F.n]; /* reaped by the system */
+            continue;
+        }
         if (F.v[i].ppid == pid)
             F.v[i].ppid = 1;
+        i++;
+    }
+    fake_darwin_find(pid)->zombie = 1;
+    return 0;
+}
+
+int fake_darwin_remove(int32_t pid)
+{
+    fake_proc *p;
+    if (fake_darwin_exit(pid) != 0)
+        return -1;
+    p = fake_darwin_find(pid);
+    *p = F.v[--F.n];
     return 0;
 }
 
@@ -283,10 +311,12 @@ int proc_pid_rusage(int pid, int flavor, rusage_info_t *buffer)
             return fail(ESRCH); /* reaped: gone for good */
     }
     memset(&ri, 0, sizeof ri);
+    /* A zombie's answer is the record saved at exit (fake_darwin_exit):
+     * footprint zeroed, resident size and lifetime peak as they were. */
     ri.ri_phys_footprint = p->zombie ? 0 : p->footprint;
-    ri.ri_resident_size = p->zombie ? 0 : p->resident;
+    ri.ri_resident_size = p->resident;
     ri.ri_lifetime_max_phys_footprint = p->peak;
-    ri.ri_proc_start_abstime = p->start_us * 1000u;
+    ri.ri_proc_start_abstime = p->start_abs ? p->start_abs : p->start_us * 1000u;
     /* Only the flavor's own bytes are written, as XNU does. */
     memcpy((void *)buffer, &ri, sizes[flavor]);
     return 0;
@@ -317,7 +347,7 @@ int st_fake_kill(pid_t pid, int sig)
         return fail(ESRCH);
     if (p->other_user)
         return fail(EPERM);
-    if (sig == SIGKILL) /* it becomes a zombie until its parent reaps it */
-        p->zombie = 1;
+    if (sig == SIGKILL) /* it exits: a zombie until its parent reaps it */
+        fake_darwin_exit(pid);
     return 0;
 }

@@ -14,7 +14,8 @@
 /* One scripted process. */
 typedef struct fake_proc {
     int32_t pid, ppid;
-    uint64_t start_us;        /* p_starttime in microseconds */
+    uint64_t start_us;        /* p_starttime in microseconds (wall clock) */
+    uint64_t start_abs;       /* ri_proc_start_abstime (monotonic); 0: start_us * 1000 */
     char comm[17];            /* p_comm (MAXCOMLEN + 1) */
     char path[256];           /* proc_pidpath; "" = proc_pidpath fails */
     char args[512];           /* argv, NUL-separated, for KERN_PROCARGS2 */
@@ -23,7 +24,8 @@ typedef struct fake_proc {
     const char *raw_args;     /* if set: KERN_PROCARGS2 returns these bytes */
     size_t raw_len;
     uint64_t footprint, resident, peak;
-    int zombie;               /* p_stat SZOMB; footprint reads 0 */
+    int zombie;               /* p_stat SZOMB: rusage answers from what was saved
+                                 at exit (footprint 0, resident and peak kept) */
     int other_user;           /* rusage and KERN_PROCARGS2 refused (EPERM /
                                  EINVAL), kill EPERM, as for another uid */
 } fake_proc;
@@ -69,8 +71,13 @@ fake_proc *fake_darwin_add(int32_t pid, int32_t ppid, uint64_t start_us, const c
 /* Set argv (argc strings) and the exec path. */
 void fake_darwin_set_argv(fake_proc *p, const char *path, int argc, const char *const *argv);
 fake_proc *fake_darwin_find(int32_t pid);
-/* The process is reaped: gone from the table; its children are reparented
- * to pid 1, as XNU does.  0 if it was there, -1 if not. */
+/* The process exits, as XNU's proc_exit (bsd/kern/kern_exit.c) does it:
+ * its rusage is saved with ri_phys_footprint zeroed, its live children are
+ * re-parented to launchd (pid 1) and its zombie children are reaped, then it
+ * becomes a zombie (SZOMB) until fake_darwin_remove.  0, or -1 if absent. */
+int fake_darwin_exit(int32_t pid);
+/* The process is reaped (it exits first if it has not): gone from the
+ * table.  0 if it was there, -1 if not. */
 int fake_darwin_remove(int32_t pid);
 /* Processes in the table. */
 size_t fake_darwin_count(void);

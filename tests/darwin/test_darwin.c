@@ -131,6 +131,60 @@ static void test_child_appears_and_exits(void **state)
     st_proc_vec_free(&v);
 }
 
+/* XNU's zombie (kern_exit.c proc_exit, kern_resource.c proc_get_rusage):
+ * proc_pid_rusage answers from the record saved at exit (footprint zeroed,
+ * resident size and lifetime peak kept), KERN_PROC_ALL lists it as SZOMB,
+ * and its children went to launchd at exit.  The backend reads it as not
+ * live: no footprint, no rss, the peak kept. */
+static void test_zombie_as_xnu_keeps_it(void **state)
+{
+    st_backend *b = *state;
+    st_proc_vec v = {0};
+    st_proc_mem m;
+    st_error err;
+    const fake_proc *z;
+
+    assert_int_equal(fake_darwin_exit(101), 0);
+    z = fake_darwin_find(101);
+    assert_true(z->zombie && z->resident > 0);
+    assert_int_equal(fake_darwin_find(103)->ppid, 1);
+    assert_int_equal(P->read_proc(b, id_of(101), &m, &err), ST_OK);
+    assert_false(m.valid & ST_PM_FOOTPRINT);
+    assert_false(m.valid & ST_PM_RSS);
+    assert_true(m.footprint == 0 && m.rss == 0);
+    assert_true((m.valid & ST_PM_PEAK) && m.peak == z->peak);
+    assert_int_equal(P->list_all(b, &v, &err), ST_OK);
+    assert_true(in_vec(&v, 101));
+    assert_int_equal(P->descendants(b, id_of(100), &v, &err), ST_OK);
+    assert_true(in_vec(&v, 101));
+    assert_false(in_vec(&v, 103)); /* with launchd now */
+    st_proc_vec_free(&v);
+}
+
+/* p_starttime is wall-clock time (kern_fork.c microtime_with_abstime): a
+ * clock stepped back between two forks gives a child an earlier start than
+ * its parent.  It is still a child (its monotonic start,
+ * ri_proc_start_abstime, is later); 300, really older, is still not. */
+static void test_clock_stepped_back(void **state)
+{
+    st_backend *b = *state;
+    st_proc_vec v = {0};
+    st_error err;
+    const fake_proc *parent = fake_darwin_find(104);
+    fake_proc *c = add(105, 104, parent->start_us - 3600 * SEC, "after-step", 9 * MiB);
+
+    c->start_abs = parent->start_us * 1000u + 5 * SEC * 1000u;
+    assert_int_equal(P->descendants(b, id_of(100), &v, &err), ST_OK);
+    assert_true(in_vec(&v, 105));
+    assert_false(in_vec(&v, 300));
+    assert_parents_first(&v);
+    /* A really older process whose ppid names 104: not adopted. */
+    c->start_abs = parent->start_us * 1000u - 1;
+    assert_int_equal(P->descendants(b, id_of(100), &v, &err), ST_OK);
+    assert_false(in_vec(&v, 105));
+    st_proc_vec_free(&v);
+}
+
 static void test_pid_reuse(void **state)
 {
     st_backend *b = *state;
@@ -305,6 +359,8 @@ int main(void)
         T(test_identify),
         T(test_tree_sums),
         T(test_child_appears_and_exits),
+        T(test_zombie_as_xnu_keeps_it),
+        T(test_clock_stepped_back),
         T(test_pid_reuse),
         T(test_reuse_during_read),
         T(test_signal),

@@ -1,0 +1,117 @@
+/* test_darwin_tree.c: the watched tree (core/run/tree.c) over the REAL
+ * core/platform/platform_darwin.c and the scripted XNU of fake_darwin.c,
+ * where a process that exits behaves as XNU's proc_exit makes it
+ * (fake_darwin_exit): its children go to launchd at exit, not at reaping,
+ * and until it is reaped it answers proc_pid_rusage from the record saved
+ * at exit (footprint zeroed, resident size kept) and KERN_PROC_ALL lists it
+ * as SZOMB.  `stagetop -- sh -c 'work & sleep 1'` on a Mac. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "darwin_check.h"
+#include "stagetop/tree.h"
+
+/* sh (100) under zsh (50) runs work (101, with a helper 103) and sleep
+ * (102); an unrelated tree is there too. */
+static int setup_job(void **state)
+{
+    st_backend *b = NULL;
+    st_error err;
+    fake_darwin_reset();
+    add(1, 0, T0 - 999 * SEC, "launchd", 20 * MiB);
+    add(50, 1, T0, "zsh", 5 * MiB);
+    add(100, 50, T0 + 10 * SEC, "sh", 3 * MiB);
+    add(101, 100, T0 + 11 * SEC, "work", 400 * MiB + 4096);
+    add(102, 100, T0 + 12 * SEC, "sleep", 1 * MiB);
+    add(103, 101, T0 + 13 * SEC, "helper", 60 * MiB);
+    add(200, 1, T0 + 2 * SEC, "Safari", 1500 * MiB);
+    assert_int_equal(P->open(&b, &err), ST_OK);
+    *state = b;
+    return 0;
+}
+
+static uint64_t fp_of(const int32_t *pids, size_t n, int rss)
+{
+    uint64_t s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += rss ? fake_darwin_find(pids[i])->resident : fake_darwin_find(pids[i])->footprint;
+    return s;
+}
+
+/* The root exits first and is not reaped yet: its children, already with
+ * launchd, stay watched; the zombie adds nothing (not even the resident
+ * size saved at its exit); after the reap they are still watched. */
+static void root_exits_before_its_children(void **state)
+{
+    st_backend *b = *state;
+    st_tree t;
+    st_sample s;
+    st_error err;
+    const int32_t all[] = {100, 101, 102, 103}, left[] = {101, 103};
+
+    memset(&s, 0, sizeof s);
+    assert_int_equal(st_tree_init(&t, P, b, 100, 0, &err), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, &err), ST_OK);
+    assert_int_equal(s.procs, 4);
+    assert_true(s.footprint == fp_of(all, 4, 0));
+
+    assert_int_equal(fake_darwin_remove(102), 0); /* sleep 1 ends, sh reaps it */
+    assert_int_equal(fake_darwin_exit(100), 0);   /* then sh exits */
+    assert_int_equal(fake_darwin_find(101)->ppid, 1); /* at exit (kern_exit.c) */
+    assert_true(fake_darwin_find(100)->resident > 0);  /* what XNU saved */
+    assert_int_equal(st_tree_sample(&t, 1.0, &s, &err), ST_OK);
+    assert_true(st_tree_contains(&t, id_of(101)));
+    assert_true(st_tree_contains(&t, id_of(103)));
+    assert_true((s.valid & ST_F_FOOTPRINT) && s.footprint == fp_of(left, 2, 0));
+    assert_true((s.valid & ST_F_RSS) && s.rss == fp_of(left, 2, 1));
+
+    assert_int_equal(fake_darwin_remove(100), 0); /* stagetop reaps sh */
+    assert_int_equal(st_tree_sample(&t, 2.0, &s, &err), ST_OK);
+    assert_int_equal(s.procs, 2);
+    assert_true(st_tree_contains(&t, id_of(101)));
+    assert_true(s.footprint == fp_of(left, 2, 0));
+    assert_int_equal(st_tree_sample(&t, 3.0, &s, &err), ST_OK);
+    assert_int_equal(s.procs, 2);
+    st_tree_free(&t);
+}
+
+/* A member in the middle exits (its parent, the live root, reaps it or not):
+ * XNU hands its child to launchd at once.  The child is still the job's:
+ * it stays a member by pid and start time whatever its parent becomes (the
+ * membership rule of core/run/tree.c, issue 19). */
+static void middle_member_exits(void **state)
+{
+    st_backend *b = *state;
+    st_tree t;
+    st_sample s;
+    st_error err;
+    const int32_t left[] = {100, 102, 103};
+
+    memset(&s, 0, sizeof s);
+    assert_int_equal(st_tree_init(&t, P, b, 100, 0, &err), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, &err), ST_OK);
+    assert_int_equal(s.procs, 4);
+    assert_int_equal(fake_darwin_exit(101), 0);
+    assert_int_equal(fake_darwin_find(103)->ppid, 1);
+    assert_int_equal(st_tree_sample(&t, 1.0, &s, &err), ST_OK);
+    assert_true(st_tree_contains(&t, id_of(103)));
+    assert_int_equal(fake_darwin_remove(101), 0);
+    assert_int_equal(st_tree_sample(&t, 2.0, &s, &err), ST_OK);
+    assert_true(st_tree_contains(&t, id_of(103)));
+    assert_true(s.footprint == fp_of(left, 3, 0));
+    st_tree_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(root_exits_before_its_children, setup_job, teardown),
+        cmocka_unit_test_setup_teardown(middle_member_exits, setup_job, teardown),
+    };
+    return cmocka_run_group_tests_name("darwin tree (XNU exit and re-parenting)", tests, NULL, NULL);
+}
