@@ -13,23 +13,35 @@ UNAME   := $(shell uname -s)
 PKG_CONFIG ?= pkg-config
 
 # A Mac build's flags (also mk/macos-build.mk's, which builds for macOS here).
-# ncurses declares its wide-character API (cchar_t, setcchar: tui/lanes.c)
-# only with NCURSES_WIDECHAR or _XOPEN_SOURCE >= 500, and a Mac build defines
-# neither otherwise (whether Homebrew's ncursesw.pc adds it is unconfirmed
-# here; defining it twice to 1 is harmless).
-DARWIN_CPPFLAGS := -D_DARWIN_C_SOURCE -DNCURSES_WIDECHAR=1
+# Apple's own curses.h (ncurses 5.7 in the SDK of macOS 13 and older)
+# declares the wide-character API (cchar_t, setcchar: tui/lanes.c) only
+# under _XOPEN_SOURCE_EXTENDED, and ignores NCURSES_WIDECHAR; ncurses 6
+# (Homebrew's, and Apple's on 14 and 15) takes _XOPEN_SOURCE_EXTENDED too
+# (docs/macos.md, "Curses on a Mac").
+DARWIN_CPPFLAGS := -D_DARWIN_C_SOURCE -D_XOPEN_SOURCE_EXTENDED
 ifeq ($(UNAME),Darwin)
   PLATFORM := darwin
   PLAT_CPPFLAGS := $(DARWIN_CPPFLAGS)
   # Homebrew's ncurses and cjson are keg-only: let pkg-config find them.
+  # The path is given in the pkg-config command itself: macOS's
+  # /usr/bin/make is GNU make 3.81, and before make 4.4 (NEWS, 4.4:
+  # "Previously makefile variables marked as export were not exported to
+  # commands started by the $(shell ...) function") an `export` does not
+  # reach $(shell ...).  Without brew, Apple's curses (-lncurses).
   BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
-  export PKG_CONFIG_PATH := $(BREW_PREFIX)/opt/ncurses/lib/pkgconfig:$(BREW_PREFIX)/opt/cjson/lib/pkgconfig:$(BREW_PREFIX)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+  ifneq ($(BREW_PREFIX),)
+    DARWIN_PC_PATH := $(BREW_PREFIX)/opt/ncurses/lib/pkgconfig:$(BREW_PREFIX)/opt/cjson/lib/pkgconfig:$(BREW_PREFIX)/lib/pkgconfig
+  endif
+  DARWIN_PC_PATH := $(DARWIN_PC_PATH)$(if $(DARWIN_PC_PATH),$(if $(PKG_CONFIG_PATH),:))$(PKG_CONFIG_PATH)
+  PKG_CONFIG_ENV := PKG_CONFIG_PATH='$(DARWIN_PC_PATH)'
   NCURSES_PC := ncursesw
+  NCURSES_FALLBACK := -lncurses
   DL_LIBS :=
 else
   PLATFORM := linux
   PLAT_CPPFLAGS := -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
   NCURSES_PC := ncursesw
+  NCURSES_FALLBACK := -lncursesw
   DL_LIBS := -ldl
 endif
 
@@ -62,11 +74,11 @@ else
   QCC = @printf '  CC  %s\n' $@; $(CC)
 endif
 
-pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
-pc_libs   = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
+pc_cflags = $(shell $(PKG_CONFIG_ENV) $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+pc_libs   = $(shell $(PKG_CONFIG_ENV) $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
 
 CURSES_CFLAGS := $(call pc_cflags,$(NCURSES_PC))
-CURSES_LIBS   := $(call pc_libs,$(NCURSES_PC),-lncursesw)
+CURSES_LIBS   := $(call pc_libs,$(NCURSES_PC),$(NCURSES_FALLBACK))
 CJSON_CFLAGS  := $(call pc_cflags,libcjson)
 CJSON_LIBS    := $(call pc_libs,libcjson,-lcjson)
 CMOCKA_CFLAGS := $(call pc_cflags,cmocka)

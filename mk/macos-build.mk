@@ -16,7 +16,10 @@
 # tests/darwin/macos_build.test.sh runs it (make check) and checks the result.
 #
 # zig ships no curses.h, cmocka.h or cJSON.h: copies of this machine's are
-# used (those files only; every other header is Apple's).  The whole
+# used (those files only; every other header is Apple's).  tui/ gets the
+# same feature macros as a Mac build (DARWIN_CPPFLAGS, no NCURSES_WIDECHAR):
+# the copied ncurses 6 header then opens its wide-character API through
+# _XOPEN_SOURCE_EXTENDED, the one gate Apple's ncurses 5.7 header has.  The whole
 # ./stagetop is not linked: zig has no libncurses stub, and docs/macos.md
 # says why none is written here.
 # The objects do not depend on SANITIZE: both passes of CI share build/macos.

@@ -1,12 +1,13 @@
 # Homebrew formula for stagetop.  Not yet published and never run.  OWNER,
 # the url and the sha256 are placeholders for the project's repository and
-# its first release tarball; fill them in before publishing.  To try it from
-# a local clone, point `head` at it (head "file:///path/to/stagetop",
+# its release tarball; fill them in before publishing.  The url's tag is the
+# file VERSION (tests/darwin/formula.test.sh checks it).  To try it from a
+# local clone, point `head` at it (head "file:///path/to/stagetop",
 # using: :git) and install with --HEAD (docs/macos.md).
 class Stagetop < Formula
   desc "Terminal monitor for memory-hungry jobs: tree footprint, swap, memory level"
   homepage "https://github.com/OWNER/stagetop"
-  url "https://github.com/OWNER/stagetop/archive/refs/tags/v0.1.0.tar.gz"
+  url "https://github.com/OWNER/stagetop/archive/refs/tags/v0.3.0.tar.gz"
   sha256 "0000000000000000000000000000000000000000000000000000000000000000"
   head "https://github.com/OWNER/stagetop.git", branch: "main"
 
@@ -20,10 +21,13 @@ class Stagetop < Formula
     ENV.prepend_path "PKG_CONFIG_PATH", Formula["ncurses"].opt_lib/"pkgconfig"
     system "make", "stagetop", "CC=#{ENV.cc}"
     system "make", "install", "PREFIX=#{prefix}"
+    # The one place the version is written, kept for `test do`: a --HEAD
+    # install's version is HEAD-<sha>, never what --version prints.
+    pkgshare.install "VERSION"
   end
 
   test do
-    assert_match version.to_s, shell_output("#{bin}/stagetop --version")
+    assert_match "stagetop #{(pkgshare/"VERSION").read.strip}", shell_output("#{bin}/stagetop --version")
     # A job that exits at once: watching it must work and end with its code.
     system bin/"stagetop", "--headless", "--interval", "0.05", "--", "/usr/bin/true"
   end

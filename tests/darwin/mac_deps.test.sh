@@ -1,0 +1,52 @@
+#!/bin/sh
+# scripts/deps.sh as a Mac runs it, on any machine: a fake `uname` says
+# Darwin.  With every tool of the Mac's list present (stubs on the PATH,
+# nothing else) it exits 0; without promtool it exits 1, names promtool and
+# prints the brew command with its formula.  The macOS workflow installs
+# what `deps.sh packages` prints, and docs/macos.md's `brew install` line is
+# exactly the Mac's list.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+cd "$ST_ROOT" || exit 1
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+SH=$(command -v sh)
+
+mkdir "$T/bin"
+cat >"$T/bin/uname" <<'S'
+#!/bin/sh
+case "${1:-}" in -m) echo arm64 ;; *) echo Darwin ;; esac
+S
+chmod +x "$T/bin/uname"
+tools=$(PATH="$T/bin:$PATH" "$SH" scripts/deps.sh tools)
+check "deps.sh under Darwin lists the Mac's tools, Linux-only ones left out ($(echo $tools))" \
+    sh -c "echo '$tools' | grep -qx promtool && echo '$tools' | grep -qx cmark-gfm &&
+           ! echo '$tools' | grep -qx -e valgrind -e setpriv -e strace -e free"
+for c in $tools; do printf '#!/bin/sh\nexit 0\n' >"$T/bin/$c"; chmod +x "$T/bin/$c"; done
+# pkg-config finds every module (ncursesw, libcjson, cmocka).
+printf '#!/bin/sh\nexit 0\n' >"$T/bin/pkg-config"; chmod +x "$T/bin/pkg-config"
+
+PATH="$T/bin" "$SH" scripts/deps.sh >"$T/all.out" 2>&1; rc=$?
+check "every Mac tool present: deps.sh exits 0 (rc $rc: $(tr '\n' ' ' <"$T/all.out"))" test "$rc" -eq 0
+
+rm "$T/bin/promtool"
+PATH="$T/bin" "$SH" scripts/deps.sh >"$T/one.out" 2>&1; rc=$?
+check "without promtool: exit 1, names it, prints brew install prometheus" \
+    sh -c "[ $rc -eq 1 ] && grep -q '^deps: missing: promtool\$' '$T/one.out' &&
+           grep -q '^deps: run: brew install prometheus\$' '$T/one.out' || { cat '$T/one.out'; exit 1; }"
+check "deps.sh packages prints the formula of what is missing" \
+    sh -c "[ \"\$(PATH='$T/bin' '$SH' scripts/deps.sh packages)\" = prometheus ]"
+
+# Nothing there but uname and sh: the whole Mac list, as docs/macos.md says.
+rm -f "$T/bin"/*
+cat >"$T/bin/uname" <<'S'
+#!/bin/sh
+case "${1:-}" in -m) echo arm64 ;; *) echo Darwin ;; esac
+S
+chmod +x "$T/bin/uname"
+all=$(PATH="$T/bin" "$SH" scripts/deps.sh packages)
+doc=$(sed -n 's/^brew install \([a-z0-9 @-]*[a-z0-9]\) *#.*/\1/p; s/^brew install \([a-z0-9 @-]*[a-z0-9]\) *$/\1/p' docs/macos.md | head -1)
+check "docs/macos.md installs exactly the Mac's list ($all)" \
+    sh -c "[ -n '$all' ] && [ \"\$(echo '$all' | tr ' ' '\n' | sort)\" = \"\$(echo '$doc' | tr ' ' '\n' | sort)\" ] || { echo 'doc: $doc'; exit 1; }"
+check "the macOS workflow installs what deps.sh packages prints, and not pkg-config by name" \
+    sh -c "grep -q 'brew install \$(sh scripts/deps.sh packages)' .github/workflows/macos.yml &&
+           ! grep -E 'brew install .*pkg-config' .github/workflows/macos.yml"
