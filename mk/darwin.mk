@@ -46,6 +46,17 @@ $(B)/tests/test_darwin_tree: $(DARWIN_TREE_SRC) $(DARWIN_SHIM_HDR) include/stage
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
 	    -o $@ $(DARWIN_TREE_SRC) $(LDFLAGS) $(CMOCKA_LIBS) -lm
 
+# --record-sync on macOS: core/fd_sync.c with F_FULLFSYNC and the test's
+# fcntl/fsync recorders, linked before the core archive (whose own
+# fd_sync.o is then not taken).
+$(B)/tests/test_darwin_sync: tests/darwin/test_darwin_sync.c core/fd_sync.c include/stagetop/fd_sync.h \
+                             $(B)/libstagetop.a
+	@mkdir -p $(dir $@) $(B)/darwin
+	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) -DF_FULLFSYNC=51 -Dfcntl=st_fake_fcntl \
+	    -Dfsync=st_fake_fsync -c -o $(B)/darwin/fd_sync_fake.o core/fd_sync.c
+	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) -o $@ tests/darwin/test_darwin_sync.c \
+	    $(B)/darwin/fd_sync_fake.o $(B)/libstagetop.a $(LDFLAGS) $(CMOCKA_LIBS) $(LIBS)
+
 # The cost of one discovery (KERN_PROC_ALL snapshot + walk) on the fake.
 $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwin.c \
                         core/platform/platform_darwin.c core/error.c core/platform/proc_vec.c $(DARWIN_SHIM_HDR)
@@ -54,6 +65,7 @@ $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwi
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)
 
 EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_peak \
-                  $(B)/tests/test_darwin_ancestry $(B)/tests/test_darwin_tree
+                  $(B)/tests/test_darwin_ancestry $(B)/tests/test_darwin_tree \
+                  $(B)/tests/test_darwin_sync
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
 endif

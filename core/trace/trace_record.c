@@ -25,6 +25,7 @@
  * kernel panic), so the lines are pushed to the disk: by default at most
  * once a second, and at once after an event (a guard action is one) and
  * the end record. */
+#include "stagetop/fd_sync.h"
 #include "stagetop/trace.h"
 #include "trace_internal.h"
 
@@ -60,15 +61,9 @@ static double mono_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Flush the file's data to the disk (not its timestamps). */
-static int sync_fd(int fd)
-{
-#if defined(__linux__)
-    return fdatasync(fd);
-#else
-    return fsync(fd);
-#endif
-}
+/* Flush the file's data to the disk (not its timestamps): F_FULLFSYNC on
+ * macOS (fd_sync.h). */
+static int sync_fd(int fd) { return st_fd_sync_data(fd); }
 
 /* Make a new file's name durable: sync the directory it is in. */
 static void sync_dir_of(const char *path)
