@@ -69,3 +69,11 @@ EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/t
                   $(B)/tests/test_darwin_sync
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
 endif
+
+# The shell tests' `turns PID` (tests/lib/common.sh wait_turns) on Linux and
+# macOS alike (tests/tools/turns.c); built on every platform.
+TURNS_TOOL := $(B)/tools/turns
+EXTRA_TEST_BIN += $(TURNS_TOOL)
+$(TURNS_TOOL): tests/tools/turns.c
+	@mkdir -p $(dir $@)
+	$(QCC) $(filter-out $(SAN_FLAGS),$(CFLAGS)) -o $@ $< $(filter-out $(SAN_FLAGS),$(LDFLAGS))

@@ -32,7 +32,7 @@ MACOS_ARCHS := aarch64 x86_64
 MACOS_CORE := $(filter-out $(PLAT_SRC_ALL),$(wildcard core/*.c core/*/*.c)) $(PLAT_SRC_darwin)
 MACOS_SRC := $(MACOS_CORE) $(wildcard tui/*.c)
 MACOS_WORK := $(filter-out $(addprefix tests/workloads/,$(LINUX_ONLY_WORKLOADS)),$(wildcard tests/workloads/*.c))
-MACOS_PROGS := tests/tools/plot_svg.c tests/tools/trace_summary.c tests/faults/soak.c
+MACOS_PROGS := tests/tools/plot_svg.c tests/tools/trace_summary.c tests/faults/soak.c tests/tools/turns.c
 MACOS_UNIT := $(filter-out $(addprefix tests/unit/,$(LINUX_ONLY_TESTS)),$(wildcard tests/unit/test_*.c))
 MACOS_FLAGS := -Iinclude $(DARWIN_CPPFLAGS) -DST_VERSION=\"$(VERSION)\" \
                $(WARN) -Werror -O2 -isystem $(MB)/curses-include

@@ -30,7 +30,7 @@ pid=$(free_pid)
 "$STAGETOP" --headless -p "$pid" 2>"$T/err"
 rc=$?
 check "no such pid: exit 1 with a message" \
-    sh -c "[ $rc -eq 1 ] && grep -qi 'no such process\|no process' '$T/err'"
+    sh -c "[ $rc -eq 1 ] && grep -qiE 'no such process|no process' '$T/err'"
 sleep 300 </dev/null >/dev/null 2>&1 &
 bg=$!
 "$STAGETOP" --headless -p $bg --record /nonexistent-dir/x.jsonl 2>"$T/err"

@@ -4,6 +4,7 @@
 # JSONL lines too; the record holds each at the time it was written.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
+. "$ST_ROOT/tests/faults/lib.sh"   # wait_bounded
 
 T=$(mktemp -d)
 trap 'cleanup_jobs; rm -rf "$T"' EXIT
@@ -53,8 +54,12 @@ until_in_rec '"stage":"decode"'
 echo "bogus line" >>"$STAGETOP_EVENTS"
 n=$(grep -c '"type":"sample"' "$rec"); while [ "$(grep -c '"type":"sample"' "$rec")" -lt $((n + 3)) ]; do sleep 0.05; done
 JOB
-timeout 120 "$STAGETOP" --headless --interval 0.1 --record "$T/rec.jsonl" -- \
-    sh "$T/job.sh" "$T/rec.jsonl" "$STAGETOP" "$T/notes" 2>"$T/err"
+# Bounded by wait_bounded (tests/faults/lib.sh), not GNU timeout (macOS has none).
+"$STAGETOP" --headless --interval 0.1 --record "$T/rec.jsonl" -- \
+    sh "$T/job.sh" "$T/rec.jsonl" "$STAGETOP" "$T/notes" 2>"$T/err" &
+st=$!
+remember_job $st
+wait_bounded $st 120
 rc=$?
 check "the job ran to its end (exit 0)" sh -c "[ $rc -eq 0 ] || { cat '$T/err'; exit 1; }"
 evfile=$(cat "$T/notes.path" 2>/dev/null)

@@ -79,7 +79,7 @@ check "y: the job runs again" until_ok 10 tree_running $demo
 start_pane plain 100 30 "NO_COLOR=1 '$STAGETOP' -p $demo --interval 0.2 --ascii"
 check "--ascii: the screen comes up" wait_screen plain 15 "^\[RUNNING\]"
 until_ok 5 sh -c "tmux -L $TM_SOCK capture-pane -p -t plain | grep -q -- '-[0-9]*s+'"
-no_colour() { ! tm capture-pane -e -p -t plain | grep -q "$(printf '\033')\[[0-9;]*\(3[0-7]\|4[0-7]\|38;\|48;\)"; }
+no_colour() { ! tm capture-pane -e -p -t plain | grep -qE "$(printf '\033')\[[0-9;]*(3[0-7]|4[0-7]|38;|48;)"; }
 check "NO_COLOR: no colour sequence on the screen" no_colour
 ascii_only() { ! screen plain | LC_ALL=C grep -q '[^ -~]'; }
 check "--ascii: only printable ASCII on the screen" ascii_only

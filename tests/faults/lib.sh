@@ -26,8 +26,11 @@ record_pid() { sed -n '1s/.*"pid":\([0-9]*\).*/\1/p' "$1"; }
 # is_root: 0 when running as root.
 is_root() { [ "$(id -u)" = 0 ]; }
 
-# elapsed_since START: seconds since START (from `date +%s.%N`), 1 decimal.
-elapsed_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+# now_s: seconds since the epoch with a fraction (BSD date has no %N).
+now_s() { $PY -c 'import time; print("%.3f" % time.time())'; }
+
+# elapsed_since START: seconds since START (from now_s), 1 decimal.
+elapsed_since() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # record_after FILE KIND SECONDS: the JSONL record FILE holds a sample taken
 # SECONDS or more after its first KIND event (both on stagetop's clock).

@@ -17,11 +17,9 @@ set -u
 # tmux server, and a new-session racing with that shutdown fails.
 start_pane keep 20 5 "true"
 
-# signal numbers (Linux)
-signum() {
-    case $1 in HUP) echo 1 ;; INT) echo 2 ;; QUIT) echo 3 ;; ABRT) echo 6 ;; BUS) echo 7 ;;
-        USR1) echo 10 ;; SEGV) echo 11 ;; USR2) echo 12 ;; ALRM) echo 14 ;; TERM) echo 15 ;; esac
-}
+# signum NAME: this system's number of SIGNAME (they differ: USR1 is 10 on
+# Linux, 30 on macOS; BUS 7 and 10), from the C library's own table.
+signum() { $PY -c 'import signal, sys; print(int(signal.Signals["SIG" + sys.argv[1]]))' "$1"; }
 restored() { [ "$(tm display -p -t "$1" '#{alternate_on}')" = 0 ] && ! screen "$1" | grep -q FOOTPRINT; }
 pane_rc() { cat "$T/$1.rc" 2>/dev/null; }
 gone_pid() { [ -z "$(proc_state "$1")" ] || [ "$(proc_state "$1")" = Z ]; }

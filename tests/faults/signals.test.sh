@@ -41,7 +41,7 @@ any_stopped() { for _p in $(tree_pids "$1"); do [ "$(proc_state "$_p")" = T ] &&
 unstop() { kill -CONT $(tree_pids "$1") 2>/dev/null; until_ok 5 tree_running "$1"; }
 
 # --- headless ------------------------------------------------------------------
-t_start=$(date +%s.%N)
+t_start=$(now_s)
 bad=0 runs=0 paused_runs=0 launched_runs=0 tally=""
 i=0
 while [ $i -lt 20 ]; do
@@ -104,7 +104,7 @@ check "headless: 20 random signals, every record valid, exit 128+N, job resumed"
 # --- screen ----------------------------------------------------------------------
 restored() { [ "$(tm display -p -t "$1" '#{alternate_on}')" = 0 ] && ! screen "$1" | grep -q FOOTPRINT; }
 bad=0
-t_start=$(date +%s.%N)
+t_start=$(now_s)
 for i in 1 2 3 4 5 6 7 8 9; do
     case $i in 9) sig=INT-KEY ;; *) sig=$(signame $(( (i - 1) % 4 ))) ;; esac
     pause=$((i % 2))

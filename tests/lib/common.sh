@@ -53,9 +53,12 @@ cleanup_jobs() {
 # the same code on Linux and macOS.
 . "$ST_ROOT/tests/lib/proc.sh"
 
-# turns PID: how many times PID has blocked and woken so far (its voluntary
-# context switches); empty when it is gone.
-turns() { sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null; }
+# turns PID: how many times PID has blocked and woken so far (its context
+# switches: tests/tools/turns.c, Linux and macOS); empty when it is gone.
+turns() {
+    case ${ST_BUILD:-build} in /*) _tb=$ST_BUILD ;; *) _tb=$ST_ROOT/${ST_BUILD:-build} ;; esac
+    "$_tb/tools/turns" "$1" 2>/dev/null
+}
 
 # wait_turns PID N [SECONDS]: poll until PID has blocked and woken N more
 # times than when called.  For a screen, whose loop sleeps in poll(): it went

@@ -40,9 +40,10 @@ proc_name() { ps -o comm= -p "$1" 2>/dev/null | sed 's|.*/||'; }
 proc_args() { ps -ww -o args= -p "$1" 2>/dev/null; }
 
 # free_pid: a pid that no process has now (below the system's pid limit:
-# Linux's kernel.pid_max, macOS's 99999).
+# Linux's kernel.pid_max, macOS's 99999: PID_MAX in XNU's
+# bsd/sys/proc_internal.h).
 free_pid() {
-    _fpm=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 99999)
+    _fpm=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 99999)   # portable: 99999 where there is no /proc
     _fp=$((_fpm - 7))
     while proc_exists "$_fp"; do _fp=$((_fp - 1)); done
     echo "$_fp"

@@ -270,7 +270,7 @@ static void held_child(void **state)
     assert_true(c.pid > 0);
     pid = c.pid;
     assert_int_equal(kill(pid, 0), 0);
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid); /* portable: read only where it opens */
     if ((f = fopen(path, "r")) != NULL) { /* Linux: its memory is there, touched */
         char line[256];
         unsigned long long kb = 0;

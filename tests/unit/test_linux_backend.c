@@ -4,6 +4,10 @@
  * lines, signals by identity (pidfd), system numbers, the picker's list. */
 #define _GNU_SOURCE
 #include "realproc.h"
+#include "stagetop/linux_parse.h"
+
+#include <stdio.h>
+#include <unistd.h>
 
 /* The backend's cached fds all go with st_tree_free and close. */
 static void backend_leaves_no_fd_open(void **state)
@@ -233,6 +237,26 @@ static void gone_process_cannot_be_watched(void **state)
     assert_int_equal(e.code, ST_ESRCH);
 }
 
+/* The parser on this process's own /proc/self/stat (moved here from
+ * test_linux_parse.c, which a Mac builds: it has no /proc). */
+static void stat_of_this_process(void **state)
+{
+    char buf[1024];
+    FILE *f = fopen("/proc/self/stat", "r");
+    size_t n;
+    st_lx_stat st;
+    (void)state;
+    assert_non_null(f);
+    n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    assert_int_equal(st_lx_parse_stat(buf, n, &st, NULL), ST_OK);
+    assert_int_equal(st.pid, getpid());
+    assert_int_equal(st.ppid, getppid());
+    assert_int_equal(st.state, 'R');
+    assert_int_equal(st.num_threads, 1);
+    assert_true(st.start > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +267,7 @@ int main(void)
         RP_TEST(system_numbers_match_meminfo),
         RP_TEST(list_all_sees_everyone),
         RP_TEST(gone_process_cannot_be_watched),
+        cmocka_unit_test(stat_of_this_process),
     };
     return RP_RUN(tests);
 }

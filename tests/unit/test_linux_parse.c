@@ -181,24 +181,6 @@ static void stat_junk(void **state)
     assert_int_equal(st.start, UINT64_MAX);
 }
 
-static void stat_of_this_process(void **state)
-{
-    char buf[1024];
-    FILE *f = fopen("/proc/self/stat", "r");
-    size_t n;
-    st_lx_stat st;
-    (void)state;
-    assert_non_null(f);
-    n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    assert_int_equal(st_lx_parse_stat(buf, n, &st, NULL), ST_OK);
-    assert_int_equal(st.pid, getpid());
-    assert_int_equal(st.ppid, getppid());
-    assert_int_equal(st.state, 'R');
-    assert_int_equal(st.num_threads, 1);
-    assert_true(st.start > 0);
-}
-
 static void meminfo_real_capture(void **state)
 {
     size_t len;
@@ -322,7 +304,6 @@ int main(void)
         cmocka_unit_test(stat_hostile_comm),
         cmocka_unit_test(stat_long_comm_is_truncated),
         cmocka_unit_test(stat_junk),
-        cmocka_unit_test(stat_of_this_process),
         cmocka_unit_test(meminfo_real_capture),
         cmocka_unit_test(meminfo_swap_missing_junk),
         cmocka_unit_test(psi_values),
