@@ -8,11 +8,11 @@
  *   counts involuntary switches too, so a wait can end a little early on a
  *   busy Mac, never late).  A test tool, not part of stagetop. */
 #if defined(__APPLE__)
+#ifndef _DARWIN_C_SOURCE
 #define _DARWIN_C_SOURCE
+#endif
 #include <libproc.h>
 #include <sys/proc_info.h>
-#else
-#define _DEFAULT_SOURCE
 #endif
 #include <stdio.h>
 #include <stdlib.h>
