@@ -36,7 +36,7 @@ PC
 
 # make -n of the whole binary, forced (-B), without PKG_CONFIG_PATH in the
 # environment: what a first `make` on a Mac runs.
-dry() { env -u PKG_CONFIG_PATH PATH="$T/bin:$PATH" "$MAKE" -n -B --no-print-directory V=1 "$@" stagetop; }
+dry() { (unset PKG_CONFIG_PATH; PATH="$T/bin:$PATH" "$MAKE" -n -B --no-print-directory V=1 "$@" stagetop); }
 dry >"$T/with" 2>&1
 tui_lines() { grep -E ' -c -o [^ ]*/tui/[a-z_]+\.o tui/' "$1"; }
 n_tui=$(ls tui/*.c | wc -l | tr -d ' ')
@@ -50,8 +50,8 @@ check "the Darwin branch builds the macOS backend" grep -q 'platform_darwin\.c' 
 
 # No brew: Apple's curses, never -lncursesw.
 rm "$T/bin/brew"
-env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$T/none" PATH="$T/bin:$PATH" \
-    "$MAKE" -n -B --no-print-directory V=1 stagetop >"$T/without" 2>&1
+(unset PKG_CONFIG_PATH; PKG_CONFIG_LIBDIR="$T/none" PATH="$T/bin:$PATH" \
+    "$MAKE" -n -B --no-print-directory V=1 stagetop) >"$T/without" 2>&1
 check "no brew: the link falls back to Apple's -lncurses" \
     sh -c "grep -E -- '-o build/stagetop .* -lncurses( |\$)' '$T/without' && ! grep -q -- '-lncursesw' '$T/without'"
 
