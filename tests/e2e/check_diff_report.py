@@ -6,7 +6,7 @@
                                                  summarize() of A and B
   check_diff_report.py pct A B                   100 * (peak B - peak A) / peak A
   check_diff_report.py difftext A B OUT.txt      the text form's stage rows and peak change
-  check_diff_report.py report TRACE OUT.md       the Markdown report (python3-markdown)
+  check_diff_report.py report TRACE OUT.md       the Markdown report (python3-markdown or cmark-gfm)
   check_diff_report.py reportdiff A B OUT.md     `stagetop report A B`
   check_diff_report.py svg A B OUT.svg           `stagetop plot A B`
 TRACE is a stageload JSONL file (what the expectations are derived from);
@@ -157,15 +157,30 @@ class Html(html.parser.HTMLParser):
             self.text += data
 
 
+def md_to_html(src):
+    """python3-markdown (tables); where it is missing (Homebrew has none: macOS),
+    cmark-gfm with its table extension (scripts/deps.sh).  ST_MD=cmark-gfm forces
+    the second."""
+    import os
+    if os.environ.get("ST_MD") != "cmark-gfm":
+        try:
+            import markdown
+            return markdown.markdown(src, extensions=["tables", "fenced_code"])
+        except ImportError:
+            pass
+    import subprocess
+    return subprocess.run(["cmark-gfm", "-e", "table"], input=src.encode("utf-8"),
+                          stdout=subprocess.PIPE, check=True).stdout.decode("utf-8")
+
+
 def parse_md(path):
-    import markdown
     raw = open(path, "rb").read()
     for bad in (b"\x1b", b"\xc2\x9b", b"\x07", b"\x00"):
         if bad in raw:
             fail(f"{path}: holds the control byte(s) {bad!r}")
     src = raw.decode("utf-8")
     h = Html()
-    h.feed(markdown.markdown(src, extensions=["tables", "fenced_code"]))
+    h.feed(md_to_html(src))
     return h, src
 
 

@@ -28,7 +28,12 @@ PY=""
 for p in python3 /usr/bin/python3; do
     if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import markdown' 2>/dev/null; then PY=$p; break; fi
 done
-[ -n "$PY" ] || { echo "SKIP: diff_report: no python3 with python3-markdown (scripts/deps.sh)"; exit 0; }
+# macOS: Homebrew has no python3-markdown; the checker reads the tables with
+# cmark-gfm there (scripts/deps.sh lists it).
+if [ -z "$PY" ] && command -v python3 >/dev/null 2>&1 && command -v cmark-gfm >/dev/null 2>&1; then
+    PY=python3; export ST_MD=cmark-gfm
+fi
+[ -n "$PY" ] || { echo "SKIP: diff_report: no python3 with python3-markdown, nor cmark-gfm (scripts/deps.sh)"; exit 0; }
 CHECK="$PY $ROOT/tests/e2e/check_diff_report.py"
 TOOL="$B/tools/trace-summary"
 
