@@ -122,6 +122,7 @@ typedef struct st_trace {
     st_sample *samples; size_t n_samples, cap_samples; /* sorted by t_ms */
     st_event_list events;                              /* sorted by t_ms */
     st_summary summary;      /* recomputed from samples and events */
+    size_t summed_samples, summed_events; /* how many of each the summary holds */
     uint64_t dropped_samples;
     int has_end;             /* saw {"type":"end"} or a complete document */
     int format;              /* enum st_trace_format */
@@ -138,9 +139,17 @@ int st_trace_load_mem(const char *buf, size_t len, st_trace *out, st_error *err)
 
 /* Feed one JSONL line (without the newline) to a trace being followed;
  * lineno is 1-based, for errors.  Recomputes nothing: call
- * st_trace_finish to refresh the summary. */
+ * st_trace_refresh (or st_trace_finish) to bring the summary up to date. */
 int st_trace_feed_line(st_trace *t, const char *line, size_t len, size_t lineno, st_error *err);
+/* Sort samples and events by time (stable) and recompute the summary from
+ * all of them (an event at the same t as a sample goes first). */
 void st_trace_finish(st_trace *t);
+/* Bring the summary up to date with the records added since it was last
+ * computed: incrementally while they extend the summed ones in time order
+ * (the same result as st_trace_finish), else st_trace_finish.  Returns 1
+ * when it sorted and recomputed (records may have moved), else 0.  What a
+ * followed trace's screen calls after each read (replay). */
+int st_trace_refresh(st_trace *t);
 
 /* View of an imported trace's samples. */
 st_samples_view st_trace_view(const st_trace *t);
