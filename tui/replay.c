@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stagetop/clock.h"
 #include "stagetop/limits.h"
 
 #define RP_MAX_READ (1u << 20) /* bytes read from stdin per wake-up: keys stay responsive */

@@ -63,6 +63,11 @@ typedef struct st_meta_iter {
 void st_meta_iter_init(st_meta_iter *it, const st_trace_meta *m);
 int st_meta_iter_next(st_meta_iter *it, st_meta_item *item, size_t strsz);
 
+/* What ran: the command, else the start record's pipeline, mode and steps
+ * ("Qwen-Image-2.1 · mode staged · steps 20"), else ""; raw trace text
+ * (untrusted: clean or escape it, md.h).  (core/trace/trace_meta.c) */
+void st_trace_what(const st_trace_meta *m, char *buf, size_t size);
+
 /* ---- export ---- */
 
 /* Write the JSON document to path atomically (temp file in the same
@@ -75,6 +80,12 @@ int st_trace_export(const char *path, const st_trace_meta *meta, st_samples_view
 
 /* The summary object alone as JSON text (malloc'd, caller frees). */
 char *st_summary_to_json(const st_summary *s, const st_trace_meta *meta);
+/* The same object appended to a JSON writer (json.h: core only), for a
+ * document that embeds it (`stagetop diff --json`): stageload's keys plus
+ * kernel_peak (and peak_gpu when known); with meta non-NULL, a "meta"
+ * member first (like stageload's summarize()). */
+struct st_jw;
+void st_jw_summary(struct st_jw *w, const st_summary *s, const st_trace_meta *meta);
 
 /* ---- record stream (JSONL) ---- */
 
