@@ -32,6 +32,7 @@ layering_symtab() {
 }
 
 # Shared by both checks: the rules file's reader (awk functions).
+# shellcheck disable=SC2016  # awk text, not shell
 _layering_awk_rules='
 function re(g,  r) { r = g; gsub(/\./, "\\.", r); gsub(/\*/, ".*", r); gsub(/\?/, ".", r); return "^" r "$" }
 function match_any(s, list,  n, a, i) {
