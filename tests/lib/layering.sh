@@ -79,7 +79,7 @@ function read_rule(  i, n, a) {
     else if ($1 == "backend") backend = backend " " rest(2)
     else if ($1 == "backend-except") { nbex++; bexfile[nbex] = $2; bexwhy[nbex] = rest(3) }
     else if ($1 == "header") for (i = 3; i <= NF; i++) hdrmod[$i] = $2
-    else if ($1 == "internal") internal[$2] = rest(3)
+    else if ($1 == "internal") { nint++; intdir[nint] = $2; intpat[nint] = rest(3) }
     else if ($1 == "forbid") {
         nforbid++; fpaths[nforbid] = ""; fhdrs[nforbid] = ""
         for (i = 2; i <= NF; i++)
@@ -173,8 +173,10 @@ layering_sources() { # rules root
                 if (!(h in hdrmod)) { badown = badown "\n    " f " includes " n " (a public header with no module: rules, header)"; continue }
                 if (allowed(m, hdrmod[h]) == "") badinc[m] = badinc[m] "\n    " f " includes " n " (module " hdrmod[h] ")"
             } else {
-                d = dir(f)
-                if (n ~ /\// || !(d in internal) || !match_any(n, internal[d]))
+                d = dir(f); ok = 0
+                for (e = 1; e <= nint && !ok && n !~ /\//; e++)
+                    ok = d ~ re(intdir[e]) && match_any(n, intpat[e]) && ((d "/" n) in isfile)
+                if (!ok)
                     badown = badown "\n    " f " includes \"" n "\" (not a public header, nor its folder'"'"'s own)"
             }
         }

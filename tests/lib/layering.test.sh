@@ -106,7 +106,8 @@ check "clean sources pass the include rules" \
            grep -qF 'PASS: layering: includes of trace' '$D/inc-clean.out'"
 
 src "$S" core/trace/trace_bad.c '#include "stagetop/monitor.h"
-#include <ncurses.h>'
+#include <ncurses.h>
+#include "gone_internal.h"'
 src "$S" core/report/diff.c '#include "../trace/trace_internal.h"'
 src "$S" tui/spark.h '#include "view.h"'
 src "$S" tui/view.h '#include <curses.h>'
@@ -119,6 +120,8 @@ check "trace including a run header fails" \
 check "core including curses fails" has "$D/inc-bad.out" "core/trace/trace_bad.c includes ncurses.h"
 check "a relative include of another folder's internal header fails" \
     has "$D/inc-bad.out" "core/report/diff.c includes \"../trace/trace_internal.h\""
+check "an internal header that is not a file of the folder fails" \
+    has "$D/inc-bad.out" "core/trace/trace_bad.c includes \"gone_internal.h\""
 check "a pure screen helper reaching curses through its own headers fails" \
     has "$D/inc-bad.out" "tui/spark.c (through tui/view.h) includes curses.h"
 check "the screen including the JSON codec fails" has "$D/inc-bad.out" "tui/main.c includes stagetop/json.h"
