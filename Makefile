@@ -101,6 +101,11 @@ PLAT_SRC_darwin := core/platform/platform_darwin.c core/platform/gpu_none.c
 PLAT_SRC_ALL    := $(PLAT_SRC_linux) $(PLAT_SRC_darwin)
 CORE_SRC := $(filter-out $(PLAT_SRC_ALL),$(wildcard core/*.c core/*/*.c)) $(PLAT_SRC_$(PLATFORM))
 TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
+# The two floors under every other module (docs/design.md, "Floors";
+# tests/lib/layering.rules): rules that build a part of the core from its
+# sources (the fuzzer, the macOS shim tests) take these, not file names.
+BASE_SRC  := core/units.c core/utf8.c core/atomic_file.c core/error.c core/clock.c
+MODEL_SRC := $(wildcard core/model/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

@@ -9,8 +9,9 @@
  *
  * Following: stdin is the data and the keys come from /dev/tty.  Core's
  * trace reader (trace_stream.h) feeds records as their lines complete; a
- * malformed one is counted and shown, never fatal.  The summary grows incrementally while records come
- * in time order, and is recomputed (st_trace_finish) when they do not. */
+ * malformed one is counted and shown, never fatal.  The summary is core's
+ * (st_trace_refresh: it grows while records come in time order and is
+ * recomputed when they do not), the same as a loaded file's. */
 #include "replay.h"
 
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stagetop/clock.h"
 #include "stagetop/limits.h"
 
 #define RP_MAX_READ (1u << 20) /* bytes read from stdin per wake-up: keys stay responsive */
@@ -90,38 +92,12 @@ static void sync_view(replay *r)
     }
 }
 
-/* Bring the summary up to date with the records fed since the last call. */
+/* Bring the summary up to date with the records read since the last call
+ * (core's st_trace_refresh: added to in time order, recomputed when not). */
 static void absorb(replay *r)
 {
-    st_trace *t = &r->t;
-    size_t ns = t->n_samples, ne = t->events.len, i, j;
-    if (ns == r->fed_s && ne == r->fed_e)
-        return;
-    /* Incremental only when the new records extend the fed ones in time
-     * (an event at the same t as a fed sample would have gone before it). */
-    uint32_t ls = r->fed_s ? t->samples[r->fed_s - 1].t_ms : 0;
-    uint32_t le = r->fed_e ? t->events.v[r->fed_e - 1].t_ms : 0;
-    int ordered = 1;
-    for (i = r->fed_s; i < ns && ordered; i++)
-        ordered = !(i > 0 && t->samples[i].t_ms < t->samples[i - 1].t_ms) &&
-                  !(r->fed_e && t->samples[i].t_ms < le);
-    for (j = r->fed_e; j < ne && ordered; j++)
-        ordered = !(j > 0 && t->events.v[j].t_ms < t->events.v[j - 1].t_ms) &&
-                  !(r->fed_s && t->events.v[j].t_ms <= ls);
-    if (!ordered) {
-        st_trace_finish(t); /* sorts both lists, recomputes the summary */
+    if (st_trace_refresh(&r->t)) /* re-sorted: the columns drawn so far are stale */
         invalidate_lanes(r);
-    } else {
-        for (i = r->fed_s, j = r->fed_e; i < ns || j < ne;) {
-            if (j < ne && (i >= ns || t->events.v[j].t_ms <= t->samples[i].t_ms))
-                (void)st_summary_add_event(&t->summary, &t->events.v[j++], NULL);
-            else
-                (void)st_summary_add_sample(&t->summary, &t->samples[i++], NULL);
-        }
-        st_summary_finish(&t->summary);
-    }
-    r->fed_s = ns;
-    r->fed_e = ne;
 }
 
 /* ---- reading a stream ---- */
@@ -155,8 +131,6 @@ static void read_stream(replay *r)
     r->ended = r->rd.ended;
     if (r->rd.doc_loaded) { /* a JSON document replaced the records */
         r->rd.doc_loaded = 0;
-        r->fed_s = r->t.n_samples;
-        r->fed_e = r->t.events.len;
         r->meta_iv = -1; /* set the columns again */
         r->est_at = 0;
         invalidate_lanes(r);
@@ -346,8 +320,6 @@ int tui_replay(const char *path, const tui_opts *o, st_error *err)
     if (!r->follow) {
         /* the whole file before the screen: a bad one leaves the terminal alone */
         rc = st_trace_load_file(path, &r->t, err);
-        r->fed_s = r->t.n_samples;
-        r->fed_e = r->t.events.len;
         r->ended = 1;
     } else if (isatty(STDIN_FILENO)) {
         rc = st_error_set(err, ST_EINVAL, 0, "stdin is a terminal: pipe a JSONL stream into "

@@ -24,7 +24,6 @@ typedef struct replay {
     char bad_msg[256];
     double bad_until;       /* the status line shows it until then */
     st_trace t;             /* owns every sample, event and the summary */
-    size_t fed_s, fed_e;    /* samples / events in t.summary so far */
     double meta_iv;         /* meta.interval when the columns were set */
     char meta_st;           /* meta.stagetop[0] then */
     size_t est_at;          /* samples then */

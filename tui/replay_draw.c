@@ -28,6 +28,14 @@ void rp_view(const replay *r, st_run_view *out)
     st_trace_run_view(&r->t, r->t.n_samples, r->t.events.len, r->iv, out);
 }
 
+/* The whole trace's summary, as its run view gives it. */
+static const st_summary *rp_summary(const replay *r)
+{
+    st_run_view v;
+    rp_view(r, &v);
+    return v.summary;
+}
+
 /* The run as it was at the window's right edge: the samples and events up
  * to it, so the lane labels give the values there (the peaks stay the
  * whole trace's). */
@@ -154,7 +162,7 @@ static void pad_to(char *out, size_t len, const char *text, int cols)
 /* The left part: peaks, swap, level, loads. */
 static int summary_left(const replay *r, char out[][RP_LINE])
 {
-    const st_summary *s = &r->t.summary;
+    const st_summary *s = rp_summary(r);
     const char *arrow = r->v.ascii ? " -> " : " \xe2\x86\x92 ";
     char a[32], b[32], c[32];
     int n = 0;
@@ -209,7 +217,7 @@ static int name_width(const st_summary *s)
 static int summary_rows(const replay *r, int cols)
 {
     char left[RP_LINES][RP_LINE];
-    int n = summary_left(r, left), st = (int)r->t.summary.n_stages + 1;
+    int n = summary_left(r, left), st = (int)rp_summary(r)->n_stages + 1;
     return cols >= RP_TWO_COLS ? (n > st ? n : st) : n + st;
 }
 
@@ -217,12 +225,11 @@ void rp_relayout(replay *r)
 {
     int rows, cols;
     getmaxyx(stdscr, rows, cols);
-    tui_layout_compute(cols, rows, r->t.summary.has_gpu ? 4 : 3, summary_rows(r, cols), &r->v.L);
+    tui_layout_compute(cols, rows, rp_summary(r)->has_gpu ? 4 : 3, summary_rows(r, cols), &r->v.L);
 }
 
-static void stage_row(const replay *r, size_t i, int nw, char *out, size_t len)
+static void stage_row(const replay *r, const st_summary *s, size_t i, int nw, char *out, size_t len)
 {
-    const st_summary *s = &r->t.summary;
     char safe[256], name[256], d[32], p[32];
     st_stage_row row;
     st_summary_stage(s, i, &row);
@@ -240,7 +247,7 @@ static void draw_summary(const replay *r)
 {
     const tui_view *v = &r->v;
     const tui_box *b = &v->L.list;
-    const st_summary *s = &r->t.summary;
+    const st_summary *s = rp_summary(r);
     if (b->h <= 0)
         return;
     char left[RP_LINES][RP_LINE], line[RP_LINE], title[RP_LINE], d[32];
@@ -272,7 +279,7 @@ static void draw_summary(const replay *r)
     if (shown < ns && shown > 0)
         shown--; /* room for the "more" line */
     for (size_t i = 0; i < shown; i++) {
-        stage_row(r, i, nw, line, sizeof line);
+        stage_row(r, s, i, nw, line, sizeof line);
         tui_put(sy + 1 + (int)i, b->x + sx, b->w - sx, line, A_NORMAL);
     }
     if (shown < ns && srows >= 2) {
@@ -394,7 +401,7 @@ static void draw_header(const replay *r, const st_run_view *vm)
     if (r->bad)
         snprintf(bad, sizeof bad, "  %zu bad line%s skipped", r->bad, r->bad == 1 ? "" : "s");
     stream_state(r, state, sizeof state);
-    const st_summary *s = &r->t.summary;
+    const st_summary *s = rp_summary(r);
     st_format_duration(s->n_samples ? (s->last_t_ms - s->first_t_ms) / 1000.0 : 0, d, sizeof d);
     clock_text(vm->last ? vm->last->t_ms / 1000.0 : 0, at, sizeof at);
     attr_t tag_a = tui_attr(v, r->follow && !r->ended ? TUI_PAIR_GOOD : TUI_PAIR_WARN) | A_BOLD;
@@ -505,7 +512,7 @@ void rp_draw(replay *r, double now)
         draw_summary(r);
         draw_status(r, now);
         if (v->stages)
-            tui_stage_table_draw(v, &r->t.summary, v->L.label[0].y);
+            tui_stage_table_draw(v, rp_summary(r), v->L.label[0].y);
         if (v->help)
             draw_help(v);
     }

@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int st_stage_rows(const st_trace *t, st_stage_row **rows, size_t *n, st_error *err)
+int st_stage_rows(const st_summary *s, st_stage_row **rows, size_t *n, st_error *err)
 {
-    const st_summary *s = &t->summary;
     *rows = NULL;
     *n = 0;
     if (s->n_stages == 0)

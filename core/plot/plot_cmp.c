@@ -12,8 +12,6 @@
 #include <string.h>
 
 #include "plot_internal.h"
-#include "stagetop/diff.h"
-#include "stagetop/report.h"
 
 #define STRIP 20.0 /* height of a stage strip, pixels */
 

@@ -158,7 +158,7 @@ static int stage_rows(st_jw *w, const st_trace *t, st_error *err)
     st_stage_row *r;
     size_t n;
     char a[48], b[48], c[48], d[48];
-    int rc = st_stage_rows(t, &r, &n, err);
+    int rc = st_stage_rows(&t->summary, &r, &n, err);
     if (rc != ST_OK)
         return rc;
     if (!n) {

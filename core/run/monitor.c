@@ -18,13 +18,6 @@
 #define ST_VERSION "0.0.0"
 #endif
 
-double st_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double cpu_now(void)
 {
     struct timespec ts;

@@ -1,5 +1,5 @@
 /* trace_internal.h: the trace module's records in JSON, shared between
- * its files (core/trace_*.c, core/report/diff.c), its tests and the fuzzer; not an
+ * its files (core/trace/), its tests and the fuzzer; not an
  * API for the rest of stagetop (use trace.h).  The codec under it is
  * json.h. */
 #ifndef STAGETOP_TRACE_INTERNAL_H
@@ -40,9 +40,7 @@ void st_jw_event_members(st_jw *w, const st_event *ev);
 /* The members of a meta object (no braces); *n counts members written so
  * far (for commas) and is updated.  Extra keys are re-validated. */
 void st_jw_meta_members(st_jw *w, const struct st_trace_meta *m, int *n);
-/* The summary object, stageload's keys plus kernel_peak (and peak_gpu when
- * known); with meta non-NULL, a "meta" member first (like summarize()). */
-void st_jw_summary(st_jw *w, const st_summary *s, const struct st_trace_meta *meta);
+/* (The summary object, st_jw_summary, is public: trace.h.) */
 
 /* Write the whole JSON document (docs/trace-format.md) to w. */
 void st_jw_trace_doc(st_jw *w, const struct st_trace_meta *meta, const st_sample *a, size_t a_len,

@@ -1,6 +1,7 @@
 /* trace_load.c: reading a JSON document whole (trace_stream.c streams
- * JSONL and hands documents here), and st_trace_finish: the stable time
- * sort and the recomputed summary. */
+ * JSONL and hands documents here), and the summary of a trace's records:
+ * st_trace_finish (the stable time sort and the recomputed summary) and
+ * st_trace_refresh (the same, added to as records come in order). */
 #include "stagetop/trace.h"
 #include "stagetop/trace_stream.h"
 #include "trace_internal.h"
@@ -78,6 +79,21 @@ static void sort_by_t(void *base, size_t n, size_t size, size_t off)
     free(tmp);
 }
 
+/* Add samples [i, t->n_samples) and events [j, t->events.len) to the
+ * summary in time order (an event at the same t as a sample goes first:
+ * summary.h); the caller finishes it. */
+static void sum_from(st_trace *t, size_t i, size_t j)
+{
+    while (i < t->n_samples || j < t->events.len) {
+        if (j < t->events.len && (i >= t->n_samples || t->events.v[j].t_ms <= t->samples[i].t_ms))
+            (void)st_summary_add_event(&t->summary, &t->events.v[j++], NULL);
+        else
+            (void)st_summary_add_sample(&t->summary, &t->samples[i++], NULL);
+    }
+    t->summed_samples = t->n_samples;
+    t->summed_events = t->events.len;
+}
+
 void st_trace_finish(st_trace *t)
 {
     sort_by_t(t->samples, t->n_samples, sizeof(st_sample), offsetof(st_sample, t_ms));
@@ -88,17 +104,37 @@ void st_trace_finish(st_trace *t)
     char kp_src[sizeof t->summary.kernel_peak_source];
     memcpy(kp_src, t->summary.kernel_peak_source, sizeof kp_src);
     st_summary_free(&t->summary);
-    size_t i = 0, j = 0;
-    while (i < t->n_samples || j < t->events.len) {
-        /* An event at the same t as a sample goes first (summary.h). */
-        if (j < t->events.len && (i >= t->n_samples || t->events.v[j].t_ms <= t->samples[i].t_ms))
-            (void)st_summary_add_event(&t->summary, &t->events.v[j++], NULL);
-        else
-            (void)st_summary_add_sample(&t->summary, &t->samples[i++], NULL);
-    }
+    sum_from(t, 0, 0);
     if (has_kp)
         st_summary_add_kernel_peak_from(&t->summary, kp, kp_src);
     st_summary_finish(&t->summary);
+}
+
+int st_trace_refresh(st_trace *t)
+{
+    size_t fs = t->summed_samples, fe = t->summed_events, ns = t->n_samples, ne = t->events.len;
+    if (fs > ns || fe > ne) { /* records were taken away: start again */
+        st_trace_finish(t);
+        return 1;
+    }
+    if (ns == fs && ne == fe)
+        return 0;
+    /* Incremental only when the new records extend the summed ones in time
+     * (an event at the same t as a summed sample would have gone before it). */
+    uint32_t ls = fs ? t->samples[fs - 1].t_ms : 0;
+    uint32_t le = fe ? t->events.v[fe - 1].t_ms : 0;
+    int ordered = 1;
+    for (size_t i = fs; i < ns && ordered; i++)
+        ordered = !(i > 0 && t->samples[i].t_ms < t->samples[i - 1].t_ms) && !(fe && t->samples[i].t_ms < le);
+    for (size_t j = fe; j < ne && ordered; j++)
+        ordered = !(j > 0 && t->events.v[j].t_ms < t->events.v[j - 1].t_ms) && !(fs && t->events.v[j].t_ms <= ls);
+    if (!ordered) {
+        st_trace_finish(t);
+        return 1;
+    }
+    sum_from(t, fs, fe);
+    st_summary_finish(&t->summary);
+    return 0;
 }
 
 int st_trace_load_doc_fd(int fd, const char *prefix, size_t plen, st_trace *out, st_error *err)

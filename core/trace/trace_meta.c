@@ -1,8 +1,10 @@
 /* trace_meta.c: the walk over meta.extra (trace.h) that the screen's
- * header, the SVG chart's title and `stagetop diff` share. */
+ * header, the SVG chart's title and `stagetop diff` share, and what ran
+ * (st_trace_what), the line that names a trace in reports and charts. */
 #include "stagetop/trace.h"
 #include "stagetop/json.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void st_meta_iter_init(st_meta_iter *it, const st_trace_meta *m)
@@ -66,4 +68,44 @@ int st_meta_iter_next(st_meta_iter *it, st_meta_item *item, size_t strsz)
     }
     it->done = 1;
     return 0;
+}
+
+/* ---- what ran ---- */
+
+static void append(char *buf, size_t size, const char *s)
+{
+    size_t len = strlen(buf);
+    if (len + 1 < size)
+        snprintf(buf + len, size - len, "%s%s", len ? " \xC2\xB7 " : "", s);
+}
+
+void st_trace_what(const st_trace_meta *m, char *buf, size_t size)
+{
+    char pipeline[96] = "", mode[96] = "", steps[48] = "", item[128];
+    if (!size)
+        return;
+    buf[0] = '\0';
+    if (m->command[0]) {
+        snprintf(buf, size, "%s", m->command);
+        return;
+    }
+    st_meta_iter it;
+    st_meta_item e;
+    st_meta_iter_init(&it, m);
+    while (st_meta_iter_next(&it, &e, sizeof mode)) {
+        if (e.type == ST_META_STR && (!strcmp(e.key, "pipeline") || !strcmp(e.key, "mode")))
+            snprintf(!strcmp(e.key, "mode") ? mode : pipeline, sizeof mode, "%s", e.str);
+        else if (e.type == ST_META_NUM && !strcmp(e.key, "steps"))
+            snprintf(steps, sizeof steps, "%.*s", (int)(e.num_len < 24 ? e.num_len : 24), e.num);
+    }
+    if (pipeline[0])
+        append(buf, size, pipeline);
+    if (mode[0]) {
+        snprintf(item, sizeof item, "mode %s", mode);
+        append(buf, size, item);
+    }
+    if (steps[0]) {
+        snprintf(item, sizeof item, "steps %s", steps);
+        append(buf, size, item);
+    }
 }

@@ -47,11 +47,6 @@ double st_diff_pct(uint64_t a, uint64_t b, int *ok);
  * 0 on A's side: any B peak above 0 does.) */
 int st_diff_peak_exceeds(const st_diff *d, double pct);
 
-/* What ran: the command, else the start record's pipeline, mode and steps
- * ("Qwen-Image-2.1 · mode staged · steps 20"), else ""; raw trace text
- * (untrusted: clean or escape it, md.h). */
-void st_trace_what(const st_trace_meta *m, char *buf, size_t size);
-
 /* The comparison as text (for a terminal) and as JSON; malloc'd, NULL when
  * out of memory.  label_a / label_b name the sides (file names). */
 char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b);

@@ -5,6 +5,7 @@
 #define STAGETOP_MONITOR_H
 
 #include <stdint.h>
+#include "stagetop/clock.h"
 #include "stagetop/error.h"
 #include "stagetop/events.h"
 #include "stagetop/follow.h"
@@ -136,8 +137,5 @@ void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, siz
 /* End the run: resume a job stagetop paused (unless keep_paused), write the
  * record stream's end (or the .json export), free everything. */
 int st_monitor_close(st_monitor *m, int keep_paused, st_error *err);
-
-/* Monotonic seconds (CLOCK_MONOTONIC). */
-double st_now(void);
 
 #endif

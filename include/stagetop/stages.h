@@ -1,4 +1,4 @@
-/* stages.h: a trace's per-stage table (`stagetop report`, docs/report.md).
+/* stages.h: a summary's per-stage table (`stagetop report`, docs/report.md).
  *
  * One row per stage window of the trace's summary: its time and peak
  * footprint (summary.h: the summary's own windows), and the numbers the
@@ -18,12 +18,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "stagetop/error.h"
-#include "stagetop/trace.h"
+#include "stagetop/summary.h"
 
 /* st_stage_row: summary.h (st_summary_stage). */
 
-/* The rows of t (its summary must be finished: st_trace_load_* leaves it
- * so).  *rows is malloc'd (NULL when there are no stages); ST_ENOMEM. */
-int st_stage_rows(const st_trace *t, st_stage_row **rows, size_t *n, st_error *err);
+/* The rows of summary s (finished: st_trace_load_* leaves a trace's so).
+ * *rows is malloc'd (NULL when there are no stages); ST_ENOMEM. */
+int st_stage_rows(const st_summary *s, st_stage_row **rows, size_t *n, st_error *err);
 
 #endif

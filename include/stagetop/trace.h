@@ -63,6 +63,11 @@ typedef struct st_meta_iter {
 void st_meta_iter_init(st_meta_iter *it, const st_trace_meta *m);
 int st_meta_iter_next(st_meta_iter *it, st_meta_item *item, size_t strsz);
 
+/* What ran: the command, else the start record's pipeline, mode and steps
+ * ("Qwen-Image-2.1 · mode staged · steps 20"), else ""; raw trace text
+ * (untrusted: clean or escape it, md.h).  (core/trace/trace_meta.c) */
+void st_trace_what(const st_trace_meta *m, char *buf, size_t size);
+
 /* ---- export ---- */
 
 /* Write the JSON document to path atomically (temp file in the same
@@ -75,6 +80,12 @@ int st_trace_export(const char *path, const st_trace_meta *meta, st_samples_view
 
 /* The summary object alone as JSON text (malloc'd, caller frees). */
 char *st_summary_to_json(const st_summary *s, const st_trace_meta *meta);
+/* The same object appended to a JSON writer (json.h: core only), for a
+ * document that embeds it (`stagetop diff --json`): stageload's keys plus
+ * kernel_peak (and peak_gpu when known); with meta non-NULL, a "meta"
+ * member first (like stageload's summarize()). */
+struct st_jw;
+void st_jw_summary(struct st_jw *w, const st_summary *s, const st_trace_meta *meta);
 
 /* ---- record stream (JSONL) ---- */
 
@@ -122,6 +133,7 @@ typedef struct st_trace {
     st_sample *samples; size_t n_samples, cap_samples; /* sorted by t_ms */
     st_event_list events;                              /* sorted by t_ms */
     st_summary summary;      /* recomputed from samples and events */
+    size_t summed_samples, summed_events; /* how many of each the summary holds */
     uint64_t dropped_samples;
     int has_end;             /* saw {"type":"end"} or a complete document */
     int format;              /* enum st_trace_format */
@@ -138,9 +150,17 @@ int st_trace_load_mem(const char *buf, size_t len, st_trace *out, st_error *err)
 
 /* Feed one JSONL line (without the newline) to a trace being followed;
  * lineno is 1-based, for errors.  Recomputes nothing: call
- * st_trace_finish to refresh the summary. */
+ * st_trace_refresh (or st_trace_finish) to bring the summary up to date. */
 int st_trace_feed_line(st_trace *t, const char *line, size_t len, size_t lineno, st_error *err);
+/* Sort samples and events by time (stable) and recompute the summary from
+ * all of them (an event at the same t as a sample goes first). */
 void st_trace_finish(st_trace *t);
+/* Bring the summary up to date with the records added since it was last
+ * computed: incrementally while they extend the summed ones in time order
+ * (the same result as st_trace_finish), else st_trace_finish.  Returns 1
+ * when it sorted and recomputed (records may have moved), else 0.  What a
+ * followed trace's screen calls after each read (replay). */
+int st_trace_refresh(st_trace *t);
 
 /* View of an imported trace's samples. */
 st_samples_view st_trace_view(const st_trace *t);

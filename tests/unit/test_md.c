@@ -132,7 +132,7 @@ static void test_stage_rows(void **state)
     st_stage_row *r;
     size_t n;
     load(TRACE_A, &t);
-    assert_int_equal(st_stage_rows(&t, &r, &n, NULL), ST_OK);
+    assert_int_equal(st_stage_rows(&t.summary, &r, &n, NULL), ST_OK);
     assert_int_equal(n, 4); /* setup, enc, a|b, enc */
     assert_string_equal(r[0].stage, "setup");
     assert_string_equal(r[2].stage, "a|b");

@@ -1,0 +1,133 @@
+#!/bin/sh
+# The layering check (tests/lib/layering.sh) catches what it is for: small
+# trees built here break one rule each, against the real rules file, and the
+# check must name the object (or file) and the symbol (or header).  A clean
+# tree passes.
+set -u
+. "$(dirname "$0")/common.sh"
+. "$ST_ROOT/tests/lib/layering.sh"
+RULES="$ST_ROOT/tests/lib/layering.rules"
+need_tool layering.test nm || exit 0
+need_tool layering.test cc || exit 0
+D=$(mktemp -d); trap 'rm -rf "$D"' EXIT
+
+# has OUTPUT_FILE TEXT: the output has a line with TEXT (fixed string)
+has() { grep -qF -- "$2" "$1" || { echo "no line with: $2"; sed 's/^/  | /' "$1" | head -40; return 1; }; }
+hasnt() { ! grep -qF -- "$2" "$1" || { echo "a line with: $2"; grep -F -- "$2" "$1"; return 1; }; }
+
+# src ROOT PATH TEXT: a source file of a small tree
+src() { mkdir -p "$(dirname "$1/$2")" && printf '%s\n' "$3" >"$1/$2"; }
+# obj ROOT PATH.c: compile it into ROOT/build/PATH.o
+obj() { mkdir -p "$(dirname "$1/build/$2")" && cc -c -o "$1/build/${2%.c}.o" "$1/$2"; }
+
+# ---- calls, from real objects ----
+R=$D/calls
+src "$R" core/run/monitor.c 'int st_monitor_step(int x); int st_monitor_step(int x) { return x + 1; }'
+src "$R" core/error.c 'int st_error_set(int x); int st_error_set(int x) { return x; }'
+src "$R" core/trace/trace_x.c 'int st_monitor_step(int x); int st_error_set(int x);
+int st_trace_x(int x); int st_trace_x(int x) { return st_error_set(x); }'
+src "$R" tui/live.c 'int st_monitor_step(int x); int tui_live(int x); int tui_live(int x) { return st_monitor_step(x); }'
+for f in core/run/monitor.c core/error.c core/trace/trace_x.c tui/live.c; do obj "$R" "$f"; done
+layering_symtab "$R/build" "$R" >"$D/clean.tab"
+layering_calls "$RULES" "$D/clean.tab" >"$D/clean.out"
+check "the symbol table is read from the objects (nm)" has "$D/clean.tab" "U core/trace/trace_x st_error_set"
+check "a clean tree passes: trace calls base, the screen calls the monitor" \
+    sh -c "grep -qF 'PASS: layering: trace calls only' '$D/clean.out' &&
+           grep -qF 'PASS: layering: tui calls only' '$D/clean.out'"
+
+# trace calls the run module: caught, naming the object and the symbol
+src "$R" core/trace/trace_x.c 'int st_monitor_step(int x); int st_error_set(int x);
+int st_trace_x(int x); int st_trace_x(int x) { return st_monitor_step(st_error_set(x)); }'
+obj "$R" core/trace/trace_x.c
+layering_symtab "$R/build" "$R" >"$D/bad.tab"
+layering_calls "$RULES" "$D/bad.tab" >"$D/bad.out"
+check "a trace object calling the run module fails, naming object and symbol" \
+    sh -c "grep -qF 'FAIL: layering: trace calls only' '$D/bad.out' &&
+           grep -qF 'core/trace/trace_x.o calls st_monitor_step (core/run/monitor.o, module run)' '$D/bad.out'"
+
+# an object left behind by a moved source is not the build's
+rm "$R/core/trace/trace_x.c"
+layering_symtab "$R/build" "$R" >"$D/stale.tab"
+check "an object whose source is gone is left out" hasnt "$D/stale.tab" "core/trace/trace_x"
+
+# ---- calls, from synthetic tables (the rules' sets and exceptions) ----
+cat >"$D/syn.tab" <<'EOF'
+D core/run/monitor st_monitor_step
+D core/run/jobctl st_job_pause
+D core/run/run_view st_run_view_warning
+D core/platform/proc_vec st_proc_vec_free
+D core/units st_format_bytes
+D core/model/summary st_summary_add_sample
+U tui/live st_monitor_step
+U tui/live st_run_view_warning
+U tui/live st_job_pause
+U core/units st_summary_add_sample
+U core/platform/proc_vec st_monitor_step
+U core/notify st_job_pause
+U tui/pick st_proc_vec_free
+U core/newthing/x st_format_bytes
+EOF
+layering_calls "$RULES" "$D/syn.tab" >"$D/syn.out"
+check "the screen calling the run module outside the monitor and the view fails" \
+    sh -c "grep -qF 'tui/live.o calls st_job_pause (core/run/jobctl.o, module run)' '$D/syn.out' &&
+           ! grep -qF 'tui/live.o calls st_monitor_step' '$D/syn.out' &&
+           ! grep -qF 'tui/live.o calls st_run_view_warning' '$D/syn.out'"
+check "a base utility calling the model fails" \
+    has "$D/syn.out" "core/units.o calls st_summary_add_sample (core/model/summary.o, module model)"
+check "a backend calling the run module fails" \
+    has "$D/syn.out" "core/platform/proc_vec.o calls st_monitor_step (core/run/monitor.o, module run)"
+check "notify calling the run module outside the view fails" \
+    has "$D/syn.out" "core/notify.o calls st_job_pause (core/run/jobctl.o, module run)"
+check "a listed exception is allowed and said" \
+    sh -c "grep -qF 'tui/pick.o calls st_proc_vec_free' '$D/syn.out' && grep -qF 'temporary exception' '$D/syn.out'"
+check "an exception no longer needed fails (the rules stay true)" \
+    has "$D/syn.out" "FAIL: layering: exception still needed: tui/main st_gpu_*"
+check "an object with no floor fails" has "$D/syn.out" "core/newthing/x.o"
+: >"$D/empty.tab"
+layering_calls "$RULES" "$D/empty.tab" >"$D/empty.out"
+check "no calls read is a failure, not a pass" \
+    has "$D/empty.out" "FAIL: layering: calls between modules were read from the objects (none found)"
+
+# ---- includes and calls through the backend table ----
+S=$D/src
+mkdir -p "$S/include/stagetop"
+cp "$ST_ROOT/include/stagetop/platform.h" "$S/include/stagetop/platform.h"
+for h in monitor.h trace.h summary.h error.h; do src "$S" "include/stagetop/$h" '/* stub */'; done
+src "$S" core/trace/trace_ok.c '#include "stagetop/trace.h"
+#include "stagetop/summary.h"
+#include "trace_internal.h"'
+src "$S" core/trace/trace_internal.h '#include "stagetop/error.h"'
+src "$S" tui/spark.c '#include "spark.h"'
+src "$S" tui/spark.h '#include <stdio.h>'
+layering_sources "$RULES" "$S" >"$D/inc-clean.out"
+# (the rules' exceptions name files this tree does not have: they fail here)
+check "clean sources pass the include rules" \
+    sh -c "! grep '^FAIL' '$D/inc-clean.out' | grep -v 'exception still needed' | grep -q . &&
+           grep -qF 'PASS: layering: includes of trace' '$D/inc-clean.out'"
+
+src "$S" core/trace/trace_bad.c '#include "stagetop/monitor.h"
+#include <ncurses.h>
+#include "gone_internal.h"'
+src "$S" core/report/diff.c '#include "../trace/trace_internal.h"'
+src "$S" tui/spark.h '#include "view.h"'
+src "$S" tui/view.h '#include <curses.h>'
+src "$S" tui/main.c '#include "stagetop/json.h"'
+src "$S" tui/cmd_x.c '#include "stagetop/newthing.h"'
+src "$S" core/plot/plot_x.c 'static int f(const st_platform *plat) { return plat->open(0, 0); }'
+layering_sources "$RULES" "$S" >"$D/inc-bad.out"
+check "trace including a run header fails" \
+    has "$D/inc-bad.out" "core/trace/trace_bad.c includes stagetop/monitor.h (module run)"
+check "core including curses fails" has "$D/inc-bad.out" "core/trace/trace_bad.c includes ncurses.h"
+check "a relative include of another folder's internal header fails" \
+    has "$D/inc-bad.out" "core/report/diff.c includes \"../trace/trace_internal.h\""
+check "an internal header that is not a file of the folder fails" \
+    has "$D/inc-bad.out" "core/trace/trace_bad.c includes \"gone_internal.h\""
+check "a pure screen helper reaching curses through its own headers fails" \
+    has "$D/inc-bad.out" "tui/spark.c (through tui/view.h) includes curses.h"
+check "the screen including the JSON codec fails" has "$D/inc-bad.out" "tui/main.c includes stagetop/json.h"
+check "a public header no module owns fails" \
+    has "$D/inc-bad.out" "tui/cmd_x.c includes stagetop/newthing.h (a public header with no module"
+check "plot calling the backend through st_platform fails" \
+    has "$D/inc-bad.out" "core/plot/plot_x.c:1 calls a function of st_platform"
+check "backend exceptions no longer needed fail" \
+    has "$D/inc-bad.out" "FAIL: layering: backend exception still needed: tui/pick.c"
