@@ -28,14 +28,6 @@ int st_notify_allow(st_notifier *n, int kind, double now)
     return 1;
 }
 
-/* Code points a terminal may act on, or that reorder what is shown. */
-static int cp_hidden(uint32_t cp)
-{
-    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C ||
-           cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
-           (cp >= 0x2066 && cp <= 0x2069);
-}
-
 size_t st_notify_clean(const char *in, int no_semicolon, char *out, size_t outlen)
 {
     const unsigned char *s = (const unsigned char *)(in ? in : "");
@@ -52,7 +44,7 @@ size_t st_notify_clean(const char *in, int no_semicolon, char *out, size_t outle
             unit = "?"; ulen = 1; step = 1;
         } else if (cp == '\t' || cp == '\n' || cp == '\r') {
             unit = " "; ulen = 1;
-        } else if (cp_hidden(cp)) {
+        } else if (st_utf8_unsafe(cp)) { /* utf8.h */
             unit = "?"; ulen = 1;
         } else if (cp == ';' && no_semicolon) {
             unit = ","; ulen = 1;

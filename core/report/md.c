@@ -11,12 +11,6 @@
 
 #include "stagetop/utf8.h"
 
-static int dropped_cp(uint32_t c)
-{
-    return (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) ||
-           (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029;
-}
-
 /* Write (w non-NULL) or count the code points of the cleaned text, writing
  * at most `limit` of them (0 = all).  Returns the code points kept. */
 static size_t clean(st_jw *w, const char *s, size_t n, size_t limit, int md)
@@ -38,10 +32,8 @@ static size_t clean(st_jw *w, const char *s, size_t n, size_t limit, int md)
         }
         const char *p0 = (const char *)p;
         p += k;
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-            continue;
-        if (c == 0x7F || dropped_cp(c))
-            continue;
+        if (st_utf8_unsafe(c) && c != '\t' && c != '\n' && c != '\r')
+            continue; /* utf8.h: dropped; a tab or line break becomes a space */
         cps++;
         if (!w)
             continue;

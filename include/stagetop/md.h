@@ -3,10 +3,9 @@
  *
  * Trace text (stage names, commands, notes) is untrusted.  Cleaning keeps
  * valid UTF-8 and drops what a terminal or a Markdown renderer could act
- * on: C0 controls and DEL (a tab, CR or newline becomes a space), C1
- * controls U+0080-U+009F, bidi controls U+202A-U+202E and U+2066-U+2069,
- * the line and paragraph separators U+2028/U+2029; invalid UTF-8 becomes
- * U+FFFD.  Markdown escaping then puts a backslash before \ ` * _ [ ] | and
+ * on, as utf8.h's st_utf8_unsafe classifies it: C0 controls and DEL (a
+ * tab, CR or newline becomes a space), C1 controls, bidi controls and marks,
+ * the line and paragraph separators; invalid UTF-8 becomes U+FFFD.  Markdown escaping then puts a backslash before \ ` * _ [ ] | and
  * writes < > & ~ $ as entities, so text cannot end a table cell, open a
  * code span, a link, emphasis, strikethrough, math or HTML.  The writers append to an st_jw in memory
  * mode (core's JSON writer, used here as a growable string: core/ only);
