@@ -174,7 +174,8 @@ int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err)
         gauge_u64(mx, &oom, "stagetop_swap_used_bytes", "System swap used.", s->swap_used);
     if (v->has_swap_growth) {
         head(mx, &oom, "stagetop_swap_growth_bytes",
-             "System swap used now minus swap used at the run's first sample.");
+             "System swap used at the latest sample minus at the run's first sample "
+             "(swap growth).");
         add(mx, &oom, "stagetop_swap_growth_bytes{%s} %lld\n", mx->labels, (long long)v->swap_growth);
     }
     if (has & ST_F_LEVEL) {

@@ -144,7 +144,7 @@ static void say_budget(const st_monitor *m, const st_event *ev, st_notify_msg *g
     if (st_monitor_warning(m, ST_WARN_GUARD)[0] && !m->guard_tripped)
         did = "but the job could not be stopped";
     if (strcmp(ev->name, "swap") == 0)
-        snprintf(g->body, sizeof g->body, "swap grew %s, over the budget of %s: %s",
+        snprintf(g->body, sizeof g->body, "swap grew %s since the guard was armed, over the budget of %s: %s",
                  st_format_bytes(ev->value > 0 ? (uint64_t)ev->value : 0, v, sizeof v),
                  st_format_bytes(ev->limit > 0 ? (uint64_t)ev->limit : 0, l, sizeof l), did);
     else
@@ -184,7 +184,7 @@ int st_notify_check(st_notifier *n, const st_monitor *m, double now, st_notify_m
         uint64_t grown = now_b > base ? now_b - base : 0;
         int in = (double)grown * 100.0 >= (double)go->swap_budget * ST_NOTIFY_SWAP_PCT;
         if (in && !n->in_swap_band && alive && (g = msg_new(n, m, ST_NOTIFY_SWAP, now, out, &k, max)))
-            snprintf(g->body, sizeof g->body, "swap grew %s, %.0f%% of the budget of %s",
+            snprintf(g->body, sizeof g->body, "swap grew %s since the guard was armed, %.0f%% of the budget of %s",
                      st_format_bytes(grown, a, sizeof a),
                      go->swap_budget ? (double)grown * 100.0 / (double)go->swap_budget : 100.0,
                      st_format_bytes(go->swap_budget, b, sizeof b));

@@ -83,9 +83,9 @@ int st_diff_compute(const st_trace *a, const st_trace *b, st_diff *d, st_error *
     d->peak_pct = st_diff_pct(sa->peak_footprint, sb->peak_footprint, &d->has_peak_pct);
     d->duration_s = duration_of(sb) - duration_of(sa);
     if (sa->has_swap && sb->has_swap) {
-        d->swap_growth = ((int64_t)sb->swap_peak - (int64_t)sb->swap_start) -
+        d->swap_peak_rise = ((int64_t)sb->swap_peak - (int64_t)sb->swap_start) -
                          ((int64_t)sa->swap_peak - (int64_t)sa->swap_start);
-        d->has_swap_growth = 1;
+        d->has_swap_peak_rise = 1;
     }
     return ST_OK;
 }
@@ -287,10 +287,10 @@ char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b)
     swap_path(sa, pa, sizeof pa);
     swap_path(sb, pb, sizeof pb);
     row5(&w, "swap start " ARROW " peak " ARROW " end", pa, pb, DASH);
-    row5(&w, "swap growth",
+    row5(&w, "swap peak rise",
          sa->has_swap ? signed_bytes((int64_t)sa->swap_peak - (int64_t)sa->swap_start, x, sizeof x) : DASH,
          sb->has_swap ? signed_bytes((int64_t)sb->swap_peak - (int64_t)sb->swap_start, y, sizeof y) : DASH,
-         d->has_swap_growth ? signed_bytes(d->swap_growth, z, sizeof z) : DASH);
+         d->has_swap_peak_rise ? signed_bytes(d->swap_peak_rise, z, sizeof z) : DASH);
     level_str(sa->min_level_c, x, sizeof x, 0);
     level_str(sb->min_level_c, y, sizeof y, 0);
     level_str(sb->min_level_c - sa->min_level_c, z, sizeof z, 1);
@@ -350,9 +350,9 @@ char *st_diff_json(const st_diff *d)
         st_jw_lit(&w, "null");
     st_jw_lit(&w, ",\"duration_s\":");
     st_jw_fixed3(&w, d->duration_s);
-    st_jw_lit(&w, ",\"swap_growth_bytes\":");
-    if (d->has_swap_growth)
-        st_jw_i64(&w, d->swap_growth);
+    st_jw_lit(&w, ",\"swap_peak_rise_bytes\":");
+    if (d->has_swap_peak_rise)
+        st_jw_i64(&w, d->swap_peak_rise);
     else
         st_jw_lit(&w, "null");
     st_jw_lit(&w, "}}");

@@ -143,7 +143,7 @@ static void summary_rows(st_jw *w, const st_summary *s)
     kv(w, "peak footprint", fmt_bytes(s->n_samples > 0, s->peak_footprint, a, sizeof a));
     kv(w, "kernel peak", fmt_bytes(s->has_kernel_peak, s->kernel_peak, a, sizeof a));
     kv(w, "swap start " ARROW " peak " ARROW " end", fmt_swap_path(s, b, sizeof b));
-    kv(w, "swap growth (peak " DASH " start)",
+    kv(w, "swap peak rise",
        fmt_signed(s->has_swap, (int64_t)s->swap_peak - (int64_t)s->swap_start, a, sizeof a));
     kv(w, "min level", fmt_level(s->has_level, s->min_level_c, a, sizeof a));
     kv(w, "GPU peak", fmt_bytes(s->has_gpu, s->peak_gpu, a, sizeof a));
@@ -326,10 +326,10 @@ char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label
                  sizeof z));
     row4(&w, "swap start " ARROW " peak " ARROW " end", fmt_swap_path(sa, x, sizeof x),
          fmt_swap_path(sb, y, sizeof y), DASH);
-    row4(&w, "swap growth",
+    row4(&w, "swap peak rise",
          fmt_signed(sa->has_swap, (int64_t)sa->swap_peak - (int64_t)sa->swap_start, x, sizeof x),
          fmt_signed(sb->has_swap, (int64_t)sb->swap_peak - (int64_t)sb->swap_start, y, sizeof y),
-         fmt_signed(d->has_swap_growth, d->swap_growth, z, sizeof z));
+         fmt_signed(d->has_swap_peak_rise, d->swap_peak_rise, z, sizeof z));
     int dl = sb->min_level_c - sa->min_level_c;
     if (sa->has_level && sb->has_level && dl % 100 == 0)
         snprintf(z, sizeof z, "%+d pts", dl / 100);

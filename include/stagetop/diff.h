@@ -6,7 +6,8 @@
  * highest peak.  Changes are B against A:
  *   peak_footprint_pct  100 * (B - A) / A (none when A's peak is 0)
  *   duration_s          B's duration - A's
- *   swap growth         (B's swap peak - start) - (A's peak - start)
+ *   swap peak rise      (B's swap peak - start) - (A's peak - start): the
+ *                       largest swap growth of each run (docs/metrics.md)
  * Text output is cleaned for a terminal (md.h); JSON is the summaries as
  * `stagetop summary` prints them plus the stages and the changes. */
 #ifndef STAGETOP_DIFF_H
@@ -34,7 +35,7 @@ typedef struct st_diff {
     size_t n_stages, cap_stages;
     double peak_pct; int has_peak_pct;
     double duration_s;
-    int64_t swap_growth; int has_swap_growth; /* both sides have swap */
+    int64_t swap_peak_rise; int has_swap_peak_rise; /* both sides have swap */
 } st_diff;
 
 /* Compare a and b (both loaded and finished); ST_ENOMEM. */

@@ -99,8 +99,8 @@ def diffjson(fa, fb, out):
     if abs(ch["duration_s"] - d) > 1.5e-3:
         fail(f"change.duration_s: expected {d!r}, got {ch['duration_s']!r}")
     g = (eb["swap"]["peak"] - eb["swap"]["start"]) - (ea["swap"]["peak"] - ea["swap"]["start"])
-    if ch["swap_growth_bytes"] != g:
-        fail(f"change.swap_growth_bytes: expected {g}, got {ch['swap_growth_bytes']}")
+    if ch["swap_peak_rise_bytes"] != g:
+        fail(f"change.swap_peak_rise_bytes: expected {g}, got {ch['swap_peak_rise_bytes']}")
     print(f"{len(names)} stages, peak change {p:+.3f} %")
 
 

@@ -182,7 +182,7 @@ static void test_diff_match_and_gate(void **state)
     assert_true(d.peak_pct > 11.11 && d.peak_pct < 11.12); /* 900 -> 1000 */
     assert_true(st_diff_peak_exceeds(&d, 11.1));
     assert_false(st_diff_peak_exceeds(&d, 11.2));
-    assert_int_equal(d.swap_growth, 600 - 500);
+    assert_int_equal(d.swap_peak_rise, 600 - 500);
     char *js = st_diff_json(&d), *tx = st_diff_text(&d, "A.jsonl", "B\x1b.jsonl");
     assert_non_null(js);
     assert_non_null(tx);
