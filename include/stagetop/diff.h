@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "stagetop/error.h"
+#include "stagetop/report_model.h"
 #include "stagetop/trace.h"
 
 typedef struct st_diff_side {
@@ -27,13 +28,17 @@ typedef struct st_diff_side {
 typedef struct st_diff_stage {
     char stage[64];
     st_diff_side a, b;
+    double peak_pct; int has_peak_pct; /* the peak's change (st_rm_delta) */
 } st_diff_stage;
 
 typedef struct st_diff {
     const st_trace *a, *b;   /* borrowed */
     st_diff_stage *stages;   /* owned */
     size_t n_stages, cap_stages;
-    double peak_pct; int has_peak_pct;
+    st_rm_row rows[ST_RM_MAX_ROWS]; /* the summary rows with their changes */
+    size_t n_rows;
+    /* the changes the gate and callers read, from rows: */
+    double peak_pct; int has_peak_pct; /* both have samples, A's peak is not 0 */
     double duration_s;
     int64_t swap_peak_rise; int has_swap_peak_rise; /* both sides have swap */
 } st_diff;
@@ -52,6 +57,12 @@ int st_diff_peak_exceeds(const st_diff *d, double pct);
  * ("Qwen-Image-2.1 · mode staged · steps 20"), else ""; raw trace text
  * (untrusted: clean or escape it, md.h). */
 void st_trace_what(const st_trace_meta *m, char *buf, size_t size);
+
+/* A cell of the comparison's stage table: its time or peak on side A or
+ * B, or the peak's change (side ignored), written in style (report_model.h). */
+enum { ST_DIFF_COL_TIME, ST_DIFF_COL_PEAK, ST_DIFF_COL_PEAK_CHANGE };
+const char *st_diff_stage_cell(const st_diff_stage *s, int col, int side_b, enum st_rm_style style,
+                               char *buf, size_t n);
 
 /* The comparison as text (for a terminal) and as JSON; malloc'd, NULL when
  * out of memory.  label_a / label_b name the sides (file names). */

@@ -12,21 +12,19 @@
 #include <string.h>
 
 #include "stagetop/diff.h"
-#include "stagetop/json.h"
 #include "stagetop/md.h"
 #include "stagetop/report.h"
 #include "stagetop/stages.h"
 
 static char *esc(const char *s, size_t n, size_t max, int md)
 {
-    st_jw w;
-    st_jw_init(&w, -1);
+    st_sb w;
+    st_sb_init(&w);
     if (md)
         st_md_escape_to(&w, s, n, max);
     else
         st_text_clean_to(&w, s, n, max);
-    char *out = st_jw_take(&w);
-    st_jw_free(&w);
+    char *out = st_sb_take(&w);
     assert_non_null(out);
     return out;
 }

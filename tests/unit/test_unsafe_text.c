@@ -89,10 +89,10 @@ static void six_cleaners_keep_none(void **state)
         assert_non_null(t);
         assert_clean("md text", t, cp, enc, el);
         free(t);
-        st_jw_init(&w, -1);
-        st_md_escape_to(&w, in, n, 0);
-        char *m = st_jw_take(&w);
-        st_jw_free(&w);
+        st_sb sb;
+        st_sb_init(&sb);
+        st_md_escape_to(&sb, in, n, 0);
+        char *m = st_sb_take(&sb);
         assert_non_null(m);
         assert_clean("md", m, cp, enc, el);
         free(m);
