@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stagetop/events.h"
 #include "stagetop/units.h"
 
 #define DASH "\xE2\x80\x93"  /* – */
@@ -214,4 +215,47 @@ const char *st_rm_format_change(const st_rm_row *r, enum st_rm_style style, char
         st_format_bytes_as(r->delta, ST_UNITS_SIGN, buf, n);
     }
     return buf;
+}
+
+static st_rm_env *env_add(st_rm_env *rows, size_t *n, size_t max, const char *label)
+{
+    if (*n >= max)
+        return NULL;
+    st_rm_env *r = &rows[(*n)++];
+    snprintf(r->label, sizeof r->label, "%s", label);
+    r->value[0] = '\0';
+    return r;
+}
+
+size_t st_rm_environment(const st_trace *t, st_rm_env *rows, size_t max)
+{
+    const st_trace_meta *m = &t->meta;
+    st_rm_env *r;
+    size_t n = 0;
+    if (m->mem_total && (r = env_add(rows, &n, max, "RAM")))
+        st_format_bytes(m->mem_total, r->value, sizeof r->value);
+    if (m->swap_total && (r = env_add(rows, &n, max, "swap size")))
+        st_format_bytes(m->swap_total, r->value, sizeof r->value);
+    const st_event *exit_ev = NULL;
+    for (size_t i = 0; i < t->events.len; i++)
+        if (t->events.v[i].kind == ST_EV_EXIT && (t->events.v[i].has & ST_EVF_VALUE))
+            exit_ev = &t->events.v[i];
+    if (exit_ev && (r = env_add(rows, &n, max, "exit status")))
+        snprintf(r->value, sizeof r->value, "%lld", (long long)exit_ev->value);
+    st_meta_iter it;
+    st_meta_item e;
+    st_meta_iter_init(&it, m);
+    while (st_meta_iter_next(&it, &e, sizeof rows[0].value)) {
+        if (!strcmp(e.key, "utc") && m->start_utc[0])
+            continue; /* stageload's start time: the "started" row */
+        if (!(r = env_add(rows, &n, max, e.key)))
+            break;
+        if (e.type == ST_META_STR)
+            snprintf(r->value, sizeof r->value, "%s%s", e.str, e.truncated ? "\xE2\x80\xA6" : "");
+        else if (e.type == ST_META_NUM)
+            snprintf(r->value, sizeof r->value, "%.*s", (int)(e.num_len < 64 ? e.num_len : 64), e.num);
+        else
+            snprintf(r->value, sizeof r->value, "%s", e.b ? "true" : "false");
+    }
+    return n;
 }

@@ -105,6 +105,43 @@ static void meta_rows(st_sb *w, const st_trace *t, const char *label)
     if (t->dropped_samples)
         st_sb_printf(w, " (%llu dropped)", (unsigned long long)t->dropped_samples);
     st_sb_str(w, " |\n");
+    st_rm_env env[ST_RM_MAX_ENV];
+    size_t n = st_rm_environment(t, env, ST_RM_MAX_ENV);
+    for (size_t i = 0; i < n; i++) {
+        st_sb_str(w, "| ");
+        ESC_FIELD(w, env[i].label);
+        st_sb_str(w, " | ");
+        ESC_FIELD(w, env[i].value);
+        st_sb_str(w, " |\n");
+    }
+}
+
+/* The environment rows of two traces: A's labels in order, then those
+ * only B has; "–" where a side has none. */
+static void env_rows2(st_sb *w, const st_trace *a, const st_trace *b)
+{
+    st_rm_env ea[ST_RM_MAX_ENV], eb[ST_RM_MAX_ENV];
+    size_t na = st_rm_environment(a, ea, ST_RM_MAX_ENV), nb = st_rm_environment(b, eb, ST_RM_MAX_ENV);
+    for (int pass = 0; pass < 2; pass++) {
+        const st_rm_env *own = pass ? eb : ea, *other = pass ? ea : eb;
+        size_t n_own = pass ? nb : na, n_other = pass ? na : nb;
+        for (size_t i = 0; i < n_own; i++) {
+            const st_rm_env *match = NULL;
+            for (size_t k = 0; k < n_other && !match; k++)
+                if (!strcmp(other[k].label, own[i].label))
+                    match = &other[k];
+            if (pass && match)
+                continue; /* shown with A's */
+            const st_rm_env *va = pass ? match : &own[i], *vb = pass ? &own[i] : match;
+            st_sb_str(w, "| ");
+            ESC_FIELD(w, own[i].label);
+            st_sb_str(w, " | ");
+            if (va) ESC_FIELD(w, va->value); else st_sb_str(w, DASH);
+            st_sb_str(w, " | ");
+            if (vb) ESC_FIELD(w, vb->value); else st_sb_str(w, DASH);
+            st_sb_str(w, " |\n");
+        }
+    }
 }
 
 static void summary_rows(st_sb *w, const st_summary *s)
@@ -250,6 +287,7 @@ char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label
     if (what[0]) esc(&w, what, sizeof what); else st_sb_str(&w, DASH);
     st_sb_printf(&w, " |\n| samples | %zu | %zu |\n", d->a->summary.n_samples,
                  d->b->summary.n_samples);
+    env_rows2(&w, d->a, d->b);
 
     st_sb_str(&w, "\n#### Stages\n\n");
     if (!d->n_stages)

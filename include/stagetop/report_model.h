@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "stagetop/summary.h"
+#include "stagetop/trace.h"
 
 /* What a value is, and so how it is written. */
 typedef enum st_rm_unit {
@@ -84,6 +85,24 @@ const char *st_rm_format_change(const st_rm_row *r, enum st_rm_style style, char
  * and stage cells). */
 double st_rm_delta(const st_rm_value *a, const st_rm_value *b, st_rm_unit u, st_rm_change ch,
                    int *has);
+
+/* ---- the environment a trace names (the report's header table) ---- */
+
+/* One row: a label and a value, both raw text (a meta.extra key and value
+ * come from the trace: untrusted, cleaned or escaped by the renderer). */
+typedef struct st_rm_env {
+    char label[48];
+    char value[128];
+} st_rm_env;
+
+#define ST_RM_MAX_ENV 40
+
+/* The machine's RAM and swap size (meta mem_total, swap_total, when
+ * known), the job's exit status (its last exit event with a value), then
+ * every field of the start record's meta.extra in order (strings, numbers,
+ * booleans; a stageload trace's pipeline, torch, diffusers, size, steps,
+ * seed...; not its utc, which is the start time).  Returns the rows written to rows[0 .. max). */
+size_t st_rm_environment(const st_trace *t, st_rm_env *rows, size_t max);
 
 /* Values from numbers. */
 st_rm_value st_rm_bytes(int has, uint64_t v);
