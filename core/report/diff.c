@@ -51,6 +51,14 @@ static int add_side(st_diff *d, const st_trace *t, int side_b, st_error *err)
             x->peak_footprint = peak;
             x->has_peak = 1;
         }
+        if (sr.has_swap) {
+            x->swap_growth += sr.swap_growth;
+            x->has_swap = 1;
+        }
+        if (sr.has_level && (!x->has_level || sr.min_level_c < x->min_level_c)) {
+            x->min_level_c = sr.min_level_c;
+            x->has_level = 1;
+        }
         x->present = 1;
     }
     return ST_OK;
@@ -89,12 +97,18 @@ int st_diff_compute(const st_trace *a, const st_trace *b, st_diff *d, st_error *
         st_diff_stage *s = &d->stages[i];
         st_rm_value pa = side_peak(&s->a), pb = side_peak(&s->b);
         s->peak_pct = st_rm_delta(&pa, &pb, ST_RM_BYTES, ST_RM_CH_PCT, &s->has_peak_pct);
+        st_rm_value ta = side_time(&s->a), tb = side_time(&s->b);
+        s->time_s = st_rm_delta(&ta, &tb, ST_RM_SECONDS, ST_RM_CH_DELTA, &s->has_time);
+        s->time_pct = st_rm_delta(&ta, &tb, ST_RM_SECONDS, ST_RM_CH_PCT, &s->has_time_pct);
     }
     d->n_rows = st_rm_summary(&a->summary, &b->summary, d->rows, ST_RM_MAX_ROWS);
     const st_rm_row *r = st_rm_find(d->rows, d->n_rows, "peak_footprint");
     d->peak_pct = r->delta;
     d->has_peak_pct = r->has_delta;
-    d->duration_s = st_rm_find(d->rows, d->n_rows, "duration")->delta;
+    r = st_rm_find(d->rows, d->n_rows, "duration");
+    d->duration_s = r->delta;
+    d->duration_pct = r->rel;
+    d->has_duration_pct = r->has_rel;
     r = st_rm_find(d->rows, d->n_rows, "swap_peak_rise");
     d->swap_peak_rise = (int64_t)r->delta;
     d->has_swap_peak_rise = r->has_delta;
@@ -106,6 +120,13 @@ void st_diff_free(st_diff *d)
     free(d->stages);
     d->stages = NULL;
     d->n_stages = d->cap_stages = 0;
+}
+
+int st_diff_time_exceeds(const st_diff *d, double pct)
+{
+    if (!d->has_duration_pct)
+        return st_rm_duration_s(&d->b->summary) > st_rm_duration_s(&d->a->summary);
+    return d->duration_pct > pct;
 }
 
 int st_diff_peak_exceeds(const st_diff *d, double pct)
@@ -195,7 +216,7 @@ static void row5(st_sb *w, const char *name, const char *a, const char *b, const
     cell(w, name, 24, 0);
     cell(w, a, 32, 1);
     cell(w, b, 32, 1);
-    cell(w, ch, 12, 1);
+    cell(w, ch, 18, 1);
     st_sb_char(w, '\n');
 }
 
@@ -204,6 +225,26 @@ const char *st_diff_stage_cell(const st_diff_stage *s, int col, int side_b, enum
 {
     const st_diff_side *x = side_b ? &s->b : &s->a;
     st_rm_value v;
+    if (col == ST_DIFF_COL_TIME_CHANGE) {
+        st_rm_row r;
+        memset(&r, 0, sizeof r);
+        r.unit = ST_RM_SECONDS;
+        r.change = ST_RM_CH_DELTA;
+        r.has_delta = s->has_time;
+        r.delta = s->time_s;
+        r.has_rel = s->has_time_pct;
+        r.rel = s->time_pct;
+        return st_rm_format_change(&r, style, buf, n);
+    }
+    if (col == ST_DIFF_COL_SWAP) {
+        v = st_rm_bytes(x->present && x->has_swap, 0);
+        v.i[0] = x->swap_growth;
+        return st_rm_format(&v, ST_RM_SBYTES, style, buf, n);
+    }
+    if (col == ST_DIFF_COL_LEVEL) {
+        v = st_rm_bytes(x->present && x->has_level, x->min_level_c);
+        return st_rm_format(&v, ST_RM_LEVEL, style, buf, n);
+    }
     if (col == ST_DIFF_COL_PEAK_CHANGE) {
         st_rm_row r;
         memset(&r, 0, sizeof r);
@@ -221,30 +262,39 @@ const char *st_diff_stage_cell(const st_diff_stage *s, int col, int side_b, enum
     return st_rm_format(&v, ST_RM_BYTES, style, buf, n);
 }
 
+const st_diff_col st_diff_cols[] = {
+    {"A time", 9, "A time", ST_DIFF_COL_TIME, 0},
+    {"A peak", 12, "A peak", ST_DIFF_COL_PEAK, 0},
+    {"B time", 9, "B time", ST_DIFF_COL_TIME, 1},
+    {"B peak", 12, "B peak", ST_DIFF_COL_PEAK, 1},
+    {"peak", 10, "peak change", ST_DIFF_COL_PEAK_CHANGE, 0},
+    {"time", 16, "time change", ST_DIFF_COL_TIME_CHANGE, 0},
+    {"A swap", 12, "A swap growth", ST_DIFF_COL_SWAP, 0},
+    {"B swap", 12, "B swap growth", ST_DIFF_COL_SWAP, 1},
+    {"A min", 8, "A min level", ST_DIFF_COL_LEVEL, 0},
+    {"B min", 8, "B min level", ST_DIFF_COL_LEVEL, 1},
+};
+const size_t st_diff_n_cols = sizeof st_diff_cols / sizeof st_diff_cols[0];
+
 char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b)
 {
     st_sb w;
-    char name[200], x[128], y[128], z[48], u[48];
+    char name[200], x[128], y[128], z[64];
     st_sb_init(&w);
     side_line(&w, "A", label_a, d->a);
     side_line(&w, "B", label_b, d->b);
     st_sb_char(&w, '\n');
     cell(&w, "stage", 22, 0);
-    cell(&w, "A time", 9, 1);
-    cell(&w, "A peak", 12, 1);
-    cell(&w, "B time", 9, 1);
-    cell(&w, "B peak", 12, 1);
-    cell(&w, "peak", 10, 1);
+    for (size_t c = 0; c < st_diff_n_cols; c++)
+        cell(&w, st_diff_cols[c].text_head, st_diff_cols[c].width, 1);
     st_sb_char(&w, '\n');
     for (size_t i = 0; i < d->n_stages; i++) {
         const st_diff_stage *s = &d->stages[i];
         clean_str(s->stage, sizeof s->stage, 21, name, sizeof name);
         cell(&w, name, 22, 0);
-        cell(&w, st_diff_stage_cell(s, ST_DIFF_COL_TIME, 0, ST_RM_TEXT, x, sizeof x), 9, 1);
-        cell(&w, st_diff_stage_cell(s, ST_DIFF_COL_PEAK, 0, ST_RM_TEXT, y, sizeof y), 12, 1);
-        cell(&w, st_diff_stage_cell(s, ST_DIFF_COL_TIME, 1, ST_RM_TEXT, z, sizeof z), 9, 1);
-        cell(&w, st_diff_stage_cell(s, ST_DIFF_COL_PEAK, 1, ST_RM_TEXT, u, sizeof u), 12, 1);
-        cell(&w, st_diff_stage_cell(s, ST_DIFF_COL_PEAK_CHANGE, 0, ST_RM_TEXT, x, sizeof x), 10, 1);
+        for (size_t c = 0; c < st_diff_n_cols; c++)
+            cell(&w, st_diff_stage_cell(s, st_diff_cols[c].col, st_diff_cols[c].side_b, ST_RM_TEXT,
+                                        x, sizeof x), st_diff_cols[c].width, 1);
         st_sb_char(&w, '\n');
     }
     if (!d->n_stages)
@@ -275,6 +325,16 @@ static void side_json(st_jw *w, const st_diff_side *s)
         st_jw_u64(w, s->peak_footprint);
     else
         st_jw_lit(w, "null");
+    st_jw_lit(w, ",\"swap_growth\":");
+    if (s->has_swap)
+        st_jw_i64(w, s->swap_growth);
+    else
+        st_jw_lit(w, "null");
+    st_jw_lit(w, ",\"min_level\":");
+    if (s->has_level)
+        st_jw_centi(w, s->min_level_c);
+    else
+        st_jw_lit(w, "null");
     st_jw_char(w, '}');
 }
 
@@ -297,7 +357,22 @@ char *st_diff_json(const st_diff *d)
         side_json(&w, &s->a);
         st_jw_lit(&w, ",\"b\":");
         side_json(&w, &s->b);
-        st_jw_char(&w, '}');
+        st_jw_lit(&w, ",\"change\":{\"seconds\":");
+        if (s->has_time)
+            st_jw_fixed3(&w, s->time_s);
+        else
+            st_jw_lit(&w, "null");
+        st_jw_lit(&w, ",\"seconds_pct\":");
+        if (s->has_time_pct)
+            st_jw_double(&w, s->time_pct);
+        else
+            st_jw_lit(&w, "null");
+        st_jw_lit(&w, ",\"peak_footprint_pct\":");
+        if (s->has_peak_pct)
+            st_jw_double(&w, s->peak_pct);
+        else
+            st_jw_lit(&w, "null");
+        st_jw_lit(&w, "}}");
     }
     /* the changes that have a JSON name, in the order 0.2 wrote them */
     static const char *const keys[] = {"peak_footprint", "duration", "swap_peak_rise"};
@@ -316,6 +391,13 @@ char *st_diff_json(const st_diff *d)
             st_jw_fixed3(&w, r->delta);
         else
             st_jw_i64(&w, (int64_t)r->delta);
+        if (r->unit == ST_RM_DURATION) {
+            st_jw_lit(&w, ",\"duration_pct\":");
+            if (r->has_rel)
+                st_jw_double(&w, r->rel);
+            else
+                st_jw_lit(&w, "null");
+        }
     }
     st_jw_lit(&w, "}}");
     char *out = st_jw_take(&w);

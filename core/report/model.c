@@ -136,6 +136,8 @@ size_t st_rm_summary(const st_summary *a, const st_summary *b, st_rm_row *rows, 
         if (b) {
             r->b = value_of(b, m->key);
             r->delta = st_rm_delta(&r->a, &r->b, r->unit, r->change, &r->has_delta);
+            if (r->change == ST_RM_CH_DELTA && (r->unit == ST_RM_DURATION || r->unit == ST_RM_SECONDS))
+                r->rel = st_rm_delta(&r->a, &r->b, r->unit, ST_RM_CH_PCT, &r->has_rel);
         }
     }
     return n;
@@ -209,6 +211,8 @@ const char *st_rm_format_change(const st_rm_row *r, enum st_rm_style style, char
         snprintf(buf, n, md ? "%+.1f %%" : "%+.1f%%", r->delta);
     } else if (r->change == ST_RM_CH_POINTS) {
         level_str((long)r->delta, md, 1, buf, n);
+    } else if ((r->unit == ST_RM_DURATION || r->unit == ST_RM_SECONDS) && r->has_rel) {
+        snprintf(buf, n, md ? "%+.1f s (%+.1f %%)" : "%+.1fs (%+.1f%%)", r->delta, r->rel);
     } else if (r->unit == ST_RM_DURATION || r->unit == ST_RM_SECONDS) {
         snprintf(buf, n, md ? "%+.1f s" : "%+.1fs", r->delta);
     } else {

@@ -268,7 +268,7 @@ static void row4(st_sb *w, const char *key, const char *a, const char *b, const 
 
 char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label_b, st_error *err)
 {
-    char what[640], x[128], y[128], z[64], u[64], v[64];
+    char what[640], x[128], y[128], z[64];
     st_sb w;
     st_sb_init(&w);
     st_sb_str(&w, "### Memory comparison: A ");
@@ -290,21 +290,26 @@ char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label
     env_rows2(&w, d->a, d->b);
 
     st_sb_str(&w, "\n#### Stages\n\n");
-    if (!d->n_stages)
+    if (!d->n_stages) {
         st_sb_str(&w, "No stage events on either side.\n");
-    else
-        st_sb_str(&w, "| stage | A time | A peak | B time | B peak | peak change |\n"
-                      "|---|--:|--:|--:|--:|--:|\n");
+    } else {
+        st_sb_str(&w, "| stage |");
+        for (size_t c = 0; c < st_diff_n_cols; c++)
+            st_sb_printf(&w, " %s |", st_diff_cols[c].md_head);
+        st_sb_str(&w, "\n|---|");
+        for (size_t c = 0; c < st_diff_n_cols; c++)
+            st_sb_str(&w, "--:|");
+        st_sb_char(&w, '\n');
+    }
     for (size_t i = 0; i < d->n_stages; i++) {
         const st_diff_stage *s = &d->stages[i];
         st_sb_str(&w, "| ");
         ESC_FIELD(&w, s->stage);
-        st_sb_printf(&w, " | %s | %s | %s | %s | %s |\n",
-                     st_diff_stage_cell(s, ST_DIFF_COL_TIME, 0, ST_RM_MD, x, sizeof x),
-                     st_diff_stage_cell(s, ST_DIFF_COL_PEAK, 0, ST_RM_MD, y, sizeof y),
-                     st_diff_stage_cell(s, ST_DIFF_COL_TIME, 1, ST_RM_MD, z, sizeof z),
-                     st_diff_stage_cell(s, ST_DIFF_COL_PEAK, 1, ST_RM_MD, u, sizeof u),
-                     st_diff_stage_cell(s, ST_DIFF_COL_PEAK_CHANGE, 0, ST_RM_MD, v, sizeof v));
+        st_sb_str(&w, " |");
+        for (size_t c = 0; c < st_diff_n_cols; c++)
+            st_sb_printf(&w, " %s |", st_diff_stage_cell(s, st_diff_cols[c].col, st_diff_cols[c].side_b,
+                                                         ST_RM_MD, x, sizeof x));
+        st_sb_char(&w, '\n');
     }
 
     st_sb_str(&w, "\n#### Summary\n\n| measure | A | B | change |\n|---|--:|--:|--:|\n");

@@ -56,6 +56,8 @@ typedef struct st_rm_row {
     st_rm_value a, b;       /* b: comparisons only */
     int has_delta;          /* both sides have the value (and, for PCT, A is not 0) */
     double delta;           /* percent, seconds, bytes or hundredths of a point */
+    int has_rel;            /* a time's DELTA also in percent of A (A not 0) */
+    double rel;
 } st_rm_row;
 
 #define ST_RM_MAX_ROWS 16

@@ -153,7 +153,8 @@ static void every_output_renders_the_same_rows(void **state)
         assert_non_null(strstr(want, st_rm_format_change(r, ST_RM_TEXT, z, sizeof z)));
     }
     assert_non_null(strstr(js, "\"change\":{\"peak_footprint_pct\":50,\"duration_s\":-1.000,"
-                               "\"swap_peak_rise_bytes\":100}"));
+                               "\"duration_pct\":-33.33"));          /* 3 s -> 2 s */
+    assert_non_null(strstr(js, ",\"swap_peak_rise_bytes\":100}}"));
     free(tx);
     free(md);
     free(js);
