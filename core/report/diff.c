@@ -33,7 +33,9 @@ static int add_side(st_diff *d, const st_trace *t, int side_b, st_error *err)
 {
     const st_summary *s = &t->summary;
     int fail = 0;
-    for (size_t i = 0; i < s->n_stages; i++) {
+    /* No stage events: stageload's "setup" window over the whole run is not
+     * a stage ([reports] 4); the side has none. */
+    for (size_t i = 0; s->n_stage_events && i < s->n_stages; i++) {
         char name[64];
         memcpy(name, s->stages[i].stage, sizeof name);
         name[sizeof name - 1] = '\0';
@@ -298,7 +300,7 @@ char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b)
         st_sb_char(&w, '\n');
     }
     if (!d->n_stages)
-        st_sb_str(&w, "(no stages on either side)\n");
+        st_sb_str(&w, "(no stages: neither trace has stage events)\n");
     st_sb_char(&w, '\n');
     row5(&w, "", "A", "B", "change");
     for (size_t i = 0; i < d->n_rows; i++) {

@@ -162,8 +162,9 @@ static int stage_rows(st_sb *w, const st_trace *t, st_error *err)
     int rc = st_stage_rows(t, &r, &n, err);
     if (rc != ST_OK)
         return rc;
-    if (!n) {
-        st_sb_str(w, "No stage events in this trace.\n");
+    if (!n || !t->summary.n_stage_events) { /* stageload's "setup" over the whole run is no stage */
+        free(r);
+        st_sb_str(w, "No stages: this trace has no stage events (the summary above is the whole run).\n");
         return ST_OK;
     }
     st_sb_str(w, "| stage | start | time | peak footprint | swap growth | min level | loads |\n"
@@ -186,11 +187,58 @@ static int stage_rows(st_sb *w, const st_trace *t, st_error *err)
     return ST_OK;
 }
 
+/* A guard action: what crossed which limit and what the guard did. */
+static void budget_line(st_sb *w, const st_event *ev)
+{
+    char v[32], l[32];
+    int swap = (ev->has & ST_EVF_NAME) && strcmp(ev->name, "swap") == 0;
+    st_sb_str(w, "guard: ");
+    if (swap && (ev->has & ST_EVF_VALUE))
+        st_sb_printf(w, "swap grew %s since the guard was armed",
+                     st_format_bytes(ev->value > 0 ? (uint64_t)ev->value : 0, v, sizeof v));
+    else if (ev->has & ST_EVF_VALUE)
+        st_sb_printf(w, "memory level %.2f %%", ev->value / 100.0);
+    else if (ev->has & ST_EVF_NAME)
+        ESC_FIELD(w, ev->name);
+    if (ev->has & ST_EVF_LIMIT) {
+        if (swap)
+            st_sb_printf(w, ", over the budget of %s",
+                         st_format_bytes(ev->limit > 0 ? (uint64_t)ev->limit : 0, l, sizeof l));
+        else
+            st_sb_printf(w, ", under %.2f %%", ev->limit / 100.0);
+    }
+    if (ev->has & ST_EVF_NOTE) {
+        st_sb_str(w, ": ");
+        ESC_FIELD(w, ev->note);
+    }
+    st_sb_char(w, '\n');
+}
+
 static void event_line(st_sb *w, const st_event *ev)
 {
     const char *kind = st_event_kind_name(ev->kind);
     char b[32];
     st_sb_printf(w, "- %.3f s: ", ev->t_ms / 1000.0);
+    if (ev->kind == ST_EV_BUDGET) {
+        budget_line(w, ev);
+        return;
+    }
+    if (ev->kind == ST_EV_EXIT && (ev->has & ST_EVF_VALUE)) {
+        st_sb_printf(w, "exit, status %lld\n", (long long)ev->value);
+        return;
+    }
+    if ((ev->kind == ST_EV_PAUSE || ev->kind == ST_EV_RESUME || ev->kind == ST_EV_KILL) &&
+        (ev->has & ST_EVF_VALUE) && !(ev->has & ~(ST_EVF_VALUE | ST_EVF_NOTE))) {
+        st_sb_printf(w, "%s, %lld process%s signalled", kind ? kind : "?", (long long)ev->value,
+                     ev->value == 1 ? "" : "es");
+        if (ev->has & ST_EVF_NOTE) {
+            st_sb_str(w, " (");
+            ESC_FIELD(w, ev->note);
+            st_sb_char(w, ')');
+        }
+        st_sb_char(w, '\n');
+        return;
+    }
     if (kind)
         st_sb_add(w, kind, strlen(kind));
     else
@@ -291,7 +339,7 @@ char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label
 
     st_sb_str(&w, "\n#### Stages\n\n");
     if (!d->n_stages) {
-        st_sb_str(&w, "No stage events on either side.\n");
+        st_sb_str(&w, "No stages: neither trace has stage events.\n");
     } else {
         st_sb_str(&w, "| stage |");
         for (size_t c = 0; c < st_diff_n_cols; c++)
