@@ -22,6 +22,7 @@ size_t st_metrics_escape_label(const char *in, size_t max_chars, char *out, size
         return 0;
     while (s < e) {
         char tmp[4];
+        uint32_t cp = 0;
         const char *unit = tmp;
         size_t ulen = 1, step = st_utf8_seq(s, e);
         if (chars == max_chars) {
@@ -41,8 +42,8 @@ size_t st_metrics_escape_label(const char *in, size_t max_chars, char *out, size
         } else if (*s == '\n') {
             unit = "\\n";
             ulen = 2;
-        } else if (*s < 0x20 || *s == 0x7F || (*s == 0xC2 && s[1] < 0xA0)) {
-            tmp[0] = '?'; /* C0, DEL, C1 (U+0080..U+009F) */
+        } else if (st_utf8_decode(s, step, &cp) && st_utf8_unsafe(cp)) {
+            tmp[0] = '?'; /* utf8.h: controls, bidi controls, separators */
         } else {
             unit = (const char *)s;
             ulen = step;
@@ -173,7 +174,8 @@ int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err)
         gauge_u64(mx, &oom, "stagetop_swap_used_bytes", "System swap used.", s->swap_used);
     if (v->has_swap_growth) {
         head(mx, &oom, "stagetop_swap_growth_bytes",
-             "System swap used now minus swap used at the run's first sample.");
+             "System swap used at the latest sample minus at the run's first sample "
+             "(swap growth).");
         add(mx, &oom, "stagetop_swap_growth_bytes{%s} %lld\n", mx->labels, (long long)v->swap_growth);
     }
     if (has & ST_F_LEVEL) {

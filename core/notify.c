@@ -28,14 +28,6 @@ int st_notify_allow(st_notifier *n, int kind, double now)
     return 1;
 }
 
-/* Code points a terminal may act on, or that reorder what is shown. */
-static int cp_hidden(uint32_t cp)
-{
-    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C ||
-           cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
-           (cp >= 0x2066 && cp <= 0x2069);
-}
-
 size_t st_notify_clean(const char *in, int no_semicolon, char *out, size_t outlen)
 {
     const unsigned char *s = (const unsigned char *)(in ? in : "");
@@ -52,7 +44,7 @@ size_t st_notify_clean(const char *in, int no_semicolon, char *out, size_t outle
             unit = "?"; ulen = 1; step = 1;
         } else if (cp == '\t' || cp == '\n' || cp == '\r') {
             unit = " "; ulen = 1;
-        } else if (cp_hidden(cp)) {
+        } else if (st_utf8_unsafe(cp)) { /* utf8.h */
             unit = "?"; ulen = 1;
         } else if (cp == ';' && no_semicolon) {
             unit = ","; ulen = 1;
@@ -152,7 +144,7 @@ static void say_budget(const st_monitor *m, const st_event *ev, st_notify_msg *g
     if (st_monitor_warning(m, ST_WARN_GUARD)[0] && !m->guard_tripped)
         did = "but the job could not be stopped";
     if (strcmp(ev->name, "swap") == 0)
-        snprintf(g->body, sizeof g->body, "swap grew %s, over the budget of %s: %s",
+        snprintf(g->body, sizeof g->body, "swap grew %s since the guard was armed, over the budget of %s: %s",
                  st_format_bytes(ev->value > 0 ? (uint64_t)ev->value : 0, v, sizeof v),
                  st_format_bytes(ev->limit > 0 ? (uint64_t)ev->limit : 0, l, sizeof l), did);
     else
@@ -192,7 +184,7 @@ int st_notify_check(st_notifier *n, const st_monitor *m, double now, st_notify_m
         uint64_t grown = now_b > base ? now_b - base : 0;
         int in = (double)grown * 100.0 >= (double)go->swap_budget * ST_NOTIFY_SWAP_PCT;
         if (in && !n->in_swap_band && alive && (g = msg_new(n, m, ST_NOTIFY_SWAP, now, out, &k, max)))
-            snprintf(g->body, sizeof g->body, "swap grew %s, %.0f%% of the budget of %s",
+            snprintf(g->body, sizeof g->body, "swap grew %s since the guard was armed, %.0f%% of the budget of %s",
                      st_format_bytes(grown, a, sizeof a),
                      go->swap_budget ? (double)grown * 100.0 / (double)go->swap_budget : 100.0,
                      st_format_bytes(go->swap_budget, b, sizeof b));

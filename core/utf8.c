@@ -1,4 +1,5 @@
-/* utf8.c: the one UTF-8 decoder (utf8.h). */
+/* utf8.c: the one UTF-8 decoder and the one unsafe-character classifier
+ * (utf8.h). */
 #include "stagetop/utf8.h"
 
 size_t st_utf8_lead_len(unsigned char c)
@@ -66,4 +67,11 @@ size_t st_utf8_encode(uint32_t cp, char out[4])
     out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
     out[3] = (char)(0x80 | (cp & 0x3F));
     return 4;
+}
+
+int st_utf8_unsafe(uint32_t cp)
+{
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C ||
+           cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069);
 }

@@ -1,4 +1,4 @@
-/* cmd_diff.c: `stagetop diff [--json] [--fail-peak PCT] A B` and
+/* cmd_diff.c: `stagetop diff [--json] [--fail-peak PCT] [--fail-time PCT] A B` and
  * `stagetop plot FILE|A B -o OUT.svg` (docs/report.md, docs/plot.md). */
 #include "cli.h"
 
@@ -24,10 +24,11 @@ int cli_bad_usage(const char *fmt, ...)
 
 int cli_diff(int argc, char **argv)
 {
-    static const char *const use = "usage: stagetop diff [--json] [--fail-peak PCT] A B";
+    static const char *const use =
+        "usage: stagetop diff [--json] [--fail-peak PCT] [--fail-time PCT] A B";
     const char *in[2] = {NULL, NULL};
-    int n = 0, json = 0, gate = 0;
-    double pct = 0;
+    int n = 0, json = 0, gate = 0, time_gate = 0;
+    double pct = 0, time_pct = 0;
     st_error e;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
@@ -36,6 +37,10 @@ int cli_diff(int argc, char **argv)
             if (st_parse_double(argv[++i], -100, 1e9, &pct, &e) != ST_OK)
                 return cli_bad_usage("--fail-peak: %s", e.msg);
             gate = 1;
+        } else if (strcmp(argv[i], "--fail-time") == 0 && i + 1 < argc) {
+            if (st_parse_double(argv[++i], -100, 1e9, &time_pct, &e) != ST_OK)
+                return cli_bad_usage("--fail-time: %s", e.msg);
+            time_gate = 1;
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             printf("%s\n", use);
             return CLI_EXIT_OK;
@@ -74,6 +79,15 @@ int cli_diff(int argc, char **argv)
             else
                 fprintf(stderr, "stagetop: A's peak footprint is 0 and B's is not: over the "
                                 "limit (--fail-peak)\n");
+            rc = CLI_EXIT_WATCH;
+        }
+        if (rc != CLI_EXIT_USAGE && time_gate && st_diff_time_exceeds(&d, time_pct)) {
+            if (d.has_duration_pct)
+                fprintf(stderr, "stagetop: B's duration is %+.2f%% against A's: over the "
+                                "limit of %g%% (--fail-time)\n", d.duration_pct, time_pct);
+            else
+                fprintf(stderr, "stagetop: A's duration is 0 and B's is not: over the "
+                                "limit (--fail-time)\n");
             rc = CLI_EXIT_WATCH;
         }
         free(text);

@@ -136,7 +136,7 @@ static char *chart(const st_trace *t)
         tui_spark(v, CHART_COLS, 0, 100, 0, g, sizeof g);
         put_row(w, "level", g, "0 .. 100 %");
     }
-    if (s->n_stages)
+    if (s->n_stages && s->n_stage_events) /* no stage events: no "setup" band over the run */
         stage_row(w, t, col_ms, col0);
     st_format_duration(x0 / 1000.0, a, sizeof a);
     st_format_duration(s->last_t_ms / 1000.0, d, sizeof d);

@@ -56,14 +56,6 @@ int tui_cp_width(uint32_t cp)
     return 1;
 }
 
-/* Code points drawn as \uXXXX: C1 controls, bidi overrides/isolates and
- * marks, line/paragraph separators. */
-static int cp_is_hidden_control(uint32_t cp)
-{
-    return (cp >= 0x80 && cp <= 0x9F) || cp == 0x200E || cp == 0x200F ||
-           (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
-}
-
 int tui_sanitize(const char *in, size_t inlen, int ascii, int max_cols, char *out, size_t outlen)
 {
     const unsigned char *s = (const unsigned char *)in;
@@ -84,7 +76,7 @@ int tui_sanitize(const char *in, size_t inlen, int ascii, int max_cols, char *ou
             unit[0] = (char)c;
             ulen = 1; uw = 1; step = 1;
         } else if (!ascii && (step = tui_utf8_decode(s + i, inlen - i, &cp)) > 0) {
-            if (cp_is_hidden_control(cp)) {
+            if (st_utf8_unsafe(cp)) { /* utf8.h: drawn as \uXXXX */
                 ulen = snprintf(unit, sizeof unit, "\\u%04x", (unsigned)cp);
                 uw = ulen;
             } else {

@@ -7,8 +7,9 @@
  *   C0 controls 0x00-0x1F  ->  ^@ .. ^_   (ESC -> ^[, newline -> ^J, tab -> ^I)
  *   DEL 0x7F               ->  ^?
  *   C1 controls U+0080-U+009F (encoded in UTF-8)      ->  \u0080 .. \u009f
- *   bidi controls U+202A-U+202E, U+2066-U+2069, line and paragraph
- *   separators U+2028-U+2029                          ->  \u202e etc.
+ *   bidi controls and marks U+061C, U+200E/F, U+202A-U+202E,
+ *   U+2066-U+2069, line and paragraph separators U+2028-U+2029
+ *   (utf8.h's st_utf8_unsafe decides)                  ->  \u202e etc.
  *   invalid UTF-8 (stray bytes, overlong forms, surrogates, > U+10FFFF,
  *   truncated sequences)   ->  \xNN for each byte (upper-case hex)
  * In ASCII mode every byte >= 0x80 becomes \xNN (so nothing but printable

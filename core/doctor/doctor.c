@@ -89,7 +89,7 @@ static int check_lane(doc_ctx *x, int k, st_doc_check *c, st_error *err)
         return ST_OK;
     }
     c->has_value = 1;
-    st_doc_reference(x->plat->name, x->id.pid, c);
+    st_doc_reference(x->plat, x->id.pid, c);
     rc = read_lane(x, k, &c->after, err);
     if (rc < 0)
         return rc;
@@ -117,7 +117,7 @@ static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
 
     if (uname(&u) == 0)
         snprintf(f->os, sizeof f->os, "%s %s %s %s", u.sysname, u.release, u.version, u.machine);
-    st_doc_os_release(x->plat->name, f->os_release, sizeof f->os_release);
+    st_doc_os_release(x->plat, f->os_release, sizeof f->os_release);
     f->kernel_peak = x->plat->read_proc(x->b, x->id, &pm, NULL) == ST_OK && (pm.valid & ST_PM_PEAK);
     /* macOS: the backend asks for RUSAGE_INFO_V4 and falls back to V2,
      * which has no lifetime peak (docs/metrics.md). */

@@ -1,5 +1,5 @@
 /* doctor_ref.c: the reference reading of each lane, per system, chosen by
- * the platform table's name ("linux", "darwin").  Every reference comes
+ * the platform table's doctor_refs capability (platform.h).  Every reference comes
  * from a file or a tool the backend does not read (docs/doctor.md has the
  * table and why each tolerance is what it is).  Both systems' functions
  * are compiled everywhere: they only read files and run tools, which fail
@@ -274,25 +274,25 @@ static void lx_gpu(int32_t pid, st_doc_check *c)
 typedef void (*ref_fn)(int32_t pid, st_doc_check *c);
 
 typedef struct sys_refs {
-    const char *plat;
+    enum st_doctor_refs refs;
     const char *lane[7];
     ref_fn fn[7];
 } sys_refs;
 
 /* macOS has no GPU lane: Metal memory is inside the footprint. */
 static const sys_refs refs[] = {
-    {"linux",
+    {ST_DOCTOR_REFS_PROC,
      {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", "gpu"},
      {lx_footprint, any_rss, lx_peak, lx_swap, lx_level, lx_pressure, lx_gpu}},
-    {"darwin",
+    {ST_DOCTOR_REFS_MACOS,
      {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", NULL},
      {dw_footprint, any_rss, dw_peak, dw_swap, dw_level, dw_pressure, NULL}},
 };
 
-void st_doc_reference(const char *plat_name, int32_t pid, st_doc_check *c)
+void st_doc_reference(const st_platform *plat, int32_t pid, st_doc_check *c)
 {
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
-        if (strcmp(refs[i].plat, plat_name) != 0)
+        if (refs[i].refs != plat->doctor_refs)
             continue;
         for (size_t k = 0; k < 7; k++) {
             if (refs[i].lane[k] && strcmp(refs[i].lane[k], c->lane) == 0) {
@@ -302,15 +302,16 @@ void st_doc_reference(const char *plat_name, int32_t pid, st_doc_check *c)
         }
     }
     c->has_ref = 0;
-    snprintf(c->note, sizeof c->note, "no reference for %s on %s", c->lane, plat_name);
+    snprintf(c->note, sizeof c->note, "no reference for %s on %s", c->lane,
+             plat->name ? plat->name : "this system");
 }
 
-void st_doc_os_release(const char *plat_name, char *buf, size_t len)
+void st_doc_os_release(const st_platform *plat, char *buf, size_t len)
 {
     ref_buf b;
     st_error e;
     buf[0] = '\0';
-    if (strcmp(plat_name, "darwin") == 0) {
+    if (plat->doctor_refs == ST_DOCTOR_REFS_MACOS) {
         const char *v_argv[] = {"sw_vers", "-productVersion", NULL};
         const char *b_argv[] = {"sw_vers", "-buildVersion", NULL};
         char ver[64] = "";

@@ -573,6 +573,18 @@ static int darwin_zombie_peak(st_backend *b, int32_t pid, uint64_t *out, st_erro
     return ST_OK;
 }
 
+static int darwin_proc_name(st_backend *b, int32_t pid, char *buf, size_t len, st_error *err)
+{
+    struct kinfo_proc kp;
+    int rc = kinfo_one(pid, &kp, err);
+    (void)b;
+    if (len && rc == ST_OK)
+        snprintf(buf, len, "%.*s", MAXCOMLEN, kp.kp_proc.p_comm);
+    else if (len)
+        buf[0] = '\0';
+    return rc;
+}
+
 const st_platform st_platform_native = {
     .name = "darwin",
     .footprint_metric = "phys_footprint",
@@ -589,7 +601,11 @@ const st_platform st_platform_native = {
     .send_signal = darwin_send_signal,
     .zombie_peak = darwin_zombie_peak,
     .identify_parent = darwin_identify_parent,
+    .proc_name = darwin_proc_name,
+    .thread_group = NULL, /* a thread id is not a pid on macOS */
     .no_gpu_lane = "no GPU lane: Metal memory is part of the footprint on macOS",
     .pressure_is_level = 1,
     .rusage_flavors = 1,
+    .maxrss_in_bytes = 1,
+    .doctor_refs = ST_DOCTOR_REFS_MACOS,
 };

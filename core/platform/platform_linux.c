@@ -335,6 +335,34 @@ static int lx_send_signal(st_backend *b, st_proc_id id, int sig, st_error *err)
     return signal_result(rc, errno, id, sig, err);
 }
 
+static int lx_proc_name(st_backend *b, int32_t pid, char *buf, size_t len, st_error *err)
+{
+    st_lx_stat st;
+    int rc = st_lx_read_stat(b, pid, &st, err);
+    if (len)
+        snprintf(buf, len, "%s", rc == ST_OK ? st.comm : "");
+    return rc;
+}
+
+/* The Tgid line of /proc/PID/status (a thread's id opens /proc/TID too). */
+static int lx_thread_group(st_backend *b, int32_t pid, int32_t *out, st_error *err)
+{
+    char path[64];
+    ssize_t n;
+    if (pid <= 0)
+        return st_error_set(err, ST_ESRCH, ESRCH, "no process %d", (int)pid);
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    n = read_path(b, path);
+    if (n < 0)
+        return st_error_set(err, st_lx_map_errno((int)-n), (int)-n, "%s: %s", path, strerror((int)-n));
+    const char *p = strstr(b->buf, "\nTgid:");
+    long tgid = p ? strtol(p + 6, NULL, 10) : 0;
+    if (tgid <= 0 || tgid > INT32_MAX)
+        return st_error_set(err, ST_EPARSE, 0, "%s: no Tgid line", path);
+    *out = (int32_t)tgid;
+    return ST_OK;
+}
+
 const st_platform st_platform_native = {
     .name = "linux",
     .footprint_metric = "anon+shmem+swap",
@@ -350,5 +378,7 @@ const st_platform st_platform_native = {
     .list_all = lx_list_all,
     .send_signal = lx_send_signal,
     .identify_parent = lx_identify_parent,
+    .proc_name = lx_proc_name,
+    .thread_group = lx_thread_group,
     .peak_is_maxrss = 1,
 };

@@ -22,12 +22,13 @@ static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
     return (size_t)len;
 }
 
-/* Code points that XML 1.0 refuses, or that would hide in a label. */
+/* Unsafe code points (utf8.h: controls, bidi controls, separators) and
+ * those XML 1.0 refuses become U+FFFD; a tab or line break a space. */
 static uint32_t visible(uint32_t cp)
 {
     if (cp == '\t' || cp == '\n' || cp == '\r')
         return ' ';
-    if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF)
+    if (st_utf8_unsafe(cp) || cp == 0xFFFE || cp == 0xFFFF)
         return REPLACEMENT;
     return cp;
 }

@@ -10,10 +10,10 @@
 #include "stagetop/json.h"
 #include "stagetop/trace.h"
 #include "stagetop/md.h"
+#include "stagetop/sb.h"
 #include "stagetop/units.h"
 
 #define DASH "\xE2\x80\x93" /* – */
-#define ARROW "\xE2\x86\x92" /* → */
 
 static st_diff_stage *find_or_add(st_diff *d, const char *name, int *fail)
 {
@@ -34,7 +34,9 @@ static int add_side(st_diff *d, const st_trace *t, int side_b, st_error *err)
 {
     const st_summary *s = &t->summary;
     int fail = 0;
-    for (size_t i = 0; i < s->n_stages; i++) {
+    /* No stage events: stageload's "setup" window over the whole run is not
+     * a stage ([reports] 4); the side has none. */
+    for (size_t i = 0; s->n_stage_events && i < s->n_stages; i++) {
         char name[64];
         memcpy(name, s->stages[i].stage, sizeof name);
         name[sizeof name - 1] = '\0';
@@ -52,6 +54,14 @@ static int add_side(st_diff *d, const st_trace *t, int side_b, st_error *err)
             x->peak_footprint = peak;
             x->has_peak = 1;
         }
+        if (sr.has_swap) {
+            x->swap_growth += sr.swap_growth;
+            x->has_swap = 1;
+        }
+        if (sr.has_level && (!x->has_level || sr.min_level_c < x->min_level_c)) {
+            x->min_level_c = sr.min_level_c;
+            x->has_level = 1;
+        }
         x->present = 1;
     }
     return ST_OK;
@@ -63,9 +73,15 @@ double st_diff_pct(uint64_t a, uint64_t b, int *ok)
     return a > 0 ? 100.0 * ((double)b - (double)a) / (double)a : 0.0;
 }
 
-static double duration_of(const st_summary *s)
+/* A stage side's cells as model values. */
+static st_rm_value side_time(const st_diff_side *x)
 {
-    return s->n_samples ? (s->last_t_ms - (double)s->first_t_ms) / 1000.0 : 0.0;
+    return st_rm_seconds(x->present, x->seconds_ms / 1000.0);
+}
+
+static st_rm_value side_peak(const st_diff_side *x)
+{
+    return st_rm_bytes(x->present && x->has_peak, x->peak_footprint);
 }
 
 int st_diff_compute(const st_trace *a, const st_trace *b, st_diff *d, st_error *err)
@@ -80,14 +96,25 @@ int st_diff_compute(const st_trace *a, const st_trace *b, st_diff *d, st_error *
         st_diff_free(d);
         return rc;
     }
-    const st_summary *sa = &a->summary, *sb = &b->summary;
-    d->peak_pct = st_diff_pct(sa->peak_footprint, sb->peak_footprint, &d->has_peak_pct);
-    d->duration_s = duration_of(sb) - duration_of(sa);
-    if (sa->has_swap && sb->has_swap) {
-        d->swap_growth = ((int64_t)sb->swap_peak - (int64_t)sb->swap_start) -
-                         ((int64_t)sa->swap_peak - (int64_t)sa->swap_start);
-        d->has_swap_growth = 1;
+    for (size_t i = 0; i < d->n_stages; i++) {
+        st_diff_stage *s = &d->stages[i];
+        st_rm_value pa = side_peak(&s->a), pb = side_peak(&s->b);
+        s->peak_pct = st_rm_delta(&pa, &pb, ST_RM_BYTES, ST_RM_CH_PCT, &s->has_peak_pct);
+        st_rm_value ta = side_time(&s->a), tb = side_time(&s->b);
+        s->time_s = st_rm_delta(&ta, &tb, ST_RM_SECONDS, ST_RM_CH_DELTA, &s->has_time);
+        s->time_pct = st_rm_delta(&ta, &tb, ST_RM_SECONDS, ST_RM_CH_PCT, &s->has_time_pct);
     }
+    d->n_rows = st_rm_summary(&a->summary, &b->summary, d->rows, ST_RM_MAX_ROWS);
+    const st_rm_row *r = st_rm_find(d->rows, d->n_rows, "peak_footprint");
+    d->peak_pct = r->delta;
+    d->has_peak_pct = r->has_delta;
+    r = st_rm_find(d->rows, d->n_rows, "duration");
+    d->duration_s = r->delta;
+    d->duration_pct = r->rel;
+    d->has_duration_pct = r->has_rel;
+    r = st_rm_find(d->rows, d->n_rows, "swap_peak_rise");
+    d->swap_peak_rise = (int64_t)r->delta;
+    d->has_swap_peak_rise = r->has_delta;
     return ST_OK;
 }
 
@@ -96,6 +123,13 @@ void st_diff_free(st_diff *d)
     free(d->stages);
     d->stages = NULL;
     d->n_stages = d->cap_stages = 0;
+}
+
+int st_diff_time_exceeds(const st_diff *d, double pct)
+{
+    if (!d->has_duration_pct)
+        return st_rm_duration_s(&d->b->summary) > st_rm_duration_s(&d->a->summary);
+    return d->duration_pct > pct;
 }
 
 int st_diff_peak_exceeds(const st_diff *d, double pct)
@@ -108,161 +142,135 @@ int st_diff_peak_exceeds(const st_diff *d, double pct)
 
 /* ---- text ---- */
 
-static const char *bytes_or_dash(int has, uint64_t v, char *buf, size_t n)
-{
-    return has ? st_format_bytes(v, buf, n) : DASH;
-}
-
-static const char *secs(int64_t ms, char *buf, size_t n)
-{
-    snprintf(buf, n, "%.1fs", ms / 1000.0);
-    return buf;
-}
-
-static const char *pct_cell(int ha, uint64_t a, int hb, uint64_t b, char *buf, size_t n)
-{
-    int ok;
-    double p = st_diff_pct(a, b, &ok);
-    if (!ha || !hb || !ok)
-        return DASH;
-    snprintf(buf, n, "%+.1f%%", p);
-    return buf;
-}
-
-static const char *signed_bytes(int64_t v, char *buf, size_t n)
-{
-    return st_format_bytes_as((double)v, ST_UNITS_SIGN, buf, n);
-}
-
 /* Pad to `cols` columns counting code points (the cells here hold ASCII,
  * "–", "→" and cleaned names of up to 24 code points). */
-static void cell(st_jw *w, const char *s, int cols, int right)
+static void cell(st_sb *w, const char *s, int cols, int right)
 {
     int cps = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         cps += (*p & 0xC0) != 0x80;
-    if (right)
-        for (int i = cps; i < cols; i++)
-            st_jw_char(w, ' ');
-    st_jw_raw(w, s, strlen(s));
-    if (!right)
-        for (int i = cps; i < cols; i++)
-            st_jw_char(w, ' ');
+    if (right && cps < cols)
+        st_sb_fill(w, ' ', (size_t)(cols - cps));
+    st_sb_str(w, s);
+    if (!right && cps < cols)
+        st_sb_fill(w, ' ', (size_t)(cols - cps));
 }
 
 static void clean_str(const char *s, size_t n, size_t max_cps, char *out, size_t size)
 {
-    st_jw w;
-    st_jw_init(&w, -1);
-    st_text_clean_to(&w, s, n, max_cps);
-    char *t = st_jw_take(&w);
+    char *t = st_text_clean(s, n, max_cps);
     snprintf(out, size, "%s", t ? t : "");
     free(t);
-    st_jw_free(&w);
 }
 
-static void side_line(st_jw *w, const char *tag, const char *label, const st_trace *t)
+static void side_line(st_sb *w, const char *tag, const char *label, const st_trace *t)
 {
     char what[640], c[700], d[32];
     st_trace_what(&t->meta, what, sizeof what);
     clean_str(label, 4096, 200, c, sizeof c);
-    st_md_printf(w, "%s: %s\n", tag, c);
+    st_sb_printf(w, "%s: %s\n", tag, c);
     clean_str(what, sizeof what, 200, c, sizeof c);
-    st_md_printf(w, "   %s%s%zu samples over %s\n", c, c[0] ? " \xC2\xB7 " : "",
-                 t->summary.n_samples, st_format_duration(duration_of(&t->summary), d, sizeof d));
+    st_sb_printf(w, "   %s%s%zu samples over %s\n", c, c[0] ? " \xC2\xB7 " : "",
+                 t->summary.n_samples, st_format_duration(st_rm_duration_s(&t->summary), d, sizeof d));
 }
 
-static void row5(st_jw *w, const char *name, const char *a, const char *b, const char *ch)
+static void row5(st_sb *w, const char *name, const char *a, const char *b, const char *ch)
 {
     cell(w, name, 24, 0);
     cell(w, a, 32, 1);
     cell(w, b, 32, 1);
-    cell(w, ch, 12, 1);
-    st_jw_char(w, '\n');
+    cell(w, ch, 18, 1);
+    st_sb_char(w, '\n');
 }
 
-/* A level in hundredths as "56%" / "45.50%", or a change "+50 pts". */
-static void level_str(int c, char *buf, size_t n, int change)
+const char *st_diff_stage_cell(const st_diff_stage *s, int col, int side_b, enum st_rm_style style,
+                               char *buf, size_t n)
 {
-    if (c % 100 == 0)
-        snprintf(buf, n, change ? "%+d pts" : "%d%%", c / 100);
-    else
-        snprintf(buf, n, change ? "%+.2f pts" : "%.2f%%", c / 100.0);
-}
-
-static void swap_path(const st_summary *s, char *buf, size_t n)
-{
-    char x[32], y[32], z[32];
-    if (!s->has_swap) {
-        snprintf(buf, n, DASH);
-        return;
+    const st_diff_side *x = side_b ? &s->b : &s->a;
+    st_rm_value v;
+    if (col == ST_DIFF_COL_TIME_CHANGE) {
+        st_rm_row r;
+        memset(&r, 0, sizeof r);
+        r.unit = ST_RM_SECONDS;
+        r.change = ST_RM_CH_DELTA;
+        r.has_delta = s->has_time;
+        r.delta = s->time_s;
+        r.has_rel = s->has_time_pct;
+        r.rel = s->time_pct;
+        return st_rm_format_change(&r, style, buf, n);
     }
-    snprintf(buf, n, "%s " ARROW " %s " ARROW " %s", st_format_bytes(s->swap_start, x, sizeof x),
-             st_format_bytes(s->swap_peak, y, sizeof y), st_format_bytes(s->swap_end, z, sizeof z));
+    if (col == ST_DIFF_COL_SWAP) {
+        v = st_rm_bytes(x->present && x->has_swap, 0);
+        v.i[0] = x->swap_growth;
+        return st_rm_format(&v, ST_RM_SBYTES, style, buf, n);
+    }
+    if (col == ST_DIFF_COL_LEVEL) {
+        v = st_rm_bytes(x->present && x->has_level, x->min_level_c);
+        return st_rm_format(&v, ST_RM_LEVEL, style, buf, n);
+    }
+    if (col == ST_DIFF_COL_PEAK_CHANGE) {
+        st_rm_row r;
+        memset(&r, 0, sizeof r);
+        r.unit = ST_RM_BYTES;
+        r.change = ST_RM_CH_PCT;
+        r.has_delta = s->has_peak_pct;
+        r.delta = s->peak_pct;
+        return st_rm_format_change(&r, style, buf, n);
+    }
+    if (col == ST_DIFF_COL_TIME) {
+        v = side_time(x);
+        return st_rm_format(&v, ST_RM_SECONDS, style, buf, n);
+    }
+    v = side_peak(x);
+    return st_rm_format(&v, ST_RM_BYTES, style, buf, n);
 }
+
+const st_diff_col st_diff_cols[] = {
+    {"A time", 9, "A time", ST_DIFF_COL_TIME, 0},
+    {"A peak", 12, "A peak", ST_DIFF_COL_PEAK, 0},
+    {"B time", 9, "B time", ST_DIFF_COL_TIME, 1},
+    {"B peak", 12, "B peak", ST_DIFF_COL_PEAK, 1},
+    {"peak", 10, "peak change", ST_DIFF_COL_PEAK_CHANGE, 0},
+    {"time", 16, "time change", ST_DIFF_COL_TIME_CHANGE, 0},
+    {"A swap", 12, "A swap growth", ST_DIFF_COL_SWAP, 0},
+    {"B swap", 12, "B swap growth", ST_DIFF_COL_SWAP, 1},
+    {"A min", 8, "A min level", ST_DIFF_COL_LEVEL, 0},
+    {"B min", 8, "B min level", ST_DIFF_COL_LEVEL, 1},
+};
+const size_t st_diff_n_cols = sizeof st_diff_cols / sizeof st_diff_cols[0];
 
 char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b)
 {
-    st_jw w;
-    char name[200], x[48], y[48], z[48], u[32];
-    const st_summary *sa = &d->a->summary, *sb = &d->b->summary;
-    st_jw_init(&w, -1);
+    st_sb w;
+    char name[200], x[128], y[128], z[64];
+    st_sb_init(&w);
     side_line(&w, "A", label_a, d->a);
     side_line(&w, "B", label_b, d->b);
-    st_jw_char(&w, '\n');
+    st_sb_char(&w, '\n');
     cell(&w, "stage", 22, 0);
-    cell(&w, "A time", 9, 1);
-    cell(&w, "A peak", 12, 1);
-    cell(&w, "B time", 9, 1);
-    cell(&w, "B peak", 12, 1);
-    cell(&w, "peak", 10, 1);
-    st_jw_char(&w, '\n');
+    for (size_t c = 0; c < st_diff_n_cols; c++)
+        cell(&w, st_diff_cols[c].text_head, st_diff_cols[c].width, 1);
+    st_sb_char(&w, '\n');
     for (size_t i = 0; i < d->n_stages; i++) {
         const st_diff_stage *s = &d->stages[i];
         clean_str(s->stage, sizeof s->stage, 21, name, sizeof name);
         cell(&w, name, 22, 0);
-        cell(&w, s->a.present ? secs(s->a.seconds_ms, x, sizeof x) : DASH, 9, 1);
-        cell(&w, s->a.present ? bytes_or_dash(s->a.has_peak, s->a.peak_footprint, y, sizeof y) : DASH, 12, 1);
-        cell(&w, s->b.present ? secs(s->b.seconds_ms, z, sizeof z) : DASH, 9, 1);
-        cell(&w, s->b.present ? bytes_or_dash(s->b.has_peak, s->b.peak_footprint, u, sizeof u) : DASH, 12, 1);
-        cell(&w, pct_cell(s->a.has_peak, s->a.peak_footprint, s->b.has_peak, s->b.peak_footprint,
-                          x, sizeof x), 10, 1);
-        st_jw_char(&w, '\n');
+        for (size_t c = 0; c < st_diff_n_cols; c++)
+            cell(&w, st_diff_stage_cell(s, st_diff_cols[c].col, st_diff_cols[c].side_b, ST_RM_TEXT,
+                                        x, sizeof x), st_diff_cols[c].width, 1);
+        st_sb_char(&w, '\n');
     }
     if (!d->n_stages)
-        st_jw_lit(&w, "(no stages on either side)\n");
-    st_jw_char(&w, '\n');
+        st_sb_str(&w, "(no stages: neither trace has stage events)\n");
+    st_sb_char(&w, '\n');
     row5(&w, "", "A", "B", "change");
-    int has_a = sa->n_samples > 0, has_b = sb->n_samples > 0;
-    snprintf(z, sizeof z, "%+.1fs", d->duration_s);
-    row5(&w, "duration", st_format_duration(duration_of(sa), x, sizeof x),
-         st_format_duration(duration_of(sb), y, sizeof y), z);
-    row5(&w, "peak footprint", bytes_or_dash(has_a, sa->peak_footprint, x, sizeof x),
-         bytes_or_dash(has_b, sb->peak_footprint, y, sizeof y),
-         pct_cell(has_a, sa->peak_footprint, has_b, sb->peak_footprint, z, sizeof z));
-    row5(&w, "kernel peak", bytes_or_dash(sa->has_kernel_peak, sa->kernel_peak, x, sizeof x),
-         bytes_or_dash(sb->has_kernel_peak, sb->kernel_peak, y, sizeof y),
-         pct_cell(sa->has_kernel_peak, sa->kernel_peak, sb->has_kernel_peak, sb->kernel_peak, z,
-                  sizeof z));
-    char pa[128], pb[128];
-    swap_path(sa, pa, sizeof pa);
-    swap_path(sb, pb, sizeof pb);
-    row5(&w, "swap start " ARROW " peak " ARROW " end", pa, pb, DASH);
-    row5(&w, "swap growth",
-         sa->has_swap ? signed_bytes((int64_t)sa->swap_peak - (int64_t)sa->swap_start, x, sizeof x) : DASH,
-         sb->has_swap ? signed_bytes((int64_t)sb->swap_peak - (int64_t)sb->swap_start, y, sizeof y) : DASH,
-         d->has_swap_growth ? signed_bytes(d->swap_growth, z, sizeof z) : DASH);
-    level_str(sa->min_level_c, x, sizeof x, 0);
-    level_str(sb->min_level_c, y, sizeof y, 0);
-    level_str(sb->min_level_c - sa->min_level_c, z, sizeof z, 1);
-    row5(&w, "min level", sa->has_level ? x : DASH, sb->has_level ? y : DASH,
-         sa->has_level && sb->has_level ? z : DASH);
-    row5(&w, "GPU peak", bytes_or_dash(sa->has_gpu, sa->peak_gpu, x, sizeof x),
-         bytes_or_dash(sb->has_gpu, sb->peak_gpu, y, sizeof y),
-         pct_cell(sa->has_gpu, sa->peak_gpu, sb->has_gpu, sb->peak_gpu, z, sizeof z));
-    char *out = st_jw_take(&w);
-    st_jw_free(&w);
-    return out;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const st_rm_row *r = &d->rows[i];
+        row5(&w, r->label, st_rm_format(&r->a, r->unit, ST_RM_TEXT, x, sizeof x),
+             st_rm_format(&r->b, r->unit, ST_RM_TEXT, y, sizeof y),
+             st_rm_format_change(r, ST_RM_TEXT, z, sizeof z));
+    }
+    return st_sb_take(&w);
 }
 
 /* ---- JSON ---- */
@@ -278,6 +286,16 @@ static void side_json(st_jw *w, const st_diff_side *s)
     st_jw_lit(w, ",\"peak_footprint\":");
     if (s->has_peak)
         st_jw_u64(w, s->peak_footprint);
+    else
+        st_jw_lit(w, "null");
+    st_jw_lit(w, ",\"swap_growth\":");
+    if (s->has_swap)
+        st_jw_i64(w, s->swap_growth);
+    else
+        st_jw_lit(w, "null");
+    st_jw_lit(w, ",\"min_level\":");
+    if (s->has_level)
+        st_jw_centi(w, s->min_level_c);
     else
         st_jw_lit(w, "null");
     st_jw_char(w, '}');
@@ -302,20 +320,48 @@ char *st_diff_json(const st_diff *d)
         side_json(&w, &s->a);
         st_jw_lit(&w, ",\"b\":");
         side_json(&w, &s->b);
-        st_jw_char(&w, '}');
+        st_jw_lit(&w, ",\"change\":{\"seconds\":");
+        if (s->has_time)
+            st_jw_fixed3(&w, s->time_s);
+        else
+            st_jw_lit(&w, "null");
+        st_jw_lit(&w, ",\"seconds_pct\":");
+        if (s->has_time_pct)
+            st_jw_double(&w, s->time_pct);
+        else
+            st_jw_lit(&w, "null");
+        st_jw_lit(&w, ",\"peak_footprint_pct\":");
+        if (s->has_peak_pct)
+            st_jw_double(&w, s->peak_pct);
+        else
+            st_jw_lit(&w, "null");
+        st_jw_lit(&w, "}}");
     }
-    st_jw_lit(&w, "],\n\"change\":{\"peak_footprint_pct\":");
-    if (d->has_peak_pct)
-        st_jw_double(&w, d->peak_pct);
-    else
-        st_jw_lit(&w, "null");
-    st_jw_lit(&w, ",\"duration_s\":");
-    st_jw_fixed3(&w, d->duration_s);
-    st_jw_lit(&w, ",\"swap_growth_bytes\":");
-    if (d->has_swap_growth)
-        st_jw_i64(&w, d->swap_growth);
-    else
-        st_jw_lit(&w, "null");
+    /* the changes that have a JSON name, in the order 0.2 wrote them */
+    static const char *const keys[] = {"peak_footprint", "duration", "swap_peak_rise"};
+    st_jw_lit(&w, "],\n\"change\":{");
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const st_rm_row *r = st_rm_find(d->rows, d->n_rows, keys[k]);
+        if (k)
+            st_jw_char(&w, ',');
+        st_jw_str(&w, r->change_key);
+        st_jw_char(&w, ':');
+        if (!r->has_delta)
+            st_jw_lit(&w, "null");
+        else if (r->change == ST_RM_CH_PCT)
+            st_jw_double(&w, r->delta);
+        else if (r->unit == ST_RM_DURATION)
+            st_jw_fixed3(&w, r->delta);
+        else
+            st_jw_i64(&w, (int64_t)r->delta);
+        if (r->unit == ST_RM_DURATION) {
+            st_jw_lit(&w, ",\"duration_pct\":");
+            if (r->has_rel)
+                st_jw_double(&w, r->rel);
+            else
+                st_jw_lit(&w, "null");
+        }
+    }
     st_jw_lit(&w, "}}");
     char *out = st_jw_take(&w);
     st_jw_free(&w);

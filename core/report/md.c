@@ -1,9 +1,7 @@
 /* md.c: cleaning and Markdown escaping of trace text (md.h). */
 #include "stagetop/md.h"
-#include "stagetop/json.h"
+#include "stagetop/sb.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,15 +9,9 @@
 
 #include "stagetop/utf8.h"
 
-static int dropped_cp(uint32_t c)
-{
-    return (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) ||
-           (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029;
-}
-
 /* Write (w non-NULL) or count the code points of the cleaned text, writing
  * at most `limit` of them (0 = all).  Returns the code points kept. */
-static size_t clean(st_jw *w, const char *s, size_t n, size_t limit, int md)
+static size_t clean(st_sb *w, const char *s, size_t n, size_t limit, int md)
 {
     const unsigned char *p = (const unsigned char *)s, *e;
     size_t cps = 0, len = s ? strnlen(s, n) : 0;
@@ -31,68 +23,66 @@ static size_t clean(st_jw *w, const char *s, size_t n, size_t limit, int md)
             break;
         if (k == 0) {
             if (w)
-                st_jw_lit(w, "\xEF\xBF\xBD");
+                st_sb_str(w, "\xEF\xBF\xBD");
             p++;
             cps++;
             continue;
         }
         const char *p0 = (const char *)p;
         p += k;
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-            continue;
-        if (c == 0x7F || dropped_cp(c))
-            continue;
+        if (st_utf8_unsafe(c) && c != '\t' && c != '\n' && c != '\r')
+            continue; /* utf8.h: dropped; a tab or line break becomes a space */
         cps++;
         if (!w)
             continue;
         if (c < 0x20)
-            st_jw_char(w, ' ');
+            st_sb_char(w, ' ');
         else if (md && c == '<')
-            st_jw_lit(w, "&lt;");
+            st_sb_str(w, "&lt;");
         else if (md && c == '>')
-            st_jw_lit(w, "&gt;");
+            st_sb_str(w, "&gt;");
         else if (md && c == '&')
-            st_jw_lit(w, "&amp;");
+            st_sb_str(w, "&amp;");
         else if (md && c == '~') /* GFM strikethrough; no backslash escape in every renderer */
-            st_jw_lit(w, "&#126;");
+            st_sb_str(w, "&#126;");
         else if (md && c == '$') /* GitHub's math */
-            st_jw_lit(w, "&#36;");
+            st_sb_str(w, "&#36;");
         else {
             if (md && k == 1 && strchr("\\`*_[]|", (int)c))
-                st_jw_char(w, '\\');
-            st_jw_raw(w, p0, k);
+                st_sb_char(w, '\\');
+            st_sb_add(w, p0, k);
         }
     }
     return cps;
 }
 
-static void clean_to(st_jw *w, const char *s, size_t n, size_t max_cps, int md)
+static void clean_to(st_sb *w, const char *s, size_t n, size_t max_cps, int md)
 {
     if (max_cps && clean(NULL, s, n, 0, md) > max_cps) {
         clean(w, s, n, max_cps - 1, md);
-        st_jw_lit(w, "\xE2\x80\xA6");
+        st_sb_str(w, "\xE2\x80\xA6");
     } else {
         clean(w, s, n, 0, md);
     }
 }
 
-void st_text_clean_to(st_jw *w, const char *s, size_t n, size_t max_cps)
+void st_text_clean_to(st_sb *w, const char *s, size_t n, size_t max_cps)
 {
     clean_to(w, s, n, max_cps, 0);
 }
 
-void st_text_clean_lines_to(st_jw *w, const char *s)
+void st_text_clean_lines_to(st_sb *w, const char *s)
 {
     while (s && *s) {
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s) : strlen(s);
         clean_to(w, s, n, 0, 0);
-        st_jw_char(w, '\n');
+        st_sb_char(w, '\n');
         s += n + (nl ? 1 : 0);
     }
 }
 
-void st_md_escape_to(st_jw *w, const char *s, size_t n, size_t max_cps)
+void st_md_escape_to(st_sb *w, const char *s, size_t n, size_t max_cps)
 {
     clean_to(w, s, n, max_cps, 1);
 }
@@ -113,37 +103,10 @@ size_t st_md_fence(const char *text, char *buf, size_t size)
     return n;
 }
 
-void st_md_printf(st_jw *w, const char *fmt, ...)
-{
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof small) {
-        st_jw_raw(w, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        w->err = w->err ? w->err : ENOMEM;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    st_jw_raw(w, big, (size_t)n);
-    free(big);
-}
-
 char *st_text_clean(const char *s, size_t n, size_t max_cps)
 {
-    st_jw w;
-    st_jw_init(&w, -1);
+    st_sb w;
+    st_sb_init(&w);
     clean_to(&w, s, n, max_cps, 0);
-    char *out = st_jw_take(&w);
-    st_jw_free(&w);
-    return out;
+    return st_sb_take(&w);
 }

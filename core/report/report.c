@@ -8,15 +8,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stagetop/json.h"
 #include "stagetop/md.h"
+#include "stagetop/report_model.h"
+#include "stagetop/sb.h"
 #include "stagetop/stages.h"
 #include "stagetop/units.h"
 
 #define DASH "\xE2\x80\x93"  /* – */
-#define ARROW "\xE2\x86\x92" /* → */
 
-static void esc(st_jw *w, const char *s, size_t n) { st_md_escape_to(w, s, n, 200); }
+static void esc(st_sb *w, const char *s, size_t n) { st_md_escape_to(w, s, n, 200); }
 #define ESC_FIELD(w, f) esc((w), (f), sizeof(f))
 
 static char *fmt_bytes(int has, uint64_t v, char *buf, size_t n)
@@ -48,112 +48,113 @@ static char *fmt_level(int has, uint16_t c, char *buf, size_t n)
     return buf;
 }
 
-static char *fmt_pct(int ha, uint64_t a, int hb, uint64_t b, char *buf, size_t n)
+static char *finish(st_sb *w, st_error *err)
 {
-    int ok;
-    double p = st_diff_pct(a, b, &ok);
-    if (!ha || !hb || !ok)
-        snprintf(buf, n, DASH);
-    else
-        snprintf(buf, n, "%+.1f %%", p);
-    return buf;
-}
-
-static double duration_of(const st_summary *s)
-{
-    return s->n_samples ? (s->last_t_ms - (double)s->first_t_ms) / 1000.0 : 0.0;
-}
-
-static char *fmt_swap_path(const st_summary *s, char *buf, size_t n)
-{
-    char x[32], y[32], z[32];
-    if (!s->has_swap)
-        snprintf(buf, n, DASH);
-    else
-        snprintf(buf, n, "%s " ARROW " %s " ARROW " %s", st_format_bytes(s->swap_start, x, sizeof x),
-                 st_format_bytes(s->swap_peak, y, sizeof y), st_format_bytes(s->swap_end, z, sizeof z));
-    return buf;
-}
-
-static char *finish(st_jw *w, st_error *err)
-{
-    char *out = st_jw_take(w);
-    st_jw_free(w);
+    char *out = st_sb_take(w);
     if (!out)
         st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory writing the report");
     return out;
 }
 
 /* "| key | value |" with a trusted key and a trusted value. */
-static void kv(st_jw *w, const char *key, const char *val)
+static void kv(st_sb *w, const char *key, const char *val)
 {
-    st_md_printf(w, "| %s | %s |\n", key, val);
+    st_sb_printf(w, "| %s | %s |\n", key, val);
 }
 
 /* What ran and where, one table row each (untrusted values escaped). */
-static void meta_rows(st_jw *w, const st_trace *t, const char *label)
+static void meta_rows(st_sb *w, const st_trace *t, const char *label)
 {
     const st_trace_meta *m = &t->meta;
     char what[640], d[32];
-    st_jw_lit(w, "| | |\n|---|---|\n| trace | ");
+    st_sb_str(w, "| | |\n|---|---|\n| trace | ");
     esc(w, label, 4096);
     st_trace_what(m, what, sizeof what);
-    st_jw_lit(w, " |\n| what ran | ");
+    st_sb_str(w, " |\n| what ran | ");
     if (what[0])
         esc(w, what, sizeof what);
     else
-        st_jw_lit(w, DASH);
-    st_jw_lit(w, " |\n");
+        st_sb_str(w, DASH);
+    st_sb_str(w, " |\n");
     if (m->start_utc[0]) {
-        st_jw_lit(w, "| started | ");
+        st_sb_str(w, "| started | ");
         ESC_FIELD(w, m->start_utc);
-        st_jw_lit(w, " |\n");
+        st_sb_str(w, " |\n");
     }
     if (m->host[0] || m->os[0]) {
-        st_jw_lit(w, "| host | ");
+        st_sb_str(w, "| host | ");
         ESC_FIELD(w, m->host);
         if (m->host[0] && m->os[0])
-            st_jw_lit(w, " (");
+            st_sb_str(w, " (");
         ESC_FIELD(w, m->os);
         if (m->host[0] && m->os[0])
-            st_jw_char(w, ')');
-        st_jw_lit(w, " |\n");
+            st_sb_char(w, ')');
+        st_sb_str(w, " |\n");
     }
-    st_jw_lit(w, "| written by | ");
+    st_sb_str(w, "| written by | ");
     if (m->stagetop[0]) {
-        st_jw_lit(w, "stagetop ");
+        st_sb_str(w, "stagetop ");
         ESC_FIELD(w, m->stagetop);
     } else {
-        st_jw_lit(w, "stageload");
+        st_sb_str(w, "stageload");
     }
-    st_md_printf(w, " |\n| samples | %zu over %s", t->summary.n_samples,
-                 st_format_duration(duration_of(&t->summary), d, sizeof d));
+    st_sb_printf(w, " |\n| samples | %zu over %s", t->summary.n_samples,
+                 st_format_duration(st_rm_duration_s(&t->summary), d, sizeof d));
     if (m->interval > 0)
-        st_md_printf(w, ", every %.3g s", m->interval);
+        st_sb_printf(w, ", every %.3g s", m->interval);
     if (t->dropped_samples)
-        st_md_printf(w, " (%llu dropped)", (unsigned long long)t->dropped_samples);
-    st_jw_lit(w, " |\n");
+        st_sb_printf(w, " (%llu dropped)", (unsigned long long)t->dropped_samples);
+    st_sb_str(w, " |\n");
+    st_rm_env env[ST_RM_MAX_ENV];
+    size_t n = st_rm_environment(t, env, ST_RM_MAX_ENV);
+    for (size_t i = 0; i < n; i++) {
+        st_sb_str(w, "| ");
+        ESC_FIELD(w, env[i].label);
+        st_sb_str(w, " | ");
+        ESC_FIELD(w, env[i].value);
+        st_sb_str(w, " |\n");
+    }
 }
 
-static void summary_rows(st_jw *w, const st_summary *s)
+/* The environment rows of two traces: A's labels in order, then those
+ * only B has; "–" where a side has none. */
+static void env_rows2(st_sb *w, const st_trace *a, const st_trace *b)
 {
-    char a[64], b[128];
-    st_jw_lit(w, "| measure | value |\n|---|--:|\n");
-    kv(w, "duration", st_format_duration(duration_of(s), a, sizeof a));
-    kv(w, "peak footprint", fmt_bytes(s->n_samples > 0, s->peak_footprint, a, sizeof a));
-    kv(w, "kernel peak", fmt_bytes(s->has_kernel_peak, s->kernel_peak, a, sizeof a));
-    kv(w, "swap start " ARROW " peak " ARROW " end", fmt_swap_path(s, b, sizeof b));
-    kv(w, "swap growth (peak " DASH " start)",
-       fmt_signed(s->has_swap, (int64_t)s->swap_peak - (int64_t)s->swap_start, a, sizeof a));
-    kv(w, "min level", fmt_level(s->has_level, s->min_level_c, a, sizeof a));
-    kv(w, "GPU peak", fmt_bytes(s->has_gpu, s->peak_gpu, a, sizeof a));
-    st_md_printf(w, "| loads | %llu, %s in %.1f s |\n", (unsigned long long)s->loads_count,
-                 st_format_bytes(s->loads_bytes, a, sizeof a), s->loads_seconds);
-    st_md_printf(w, "| releases | %llu, %s |\n", (unsigned long long)s->releases_count,
-                 st_format_bytes(s->releases_bytes, a, sizeof a));
+    st_rm_env ea[ST_RM_MAX_ENV], eb[ST_RM_MAX_ENV];
+    size_t na = st_rm_environment(a, ea, ST_RM_MAX_ENV), nb = st_rm_environment(b, eb, ST_RM_MAX_ENV);
+    for (int pass = 0; pass < 2; pass++) {
+        const st_rm_env *own = pass ? eb : ea, *other = pass ? ea : eb;
+        size_t n_own = pass ? nb : na, n_other = pass ? na : nb;
+        for (size_t i = 0; i < n_own; i++) {
+            const st_rm_env *match = NULL;
+            for (size_t k = 0; k < n_other && !match; k++)
+                if (!strcmp(other[k].label, own[i].label))
+                    match = &other[k];
+            if (pass && match)
+                continue; /* shown with A's */
+            const st_rm_env *va = pass ? match : &own[i], *vb = pass ? &own[i] : match;
+            st_sb_str(w, "| ");
+            ESC_FIELD(w, own[i].label);
+            st_sb_str(w, " | ");
+            if (va) ESC_FIELD(w, va->value); else st_sb_str(w, DASH);
+            st_sb_str(w, " | ");
+            if (vb) ESC_FIELD(w, vb->value); else st_sb_str(w, DASH);
+            st_sb_str(w, " |\n");
+        }
+    }
 }
 
-static int stage_rows(st_jw *w, const st_trace *t, st_error *err)
+static void summary_rows(st_sb *w, const st_summary *s)
+{
+    st_rm_row rows[ST_RM_MAX_ROWS];
+    size_t n = st_rm_summary(s, NULL, rows, ST_RM_MAX_ROWS);
+    char a[128];
+    st_sb_str(w, "| measure | value |\n|---|--:|\n");
+    for (size_t i = 0; i < n; i++)
+        kv(w, rows[i].label, st_rm_format(&rows[i].a, rows[i].unit, ST_RM_MD, a, sizeof a));
+}
+
+static int stage_rows(st_sb *w, const st_trace *t, st_error *err)
 {
     st_stage_row *r;
     size_t n;
@@ -161,187 +162,210 @@ static int stage_rows(st_jw *w, const st_trace *t, st_error *err)
     int rc = st_stage_rows(&t->summary, &r, &n, err);
     if (rc != ST_OK)
         return rc;
-    if (!n) {
-        st_jw_lit(w, "No stage events in this trace.\n");
+    if (!n || !t->summary.n_stage_events) { /* stageload's "setup" over the whole run is no stage */
+        free(r);
+        st_sb_str(w, "No stages: this trace has no stage events (the summary above is the whole run).\n");
         return ST_OK;
     }
-    st_jw_lit(w, "| stage | start | time | peak footprint | swap growth | min level | loads |\n"
+    st_sb_str(w, "| stage | start | time | peak footprint | swap growth | min level | loads |\n"
                  "|---|--:|--:|--:|--:|--:|--:|\n");
     for (size_t i = 0; i < n; i++) {
-        st_jw_lit(w, "| ");
+        st_sb_str(w, "| ");
         ESC_FIELD(w, r[i].stage);
-        st_md_printf(w, " | %.1f s | %.1f s | %s | %s | %s | ", r[i].t0_ms / 1000.0,
+        st_sb_printf(w, " | %.1f s | %.1f s | %s | %s | %s | ", r[i].t0_ms / 1000.0,
                      r[i].seconds_ms / 1000.0,
                      fmt_bytes(r[i].has_peak, r[i].peak_footprint, a, sizeof a),
                      fmt_signed(r[i].has_swap, r[i].swap_growth, b, sizeof b),
                      fmt_level(r[i].has_level, r[i].min_level_c, c, sizeof c));
         if (r[i].loads_count)
-            st_md_printf(w, "%llu (%s) |\n", (unsigned long long)r[i].loads_count,
+            st_sb_printf(w, "%llu (%s) |\n", (unsigned long long)r[i].loads_count,
                          st_format_bytes(r[i].loads_bytes, d, sizeof d));
         else
-            st_jw_lit(w, "0 |\n");
+            st_sb_str(w, "0 |\n");
     }
     free(r);
     return ST_OK;
 }
 
-static void event_line(st_jw *w, const st_event *ev)
+/* A guard action: what crossed which limit and what the guard did. */
+static void budget_line(st_sb *w, const st_event *ev)
+{
+    char v[32], l[32];
+    int swap = (ev->has & ST_EVF_NAME) && strcmp(ev->name, "swap") == 0;
+    st_sb_str(w, "guard: ");
+    if (swap && (ev->has & ST_EVF_VALUE))
+        st_sb_printf(w, "swap grew %s since the guard was armed",
+                     st_format_bytes(ev->value > 0 ? (uint64_t)ev->value : 0, v, sizeof v));
+    else if (ev->has & ST_EVF_VALUE)
+        st_sb_printf(w, "memory level %.2f %%", ev->value / 100.0);
+    else if (ev->has & ST_EVF_NAME)
+        ESC_FIELD(w, ev->name);
+    if (ev->has & ST_EVF_LIMIT) {
+        if (swap)
+            st_sb_printf(w, ", over the budget of %s",
+                         st_format_bytes(ev->limit > 0 ? (uint64_t)ev->limit : 0, l, sizeof l));
+        else
+            st_sb_printf(w, ", under %.2f %%", ev->limit / 100.0);
+    }
+    if (ev->has & ST_EVF_NOTE) {
+        st_sb_str(w, ": ");
+        ESC_FIELD(w, ev->note);
+    }
+    st_sb_char(w, '\n');
+}
+
+static void event_line(st_sb *w, const st_event *ev)
 {
     const char *kind = st_event_kind_name(ev->kind);
     char b[32];
-    st_md_printf(w, "- %.3f s: ", ev->t_ms / 1000.0);
+    st_sb_printf(w, "- %.3f s: ", ev->t_ms / 1000.0);
+    if (ev->kind == ST_EV_BUDGET) {
+        budget_line(w, ev);
+        return;
+    }
+    if (ev->kind == ST_EV_EXIT && (ev->has & ST_EVF_VALUE)) {
+        st_sb_printf(w, "exit, status %lld\n", (long long)ev->value);
+        return;
+    }
+    if ((ev->kind == ST_EV_PAUSE || ev->kind == ST_EV_RESUME || ev->kind == ST_EV_KILL) &&
+        (ev->has & ST_EVF_VALUE) && !(ev->has & ~(ST_EVF_VALUE | ST_EVF_NOTE))) {
+        st_sb_printf(w, "%s, %lld process%s signalled", kind ? kind : "?", (long long)ev->value,
+                     ev->value == 1 ? "" : "es");
+        if (ev->has & ST_EVF_NOTE) {
+            st_sb_str(w, " (");
+            ESC_FIELD(w, ev->note);
+            st_sb_char(w, ')');
+        }
+        st_sb_char(w, '\n');
+        return;
+    }
     if (kind)
-        st_jw_raw(w, kind, strlen(kind));
+        st_sb_add(w, kind, strlen(kind));
     else
         ESC_FIELD(w, ev->kind_name);
     if (ev->kind == ST_EV_STAGE && (ev->has & ST_EVF_STAGE) && ev->stage[0]) {
-        st_jw_lit(w, " **");
+        st_sb_str(w, " **");
         ESC_FIELD(w, ev->stage);
-        st_jw_lit(w, "**");
+        st_sb_str(w, "**");
     }
     if (ev->has & ST_EVF_NAME) {
-        st_jw_char(w, ' ');
+        st_sb_char(w, ' ');
         ESC_FIELD(w, ev->name);
     }
     if (ev->has & ST_EVF_NBYTES)
-        st_md_printf(w, ", %s", st_format_bytes(ev->nbytes, b, sizeof b));
+        st_sb_printf(w, ", %s", st_format_bytes(ev->nbytes, b, sizeof b));
     if (ev->has & ST_EVF_SECONDS)
-        st_md_printf(w, " in %.2f s", ev->seconds);
+        st_sb_printf(w, " in %.2f s", ev->seconds);
     if (ev->has & ST_EVF_VALUE)
-        st_md_printf(w, ", value %lld", (long long)ev->value);
+        st_sb_printf(w, ", value %lld", (long long)ev->value);
     if (ev->has & ST_EVF_NOTE) {
-        st_jw_lit(w, " (");
+        st_sb_str(w, " (");
         ESC_FIELD(w, ev->note);
-        st_jw_char(w, ')');
+        st_sb_char(w, ')');
     }
-    st_jw_char(w, '\n');
+    st_sb_char(w, '\n');
 }
 
 char *st_report_md(const st_trace *t, const char *label, const char *chart, st_error *err)
 {
-    st_jw w;
-    st_jw_init(&w, -1);
-    st_jw_lit(&w, "### Memory report: ");
+    st_sb w;
+    st_sb_init(&w);
+    st_sb_str(&w, "### Memory report: ");
     esc(&w, label, 4096);
-    st_jw_lit(&w, "\n\n");
+    st_sb_str(&w, "\n\n");
     meta_rows(&w, t, label);
-    st_jw_lit(&w, "\n#### Summary\n\n");
+    st_sb_str(&w, "\n#### Summary\n\n");
     summary_rows(&w, &t->summary);
-    st_jw_lit(&w, "\n#### Stages\n\n");
+    st_sb_str(&w, "\n#### Stages\n\n");
     if (stage_rows(&w, t, err) != ST_OK) {
-        st_jw_free(&w);
+        st_sb_free(&w);
         return NULL;
     }
     if (chart && *chart) {
-        st_jw c;
+        st_sb c;
         char fence[64];
-        st_jw_init(&c, -1);
+        st_sb_init(&c);
         st_text_clean_lines_to(&c, chart);
-        char *body = st_jw_take(&c);
-        st_jw_free(&c);
+        char *body = st_sb_take(&c);
         if (!body) {
-            st_jw_free(&w);
+            st_sb_free(&w);
             st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory writing the report");
             return NULL;
         }
         st_md_fence(body, fence, sizeof fence);
-        st_md_printf(&w, "\n#### Chart\n\n%s\n%s%s%s\n", fence, body,
+        st_sb_printf(&w, "\n#### Chart\n\n%s\n%s%s%s\n", fence, body,
                      body[0] && body[strlen(body) - 1] == '\n' ? "" : "\n", fence);
         free(body);
     }
-    st_jw_lit(&w, "\n#### Events\n\n");
+    st_sb_str(&w, "\n#### Events\n\n");
     if (!t->events.len)
-        st_jw_lit(&w, "None.\n");
+        st_sb_str(&w, "None.\n");
     for (size_t i = 0; i < t->events.len && i < ST_REPORT_MAX_EVENTS; i++)
         event_line(&w, &t->events.v[i]);
     if (t->events.len > ST_REPORT_MAX_EVENTS)
-        st_md_printf(&w, "- %zu more events not listed\n", t->events.len - ST_REPORT_MAX_EVENTS);
+        st_sb_printf(&w, "- %zu more events not listed\n", t->events.len - ST_REPORT_MAX_EVENTS);
     return finish(&w, err);
 }
 
 /* ---- two traces ---- */
 
-static void row4(st_jw *w, const char *key, const char *a, const char *b, const char *ch)
+static void row4(st_sb *w, const char *key, const char *a, const char *b, const char *ch)
 {
-    st_md_printf(w, "| %s | %s | %s | %s |\n", key, a, b, ch);
+    st_sb_printf(w, "| %s | %s | %s | %s |\n", key, a, b, ch);
 }
 
 char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label_b, st_error *err)
 {
-    const st_summary *sa = &d->a->summary, *sb = &d->b->summary;
     char what[640], x[128], y[128], z[64];
-    st_jw w;
-    st_jw_init(&w, -1);
-    st_jw_lit(&w, "### Memory comparison: A ");
+    st_sb w;
+    st_sb_init(&w);
+    st_sb_str(&w, "### Memory comparison: A ");
     esc(&w, label_a, 4096);
-    st_jw_lit(&w, " vs B ");
+    st_sb_str(&w, " vs B ");
     esc(&w, label_b, 4096);
-    st_jw_lit(&w, "\n\n| | A | B |\n|---|---|---|\n| trace | ");
+    st_sb_str(&w, "\n\n| | A | B |\n|---|---|---|\n| trace | ");
     esc(&w, label_a, 4096);
-    st_jw_lit(&w, " | ");
+    st_sb_str(&w, " | ");
     esc(&w, label_b, 4096);
-    st_jw_lit(&w, " |\n| what ran | ");
+    st_sb_str(&w, " |\n| what ran | ");
     st_trace_what(&d->a->meta, what, sizeof what);
-    if (what[0]) esc(&w, what, sizeof what); else st_jw_lit(&w, DASH);
-    st_jw_lit(&w, " | ");
+    if (what[0]) esc(&w, what, sizeof what); else st_sb_str(&w, DASH);
+    st_sb_str(&w, " | ");
     st_trace_what(&d->b->meta, what, sizeof what);
-    if (what[0]) esc(&w, what, sizeof what); else st_jw_lit(&w, DASH);
-    st_md_printf(&w, " |\n| samples | %zu | %zu |\n", sa->n_samples, sb->n_samples);
+    if (what[0]) esc(&w, what, sizeof what); else st_sb_str(&w, DASH);
+    st_sb_printf(&w, " |\n| samples | %zu | %zu |\n", d->a->summary.n_samples,
+                 d->b->summary.n_samples);
+    env_rows2(&w, d->a, d->b);
 
-    st_jw_lit(&w, "\n#### Stages\n\n");
-    if (!d->n_stages)
-        st_jw_lit(&w, "No stage events on either side.\n");
-    else
-        st_jw_lit(&w, "| stage | A time | A peak | B time | B peak | peak change |\n"
-                      "|---|--:|--:|--:|--:|--:|\n");
+    st_sb_str(&w, "\n#### Stages\n\n");
+    if (!d->n_stages) {
+        st_sb_str(&w, "No stages: neither trace has stage events.\n");
+    } else {
+        st_sb_str(&w, "| stage |");
+        for (size_t c = 0; c < st_diff_n_cols; c++)
+            st_sb_printf(&w, " %s |", st_diff_cols[c].md_head);
+        st_sb_str(&w, "\n|---|");
+        for (size_t c = 0; c < st_diff_n_cols; c++)
+            st_sb_str(&w, "--:|");
+        st_sb_char(&w, '\n');
+    }
     for (size_t i = 0; i < d->n_stages; i++) {
         const st_diff_stage *s = &d->stages[i];
-        char at[32] = DASH, bt[32] = DASH, ap[32] = DASH, bp[32] = DASH;
-        if (s->a.present) {
-            snprintf(at, sizeof at, "%.1f s", s->a.seconds_ms / 1000.0);
-            fmt_bytes(s->a.has_peak, s->a.peak_footprint, ap, sizeof ap);
-        }
-        if (s->b.present) {
-            snprintf(bt, sizeof bt, "%.1f s", s->b.seconds_ms / 1000.0);
-            fmt_bytes(s->b.has_peak, s->b.peak_footprint, bp, sizeof bp);
-        }
-        st_jw_lit(&w, "| ");
+        st_sb_str(&w, "| ");
         ESC_FIELD(&w, s->stage);
-        st_md_printf(&w, " | %s | %s | %s | %s | %s |\n", at, ap, bt, bp,
-                     fmt_pct(s->a.has_peak, s->a.peak_footprint, s->b.has_peak,
-                             s->b.peak_footprint, z, sizeof z));
+        st_sb_str(&w, " |");
+        for (size_t c = 0; c < st_diff_n_cols; c++)
+            st_sb_printf(&w, " %s |", st_diff_stage_cell(s, st_diff_cols[c].col, st_diff_cols[c].side_b,
+                                                         ST_RM_MD, x, sizeof x));
+        st_sb_char(&w, '\n');
     }
 
-    st_jw_lit(&w, "\n#### Summary\n\n| measure | A | B | change |\n|---|--:|--:|--:|\n");
-    snprintf(z, sizeof z, "%+.1f s", d->duration_s);
-    row4(&w, "duration", st_format_duration(duration_of(sa), x, sizeof x),
-         st_format_duration(duration_of(sb), y, sizeof y), z);
-    int ha = sa->n_samples > 0, hb = sb->n_samples > 0;
-    row4(&w, "peak footprint", fmt_bytes(ha, sa->peak_footprint, x, sizeof x),
-         fmt_bytes(hb, sb->peak_footprint, y, sizeof y),
-         fmt_pct(ha, sa->peak_footprint, hb, sb->peak_footprint, z, sizeof z));
-    row4(&w, "kernel peak", fmt_bytes(sa->has_kernel_peak, sa->kernel_peak, x, sizeof x),
-         fmt_bytes(sb->has_kernel_peak, sb->kernel_peak, y, sizeof y),
-         fmt_pct(sa->has_kernel_peak, sa->kernel_peak, sb->has_kernel_peak, sb->kernel_peak, z,
-                 sizeof z));
-    row4(&w, "swap start " ARROW " peak " ARROW " end", fmt_swap_path(sa, x, sizeof x),
-         fmt_swap_path(sb, y, sizeof y), DASH);
-    row4(&w, "swap growth",
-         fmt_signed(sa->has_swap, (int64_t)sa->swap_peak - (int64_t)sa->swap_start, x, sizeof x),
-         fmt_signed(sb->has_swap, (int64_t)sb->swap_peak - (int64_t)sb->swap_start, y, sizeof y),
-         fmt_signed(d->has_swap_growth, d->swap_growth, z, sizeof z));
-    int dl = sb->min_level_c - sa->min_level_c;
-    if (sa->has_level && sb->has_level && dl % 100 == 0)
-        snprintf(z, sizeof z, "%+d pts", dl / 100);
-    else if (sa->has_level && sb->has_level)
-        snprintf(z, sizeof z, "%+.2f pts", dl / 100.0);
-    else
-        snprintf(z, sizeof z, DASH);
-    char lx[32], ly[32];
-    row4(&w, "min level", fmt_level(sa->has_level, sa->min_level_c, lx, sizeof lx),
-         fmt_level(sb->has_level, sb->min_level_c, ly, sizeof ly), z);
-    row4(&w, "GPU peak", fmt_bytes(sa->has_gpu, sa->peak_gpu, x, sizeof x),
-         fmt_bytes(sb->has_gpu, sb->peak_gpu, y, sizeof y),
-         fmt_pct(sa->has_gpu, sa->peak_gpu, sb->has_gpu, sb->peak_gpu, z, sizeof z));
+    st_sb_str(&w, "\n#### Summary\n\n| measure | A | B | change |\n|---|--:|--:|--:|\n");
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const st_rm_row *r = &d->rows[i];
+        row4(&w, r->label, st_rm_format(&r->a, r->unit, ST_RM_MD, x, sizeof x),
+             st_rm_format(&r->b, r->unit, ST_RM_MD, y, sizeof y),
+             st_rm_format_change(r, ST_RM_MD, z, sizeof z));
+    }
     return finish(&w, err);
 }

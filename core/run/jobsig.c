@@ -60,67 +60,66 @@ int st_job_may_signal(int32_t pid)
     return st_ancestry_why(&a, pid) == NULL;
 }
 
-/* The short name of pid (/proc/PID/comm), "" when unknown. */
-static void proc_comm(int32_t pid, char *buf, size_t len)
+/* The short name of pid through the platform ("" when unknown). */
+static void proc_name(const st_platform *plat, st_backend *b, int32_t pid, char *buf, size_t len)
 {
-    char path[64];
     buf[0] = '\0';
-    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    if (!fgets(buf, (int)len, f))
+    if (!b || !plat->proc_name || plat->proc_name(b, pid, buf, len, NULL) != ST_OK)
         buf[0] = '\0';
-    fclose(f);
     buf[strcspn(buf, "\n")] = '\0';
     for (char *c = buf; *c; c++) /* a hostile name is shown, not obeyed */
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
 }
 
-/* The Tgid of pid (/proc/PID/status), or pid when it cannot be read. */
-static int32_t proc_tgid(int32_t pid)
+/* The process pid belongs to (a thread's id names its process on Linux),
+ * or pid when the platform has no threads in the pid space or cannot say. */
+static int32_t proc_tgid(const st_platform *plat, st_backend *b, int32_t pid)
 {
-    char path[64], line[256];
-    long tgid = pid;
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    int32_t t = pid;
+    if (!b || !plat->thread_group || plat->thread_group(b, pid, &t, NULL) != ST_OK || t <= 0)
         return pid;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "Tgid: %ld", &tgid) == 1)
-            break;
-    fclose(f);
-    return tgid > 0 && tgid <= INT32_MAX ? (int32_t)tgid : pid;
+    return t;
 }
 
+/* The target check runs before any run exists: it opens the native
+ * backend for the names and the thread check. */
 int st_job_check_target(int32_t pid, int32_t *tgid, st_error *err)
 {
+    const st_platform *plat = &st_platform_native;
+    st_backend *b = NULL;
     st_ancestry a;
     char name[64];
+    int rc = ST_OK;
     if (tgid)
         *tgid = pid;
     ancestry_build(&a, NULL, NULL);
+    if (plat->open && plat->open(&b, NULL) != ST_OK)
+        b = NULL;
     const char *why = st_ancestry_why(&a, pid);
     if (why) {
-        proc_comm(pid, name, sizeof name);
-        return st_error_set(err, ST_EINVAL, 0,
-                            "refusing to watch pid %d%s%s%s: it is %s, which stagetop never "
-                            "pauses or kills", (int)pid, name[0] ? " (" : "", name,
-                            name[0] ? ")" : "", why);
+        proc_name(plat, b, pid, name, sizeof name);
+        rc = st_error_set(err, ST_EINVAL, 0,
+                          "refusing to watch pid %d%s%s%s: it is %s, which stagetop never "
+                          "pauses or kills", (int)pid, name[0] ? " (" : "", name,
+                          name[0] ? ")" : "", why);
+    } else {
+        int32_t t = proc_tgid(plat, b, pid);
+        if (t != pid) {
+            proc_name(plat, b, t, name, sizeof name);
+            if (tgid)
+                *tgid = t;
+            rc = st_error_set(err, ST_EINVAL, 0,
+                              "pid %d is a thread of process %d%s%s%s, not a process: watch -p %d",
+                              (int)pid, (int)t, name[0] ? " (" : "", name, name[0] ? ")" : "",
+                              (int)t);
+        } else {
+            st_error_clear(err);
+        }
     }
-    int32_t t = proc_tgid(pid);
-    if (t != pid) {
-        proc_comm(t, name, sizeof name);
-        if (tgid)
-            *tgid = t;
-        return st_error_set(err, ST_EINVAL, 0,
-                            "pid %d is a thread of process %d%s%s%s, not a process: watch -p %d",
-                            (int)pid, (int)t, name[0] ? " (" : "", name, name[0] ? ")" : "",
-                            (int)t);
-    }
-    st_error_clear(err);
-    return ST_OK;
+    if (b)
+        plat->close(b);
+    return rc;
 }
 
 typedef struct scope_ent { int32_t pid; uint32_t idx; } scope_ent;

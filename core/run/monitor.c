@@ -415,8 +415,13 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
         s.level_c = m->sys.level_c;
         s.pressure_c = m->sys.pressure_c;
         s.valid |= m->sys.valid & (ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE);
-        if (!(m->sys_start.valid & ST_F_SWAP) && (m->sys.valid & ST_F_SWAP))
+        if (!m->summary.has_swap && (m->sys.valid & ST_F_SWAP)) {
+            /* The run's start for swap growth (docs/metrics.md): the first
+             * sample's reading, the summary's swap start, the guard's base. */
             m->sys_start = m->sys;
+            if (m->guard_on)
+                st_guard_set_base(&m->guard, m->sys.swap_used);
+        }
     }
     if (m->gpu)
         read_gpu(m, now, &s);

@@ -87,11 +87,8 @@ pid_t st_peak_reap(st_job_peak *pk, pid_t which, int *status)
     if (w > 0 && pk->root_reaped)
         cg_settle(pk, 0); /* the tree may be empty now */
     if (w > 0 && ru.ru_maxrss > 0) {
-#if defined(__APPLE__)
-        uint64_t bytes = (uint64_t)ru.ru_maxrss;
-#else
-        uint64_t bytes = (uint64_t)ru.ru_maxrss * 1024u;
-#endif
+        const st_platform *plat = pk->plat ? pk->plat : &st_platform_native;
+        uint64_t bytes = (uint64_t)ru.ru_maxrss * (plat->maxrss_in_bytes ? 1u : 1024u);
         note_max(&pk->wait4, &pk->has_wait4, bytes);
     }
     return w;

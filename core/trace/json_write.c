@@ -123,18 +123,6 @@ void st_jw_char(st_jw *w, char c)
     jw_after(w);
 }
 
-/* cp itself when a terminal would obey or hide it: a C1 control
- * (U+0080-U+009F: CSI, OSC... on some terminals) or a bidirectional
- * control (U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069: they reorder
- * what follows on screen).  0 otherwise. */
-static unsigned invisible_cp(uint32_t cp)
-{
-    if ((cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
-        (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
-        return (unsigned)cp;
-    return 0;
-}
-
 void st_jw_esc(st_jw *w, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
@@ -152,8 +140,8 @@ void st_jw_esc(st_jw *w, const char *s, size_t n)
         if (c >= 0x80) {
             uint32_t dec = 0;
             size_t k = (size_t)st_utf8_decode(p, (size_t)(e - p), &dec);
-            unsigned cp = k ? invisible_cp(dec) : 0;
-            if (cp) { /* C1 control or bidi control: escaped, never raw */
+            unsigned cp = k && st_utf8_unsafe(dec) ? (unsigned)dec : 0;
+            if (cp) { /* C1, bidi control, separator (utf8.h): escaped, never raw */
                 char u[6] = { '\\', 'u', hex[cp >> 12], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
                               hex[cp & 15] };
                 st_jw_raw(w, u, sizeof u);

@@ -168,12 +168,13 @@ int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *
 
 /* ---- the references of each system (core/doctor/doctor_ref.c) ---- */
 
-/* Fill the reference of check c (lane, value already set) for pid on the
- * system named plat_name ("linux", "darwin").  Leaves c->has_ref 0 and a
- * note when there is none. */
-void st_doc_reference(const char *plat_name, int32_t pid, st_doc_check *c);
-/* The OS release line (PRETTY_NAME, sw_vers). */
-void st_doc_os_release(const char *plat_name, char *buf, size_t len);
+/* Fill the reference of check c (lane, value already set) for pid from the
+ * references plat names (its doctor_refs capability: /proc files and
+ * tools, or macOS's tools).  Leaves c->has_ref 0 and a note when there is
+ * none. */
+void st_doc_reference(const st_platform *plat, int32_t pid, st_doc_check *c);
+/* The OS release line (PRETTY_NAME, sw_vers), by the same capability. */
+void st_doc_os_release(const st_platform *plat, char *buf, size_t len);
 
 /* ---- JSON (core/doctor/doctor_json.c) ---- */
 

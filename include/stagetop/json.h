@@ -8,7 +8,8 @@
  *    descriptor, flushes it in chunks (so a million samples never sit in
  *    memory as text).  Whatever it is fed, it never emits invalid JSON:
  *    strings are escaped, invalid UTF-8 becomes U+FFFD, non-finite numbers
- *    become null.  Numbers never depend on the locale.
+ *    become null.  Numbers never depend on the locale.  It writes JSON
+ *    only: Markdown and terminal text are built with st_sb (sb.h).
  *  - st_jr: a strict pull tokenizer over a buffer in memory.  It counts
  *    lines (errors read "line N: ..."), bounds nesting depth, never reads
  *    past the end, allocates nothing, and is linear in the input. */

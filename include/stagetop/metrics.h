@@ -24,7 +24,8 @@ typedef struct st_metrics_values {
     st_sample last;         /* the latest sample (valid bits say what is there) */
     int has_sample;
     uint64_t kernel_peak; int has_kernel_peak;
-    int64_t swap_growth; int has_swap_growth;   /* swap used - swap at the first sample */
+    int64_t swap_growth; int has_swap_growth;   /* swap growth (docs/metrics.md): swap used
+                                                 * now - at the run's first sample */
     int state;              /* enum st_job_state */
     double wall;            /* Unix time of the sample */
 } st_metrics_values;
@@ -45,7 +46,7 @@ void st_metrics_set_labels(st_metrics *mx, int32_t pid, const char *command);
 void st_metrics_close(st_metrics *mx);
 
 /* A label value escaped for the text format (backslash, double quote and
- * newline as \\, \", \n; other control characters, C1 controls and bytes
+ * newline as \\, \", \n; the other unsafe characters of utf8.h and bytes
  * that are not UTF-8 as '?'), cut to at most max_chars code points (then
  * "..." is appended).  Returns the length written (out is NUL-terminated). */
 size_t st_metrics_escape_label(const char *in, size_t max_chars, char *out, size_t outlen);

@@ -132,6 +132,20 @@ typedef struct st_platform {
      * getppid() is known). */
     int (*identify_parent)(st_backend *b, int32_t pid, st_proc_ref *out, st_error *err);
 
+    /* The short name of pid (Linux: comm of /proc/PID/stat; macOS: p_comm
+     * of the kern.proc.pid sysctl) as raw bytes, NUL-terminated, truncated
+     * to len-1, for a message about a pid that is not a member (jobsig.c's
+     * target check): the caller makes it safe to show.  ST_ESRCH when there
+     * is no such process.  Optional (NULL: names are not known). */
+    int (*proc_name)(st_backend *b, int32_t pid, char *buf, size_t len, st_error *err);
+
+    /* The process that pid belongs to when pid may name a thread: *out is
+     * the thread group's leader (Linux: Tgid of /proc/PID/status; a
+     * thread's id opens /proc/TID too), pid itself for a process.
+     * ST_ESRCH when there is none.  Optional (NULL: thread ids are not
+     * pids on this platform, as on macOS; every pid is a process). */
+    int (*thread_group)(st_backend *b, int32_t pid, int32_t *out, st_error *err);
+
     /* ---- capabilities: what the core may expect here (0/NULL in a fake
      * table: the Linux-like default) ---- */
     /* NULL: the GPU lane (NVML through dlopen) may be tried; else why this
@@ -147,6 +161,16 @@ typedef struct st_platform {
     /* 1: the kernel peak (ST_PM_PEAK) is the counter that wait4's
      * ru_maxrss reports for a reaped child, in KiB (Linux VmHWM). */
     int peak_is_maxrss;
+    /* 1: wait4's ru_maxrss is in bytes (macOS); 0: in KiB (Linux).  Used
+     * by core/run/peak.c. */
+    int maxrss_in_bytes;
+    /* The independent references `stagetop doctor` checks each lane
+     * against (core/doctor/doctor_ref.c, docs/doctor.md): this system's
+     * files and tools. */
+    enum st_doctor_refs {
+        ST_DOCTOR_REFS_PROC = 0,    /* /proc files, ps, nvidia-smi (Linux) */
+        ST_DOCTOR_REFS_MACOS = 1    /* vmmap, footprint, sysctl, memory_pressure, sw_vers */
+    } doctor_refs;
 } st_platform;
 
 /* identify for a backend whose one reading gives the parent too: its

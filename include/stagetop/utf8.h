@@ -24,6 +24,19 @@ size_t st_utf8_seq(const unsigned char *p, const unsigned char *e);
  * returns the bytes written (1..4). */
 size_t st_utf8_encode(uint32_t cp, char out[4]);
 
+/* The one unsafe-character classifier: 1 when code point cp must never
+ * reach an output (terminal, JSON, Markdown, SVG, metric label,
+ * notification) raw, because a terminal or a renderer would act on it or
+ * it would reorder or hide what follows:
+ *   C0 controls U+0000-U+001F (tab, newline and CR included) and DEL;
+ *   C1 controls U+0080-U+009F (CSI, OSC... on some terminals);
+ *   bidirectional controls and marks: U+061C, U+200E, U+200F,
+ *   U+202A-U+202E (embeddings, overrides), U+2066-U+2069 (isolates);
+ *   the line and paragraph separators U+2028, U+2029.
+ * Each caller keeps its own policy for what an unsafe character becomes
+ * (escaped, replaced, dropped; a tab or newline often a space). */
+int st_utf8_unsafe(uint32_t cp);
+
 /* Bytes that a sequence led by byte c claims: 2..4 for a lead byte that
  * can start a valid character, 1 for ASCII and for any other byte.  For
  * cutting a string without splitting a character. */

@@ -160,6 +160,26 @@ static void unreadable_parent_and_loops_end_the_walk(void **state)
     fake_darwin_free();
 }
 
+/* The target check's names come from the backend (p_comm of kern.proc.pid),
+ * and a pid is always a process on macOS: no thread_group. */
+static void names_and_no_threads(void **state)
+{
+    (void)state;
+    script();
+    st_backend *b = NULL;
+    char name[64];
+    assert_int_equal(P->open(&b, NULL), ST_OK);
+    assert_non_null(P->proc_name);
+    assert_int_equal(P->proc_name(b, 400, name, sizeof name, NULL), ST_OK);
+    assert_string_equal(name, "tmux");
+    assert_int_equal(P->proc_name(b, 999, name, sizeof name, NULL), ST_ESRCH);
+    assert_string_equal(name, "");
+    assert_null(P->thread_group);
+    assert_true(P->maxrss_in_bytes);
+    assert_int_equal(P->doctor_refs, ST_DOCTOR_REFS_MACOS);
+    P->close(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -168,6 +188,7 @@ int main(void)
         cmocka_unit_test(reparenting_is_followed),
         cmocka_unit_test(without_identify_parent_the_chain_stops),
         cmocka_unit_test(unreadable_parent_and_loops_end_the_walk),
+        cmocka_unit_test(names_and_no_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,10 +87,21 @@ def diffjson(fa, fb, out):
             want = {"seconds": round(sum(s["seconds"] for s in mine), 3),
                     "peak_footprint": max((s["peak_footprint"] for s in mine
                                            if s["peak_footprint"] is not None), default=None)}
+            lv = [s["min_level"] for s in mine if s["min_level"] is not None]
             g = row[side]
             if g is None or abs(g["seconds"] - want["seconds"]) > 1e-9 or \
-                    g["peak_footprint"] != want["peak_footprint"]:
-                fail(f"{row['stage']}.{side}: expected {want}, got {g!r}")
+                    g["peak_footprint"] != want["peak_footprint"] or \
+                    (lv and g["min_level"] != min(lv)):
+                fail(f"{row['stage']}.{side}: expected {want}, min level {min(lv) if lv else None}, got {g!r}")
+        # the time's change, seconds and percent of A's
+        if row["a"] is not None and row["b"] is not None:
+            d = round(row["b"]["seconds"] - row["a"]["seconds"], 3)
+            if abs(row["change"]["seconds"] - d) > 1.5e-3:
+                fail(f"{row['stage']}.change.seconds: expected {d}, got {row['change']['seconds']}")
+            if row["a"]["seconds"] > 0:
+                p = pct(row["a"]["seconds"], row["b"]["seconds"])
+                if abs(row["change"]["seconds_pct"] - p) > 1e-6 * max(1.0, abs(p)):
+                    fail(f"{row['stage']}.change.seconds_pct: expected {p}, got {row['change']['seconds_pct']}")
     ch = got["change"]
     p = pct(ea["peak_footprint"], eb["peak_footprint"])
     if abs(ch["peak_footprint_pct"] - p) > 1e-9 * max(1.0, abs(p)):
@@ -98,9 +109,12 @@ def diffjson(fa, fb, out):
     d = round(eb["duration"] - ea["duration"], 3)
     if abs(ch["duration_s"] - d) > 1.5e-3:
         fail(f"change.duration_s: expected {d!r}, got {ch['duration_s']!r}")
+    p = pct(ea["duration"], eb["duration"])
+    if abs(ch["duration_pct"] - p) > 1e-3 * max(1.0, abs(p)):
+        fail(f"change.duration_pct: expected {p!r}, got {ch['duration_pct']!r}")
     g = (eb["swap"]["peak"] - eb["swap"]["start"]) - (ea["swap"]["peak"] - ea["swap"]["start"])
-    if ch["swap_growth_bytes"] != g:
-        fail(f"change.swap_growth_bytes: expected {g}, got {ch['swap_growth_bytes']}")
+    if ch["swap_peak_rise_bytes"] != g:
+        fail(f"change.swap_peak_rise_bytes: expected {g}, got {ch['swap_peak_rise_bytes']}")
     print(f"{len(names)} stages, peak change {p:+.3f} %")
 
 
@@ -247,8 +261,20 @@ def reportdiff(fa, fb, out):
         for s in e["stages"]:
             if clean(s["stage"]) not in names:
                 names.append(clean(s["stage"]))
-    if [r[0] for r in t[1:]] != names or any(len(r) != 6 for r in t):
+    head = ["stage", "A time", "A peak", "B time", "B peak", "peak change", "time change",
+            "A swap growth", "B swap growth", "A min level", "B min level"]
+    if t[0] != head:
+        fail(f"comparison stage table heading {t[0]}, expected {head}")
+    if [r[0] for r in t[1:]] != names or any(len(r) != len(head) for r in t):
         fail(f"comparison stage rows {t[1:]}, expected names {names}")
+    for r in t[1:]:  # the time's change where both sides have the stage
+        a = [s for s in ea["stages"] if clean(s["stage"]) == r[0]]
+        b = [s for s in eb["stages"] if clean(s["stage"]) == r[0]]
+        if a and b:
+            ta, tb = sum(s["seconds"] for s in a), sum(s["seconds"] for s in b)
+            want = f"{tb - ta:+.1f} s ({pct(ta, tb):+.1f} %)" if ta > 0 else f"{tb - ta:+.1f} s"
+            if r[6] != want:
+                fail(f"{r[0]}: time change {r[6]!r}, expected {want!r}")
     summ = [x for x in h.tables if x and x[0] and x[0][0] == "measure"]
     p = f"{pct(ea['peak_footprint'], eb['peak_footprint']):+.1f} %"
     row = [r for r in summ[0] if r[0] == "peak footprint"] if summ else []
@@ -286,6 +312,8 @@ def main(argv):
     cmd = argv[1]
     if cmd == "expect":
         print(json.dumps(expected(argv[2])))
+    elif cmd == "timepct":
+        print(repr(pct(expected(argv[2])["duration"], expected(argv[3])["duration"])))
     elif cmd == "pct":
         print(repr(pct(expected(argv[2])["peak_footprint"], expected(argv[3])["peak_footprint"])))
     elif cmd == "diffjson":

@@ -7,8 +7,10 @@
 #    the peak's change in percent, the duration and swap-growth changes;
 #    with A and B as stagetop JSON, stagetop JSONL and stageload files;
 #  - diff (text): a row per stage, the peak footprint row's change;
-#  - --fail-peak: PCT just under the real change exits 1, just over 0, in
-#    both directions (A/B swapped); bad usage and bad input exit 2, the
+#  - --fail-peak, --fail-time: PCT just under the real change of the peak
+#    (the duration) exits 1, just over 0, in both directions (A/B swapped);
+#  - diff --json per stage: the time's change in seconds and percent, each
+#    side's min level; overall the duration's change in percent; bad usage and bad input exit 2, the
 #    error naming the file and line;
 #  - report FILE, report A B: valid Markdown (python3-markdown: one table row
 #    per stage with the right cells, the chart inside <pre><code>, no escape
@@ -94,6 +96,21 @@ gate() { # A B
 }
 gate "$EAGER" "$STAGED"
 gate "$STAGED" "$EAGER"
+
+# ---- --fail-time both ways, around the real change of the duration ----
+time_gate() { # A B
+    p=$($CHECK timepct "$1" "$2") || { fail "--fail-time" "cannot compute the change"; return; }
+    below=$($PY -c "print(repr($p - 0.01))"); above=$($PY -c "print(repr($p + 0.01))")
+    "$ST" diff --fail-time "$below" "$1" "$2" >/dev/null 2>"$tmp/err"; r1=$?
+    "$ST" diff --fail-time "$above" "$1" "$2" >/dev/null 2>&1; r0=$?
+    if [ "$r1" -eq 1 ] && [ "$r0" -eq 0 ] && grep -q 'duration.*over the limit.*--fail-time' "$tmp/err"; then
+        pass "--fail-time $(basename "$1") -> $(basename "$2"): change $p %: $below exits 1, $above exits 0"
+    else
+        fail "--fail-time $(basename "$1") -> $(basename "$2")" "change $p: $below gave $r1, $above gave $r0"
+    fi
+}
+time_gate "$EAGER" "$STAGED"
+time_gate "$STAGED" "$EAGER"
 
 # ---- usage and bad input ----
 "$ST" diff "$EAGER" >/dev/null 2>&1; r=$?

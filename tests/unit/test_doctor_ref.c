@@ -1,7 +1,8 @@
 /* test_doctor_ref: the macOS references of `stagetop doctor` run end to end on
  * any system: stand-ins for footprint, vmmap, sysctl, memory_pressure and ps,
  * put first on PATH, print the captured real outputs of
- * tests/fixtures/macos; st_doc_reference("darwin", ...) must run them through
+ * tests/fixtures/macos; st_doc_reference on a table whose doctor_refs is
+ * ST_DOCTOR_REFS_MACOS must run them through
  * the runner, parse them and set the reference, its source and tolerance
  * (docs/doctor.md).  The stand-ins fail when given arguments the real tools
  * must not get (memory_pressure with any argument applies pressure). */
@@ -21,6 +22,9 @@
 
 #define MIB (1024ull * 1024ull)
 #define GIB (1024ull * MIB)
+
+/* The capability chooses the references, not the table's name. */
+static const st_platform darwin_refs = { .name = "some-kernel", .doctor_refs = ST_DOCTOR_REFS_MACOS };
 
 static void tool(const char *dir, const char *name, const char *body)
 {
@@ -91,7 +95,7 @@ static void darwin_references(void **state)
     with_path(dir);
 
     c = lane("footprint", 140 * MIB);
-    st_doc_reference("darwin", 4242, &c);
+    st_doc_reference(&darwin_refs, 4242, &c);
     assert_true(c.has_ref);
     assert_int_equal(c.ref, 142 * MIB);               /* phys_footprint: 142 MB */
     assert_int_equal(c.tol, 4 * MIB + MIB);           /* max(1 %, 4 MiB) + the printed resolution */
@@ -100,39 +104,39 @@ static void darwin_references(void **state)
     assert_int_equal(c.ok, ST_DOC_AGREES);
 
     c = lane("kernel peak", 424 * MIB);
-    st_doc_reference("darwin", 4242, &c);
+    st_doc_reference(&darwin_refs, 4242, &c);
     assert_true(c.has_ref);
     assert_int_equal(c.ref, 424 * MIB);               /* phys_footprint_peak: 424 MB */
     assert_non_null(strstr(c.source, "phys_footprint_peak"));
 
     c = lane("rss", 120 * MIB);
-    st_doc_reference("darwin", 4242, &c);
+    st_doc_reference(&darwin_refs, 4242, &c);
     assert_int_equal(c.ref, 123456 * 1024ull);        /* ps prints KiB */
 
     c = lane("swap used", 0);
-    st_doc_reference("darwin", 4242, &c);
+    st_doc_reference(&darwin_refs, 4242, &c);
     assert_int_equal(c.ref, 146250 * MIB / 100);      /* used = 1462.50M */
     assert_int_equal(c.tol, 2048 * MIB / 100 + MIB / 100); /* max(1 % of 2048 MiB, 16 MiB) + 0.01M */
 
     c = lane("level", 8600);
-    st_doc_reference("darwin", 4242, &c);
+    st_doc_reference(&darwin_refs, 4242, &c);
     assert_int_equal(c.ref, 8600);                    /* 86 %, in hundredths */
     assert_non_null(strstr(c.source, "memory_pressure"));
 
     c = lane("pressure", 200);
-    st_doc_reference("darwin", 4242, &c);
+    st_doc_reference(&darwin_refs, 4242, &c);
     assert_int_equal(c.ref, 200);                     /* 2, stored as 200 like the backend */
     assert_int_equal(c.tol, 0);
 
     c = lane("gpu", 0);                               /* none on macOS */
-    st_doc_reference("darwin", 4242, &c);
+    st_doc_reference(&darwin_refs, 4242, &c);
     assert_false(c.has_ref);
     assert_non_null(strstr(c.note, "no reference"));
 
     /* no footprint tool: vmmap --summary is the fallback */
     stand_ins(dir, 0);
     c = lane("footprint", 12 * GIB / 10);
-    st_doc_reference("darwin", 4242, &c);
+    st_doc_reference(&darwin_refs, 4242, &c);
     assert_true(c.has_ref);
     assert_int_equal(c.ref, 12 * GIB / 10);           /* Physical footprint: 1.2G */
     assert_int_equal(c.tol, 12 * GIB / 10 / 100 + GIB / 10);
@@ -141,7 +145,7 @@ static void darwin_references(void **state)
     /* a tool that fails: no reference, the reason in the note, not a failure */
     tool(dir, "memory_pressure", "exit 1");
     c = lane("level", 5000);
-    st_doc_reference("darwin", 4242, &c);
+    st_doc_reference(&darwin_refs, 4242, &c);
     assert_false(c.has_ref);
     assert_non_null(strstr(c.note, "memory_pressure failed"));
     st_doc_judge(&c);

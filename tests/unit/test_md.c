@@ -12,21 +12,19 @@
 #include <string.h>
 
 #include "stagetop/diff.h"
-#include "stagetop/json.h"
 #include "stagetop/md.h"
 #include "stagetop/report.h"
 #include "stagetop/stages.h"
 
 static char *esc(const char *s, size_t n, size_t max, int md)
 {
-    st_jw w;
-    st_jw_init(&w, -1);
+    st_sb w;
+    st_sb_init(&w);
     if (md)
         st_md_escape_to(&w, s, n, max);
     else
         st_text_clean_to(&w, s, n, max);
-    char *out = st_jw_take(&w);
-    st_jw_free(&w);
+    char *out = st_sb_take(&w);
     assert_non_null(out);
     return out;
 }
@@ -182,7 +180,7 @@ static void test_diff_match_and_gate(void **state)
     assert_true(d.peak_pct > 11.11 && d.peak_pct < 11.12); /* 900 -> 1000 */
     assert_true(st_diff_peak_exceeds(&d, 11.1));
     assert_false(st_diff_peak_exceeds(&d, 11.2));
-    assert_int_equal(d.swap_growth, 600 - 500);
+    assert_int_equal(d.swap_peak_rise, 600 - 500);
     char *js = st_diff_json(&d), *tx = st_diff_text(&d, "A.jsonl", "B\x1b.jsonl");
     assert_non_null(js);
     assert_non_null(tx);

@@ -1,0 +1,265 @@
+/* model.c: the report model: summary rows built once, typed, and the one
+ * formatter of their values and changes (report_model.h). */
+#include "stagetop/report_model.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stagetop/events.h"
+#include "stagetop/units.h"
+
+#define DASH "\xE2\x80\x93"  /* – */
+#define ARROW "\xE2\x86\x92" /* → */
+
+double st_rm_duration_s(const st_summary *s)
+{
+    return s->n_samples ? (s->last_t_ms - (double)s->first_t_ms) / 1000.0 : 0.0;
+}
+
+st_rm_value st_rm_bytes(int has, uint64_t v)
+{
+    st_rm_value x;
+    memset(&x, 0, sizeof x);
+    x.has = has;
+    x.i[0] = (int64_t)v;
+    return x;
+}
+
+st_rm_value st_rm_seconds(int has, double s)
+{
+    st_rm_value x;
+    memset(&x, 0, sizeof x);
+    x.has = has;
+    x.s = s;
+    return x;
+}
+
+static st_rm_value signed_bytes(int has, int64_t v)
+{
+    st_rm_value x = st_rm_bytes(has, 0);
+    x.i[0] = v;
+    return x;
+}
+
+static st_rm_value level(int has, uint16_t c)
+{
+    return st_rm_bytes(has, c);
+}
+
+static st_rm_value swap_path(const st_summary *s)
+{
+    st_rm_value x = st_rm_bytes(s->has_swap, s->swap_start);
+    x.i[1] = (int64_t)s->swap_peak;
+    x.i[2] = (int64_t)s->swap_end;
+    return x;
+}
+
+/* The rows' values of one side, by key. */
+static st_rm_value value_of(const st_summary *s, const char *key)
+{
+    if (!strcmp(key, "duration"))
+        return st_rm_seconds(1, st_rm_duration_s(s));
+    if (!strcmp(key, "peak_footprint"))
+        return st_rm_bytes(s->n_samples > 0, s->peak_footprint);
+    if (!strcmp(key, "kernel_peak"))
+        return st_rm_bytes(s->has_kernel_peak, s->kernel_peak);
+    if (!strcmp(key, "swap"))
+        return swap_path(s);
+    if (!strcmp(key, "swap_peak_rise"))
+        return signed_bytes(s->has_swap, (int64_t)s->swap_peak - (int64_t)s->swap_start);
+    if (!strcmp(key, "min_level"))
+        return level(s->has_level, s->min_level_c);
+    if (!strcmp(key, "peak_gpu"))
+        return st_rm_bytes(s->has_gpu, s->peak_gpu);
+    if (!strcmp(key, "loads")) {
+        st_rm_value x = st_rm_bytes(1, s->loads_count);
+        x.i[1] = (int64_t)s->loads_bytes;
+        x.s = s->loads_seconds;
+        return x;
+    }
+    st_rm_value x = st_rm_bytes(1, s->releases_count); /* "releases" */
+    x.i[1] = (int64_t)s->releases_bytes;
+    return x;
+}
+
+/* The measures, in the order every output shows them. */
+static const struct measure {
+    const char *label, *key, *change_key;
+    st_rm_unit unit;
+    st_rm_change change;
+    int one_trace_only;
+} measures[] = {
+    {"duration", "duration", "duration_s", ST_RM_DURATION, ST_RM_CH_DELTA, 0},
+    {"peak footprint", "peak_footprint", "peak_footprint_pct", ST_RM_BYTES, ST_RM_CH_PCT, 0},
+    {"kernel peak", "kernel_peak", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0},
+    {"swap start " ARROW " peak " ARROW " end", "swap", NULL, ST_RM_SWAP_PATH, ST_RM_CH_NONE, 0},
+    {"swap peak rise", "swap_peak_rise", "swap_peak_rise_bytes", ST_RM_SBYTES, ST_RM_CH_DELTA, 0},
+    {"min level", "min_level", NULL, ST_RM_LEVEL, ST_RM_CH_POINTS, 0},
+    {"GPU peak", "peak_gpu", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0},
+    {"loads", "loads", NULL, ST_RM_LOADS, ST_RM_CH_NONE, 1},
+    {"releases", "releases", NULL, ST_RM_RELEASES, ST_RM_CH_NONE, 1},
+};
+
+double st_rm_delta(const st_rm_value *a, const st_rm_value *b, st_rm_unit u, st_rm_change ch,
+                   int *has)
+{
+    int secs = u == ST_RM_DURATION || u == ST_RM_SECONDS;
+    *has = 0;
+    if (ch == ST_RM_CH_NONE || !a->has || !b->has)
+        return 0.0;
+    double va = secs ? a->s : (double)a->i[0], vb = secs ? b->s : (double)b->i[0];
+    if (ch == ST_RM_CH_PCT) {
+        if (va == 0.0)
+            return 0.0;
+        *has = 1;
+        return 100.0 * (vb - va) / va;
+    }
+    *has = 1;
+    return vb - va; /* DELTA, POINTS */
+}
+
+size_t st_rm_summary(const st_summary *a, const st_summary *b, st_rm_row *rows, size_t max)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof measures / sizeof measures[0] && n < max; k++) {
+        const struct measure *m = &measures[k];
+        if (b && m->one_trace_only)
+            continue;
+        st_rm_row *r = &rows[n++];
+        memset(r, 0, sizeof *r);
+        r->label = m->label;
+        r->key = m->key;
+        r->change_key = m->change_key;
+        r->unit = m->unit;
+        r->change = b ? m->change : ST_RM_CH_NONE;
+        r->a = value_of(a, m->key);
+        if (b) {
+            r->b = value_of(b, m->key);
+            r->delta = st_rm_delta(&r->a, &r->b, r->unit, r->change, &r->has_delta);
+            if (r->change == ST_RM_CH_DELTA && (r->unit == ST_RM_DURATION || r->unit == ST_RM_SECONDS))
+                r->rel = st_rm_delta(&r->a, &r->b, r->unit, ST_RM_CH_PCT, &r->has_rel);
+        }
+    }
+    return n;
+}
+
+const st_rm_row *st_rm_find(const st_rm_row *rows, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].key, key))
+            return &rows[i];
+    return NULL;
+}
+
+/* A level (or a change of one) in hundredths: "56%", "45.50%", "+50 pts". */
+static void level_str(long c, int md, int change, char *buf, size_t n)
+{
+    if (change)
+        snprintf(buf, n, c % 100 == 0 ? "%+.0f pts" : "%+.2f pts", c / 100.0);
+    else if (c % 100 == 0)
+        snprintf(buf, n, md ? "%ld %%" : "%ld%%", c / 100);
+    else
+        snprintf(buf, n, md ? "%.2f %%" : "%.2f%%", c / 100.0);
+}
+
+const char *st_rm_format(const st_rm_value *v, st_rm_unit u, enum st_rm_style style, char *buf,
+                         size_t n)
+{
+    char x[32], y[32], z[32];
+    int md = style == ST_RM_MD;
+    if (!v->has) {
+        snprintf(buf, n, DASH);
+        return buf;
+    }
+    switch (u) {
+    case ST_RM_DURATION:
+        return st_format_duration(v->s, buf, n);
+    case ST_RM_SECONDS:
+        snprintf(buf, n, md ? "%.1f s" : "%.1fs", v->s);
+        return buf;
+    case ST_RM_BYTES:
+        return st_format_bytes((uint64_t)v->i[0], buf, n);
+    case ST_RM_SBYTES:
+        return st_format_bytes_as((double)v->i[0], ST_UNITS_SIGN, buf, n);
+    case ST_RM_LEVEL:
+        level_str((long)v->i[0], md, 0, buf, n);
+        return buf;
+    case ST_RM_SWAP_PATH:
+        snprintf(buf, n, "%s " ARROW " %s " ARROW " %s", st_format_bytes((uint64_t)v->i[0], x, sizeof x),
+                 st_format_bytes((uint64_t)v->i[1], y, sizeof y),
+                 st_format_bytes((uint64_t)v->i[2], z, sizeof z));
+        return buf;
+    case ST_RM_LOADS:
+        snprintf(buf, n, "%llu, %s in %.1f s", (unsigned long long)v->i[0],
+                 st_format_bytes((uint64_t)v->i[1], x, sizeof x), v->s);
+        return buf;
+    case ST_RM_RELEASES:
+        snprintf(buf, n, "%llu, %s", (unsigned long long)v->i[0],
+                 st_format_bytes((uint64_t)v->i[1], x, sizeof x));
+        return buf;
+    }
+    snprintf(buf, n, DASH);
+    return buf;
+}
+
+const char *st_rm_format_change(const st_rm_row *r, enum st_rm_style style, char *buf, size_t n)
+{
+    int md = style == ST_RM_MD;
+    if (!r->has_delta || r->change == ST_RM_CH_NONE) {
+        snprintf(buf, n, DASH);
+    } else if (r->change == ST_RM_CH_PCT) {
+        snprintf(buf, n, md ? "%+.1f %%" : "%+.1f%%", r->delta);
+    } else if (r->change == ST_RM_CH_POINTS) {
+        level_str((long)r->delta, md, 1, buf, n);
+    } else if ((r->unit == ST_RM_DURATION || r->unit == ST_RM_SECONDS) && r->has_rel) {
+        snprintf(buf, n, md ? "%+.1f s (%+.1f %%)" : "%+.1fs (%+.1f%%)", r->delta, r->rel);
+    } else if (r->unit == ST_RM_DURATION || r->unit == ST_RM_SECONDS) {
+        snprintf(buf, n, md ? "%+.1f s" : "%+.1fs", r->delta);
+    } else {
+        st_format_bytes_as(r->delta, ST_UNITS_SIGN, buf, n);
+    }
+    return buf;
+}
+
+static st_rm_env *env_add(st_rm_env *rows, size_t *n, size_t max, const char *label)
+{
+    if (*n >= max)
+        return NULL;
+    st_rm_env *r = &rows[(*n)++];
+    snprintf(r->label, sizeof r->label, "%s", label);
+    r->value[0] = '\0';
+    return r;
+}
+
+size_t st_rm_environment(const st_trace *t, st_rm_env *rows, size_t max)
+{
+    const st_trace_meta *m = &t->meta;
+    st_rm_env *r;
+    size_t n = 0;
+    if (m->mem_total && (r = env_add(rows, &n, max, "RAM")))
+        st_format_bytes(m->mem_total, r->value, sizeof r->value);
+    if (m->swap_total && (r = env_add(rows, &n, max, "swap size")))
+        st_format_bytes(m->swap_total, r->value, sizeof r->value);
+    const st_event *exit_ev = NULL;
+    for (size_t i = 0; i < t->events.len; i++)
+        if (t->events.v[i].kind == ST_EV_EXIT && (t->events.v[i].has & ST_EVF_VALUE))
+            exit_ev = &t->events.v[i];
+    if (exit_ev && (r = env_add(rows, &n, max, "exit status")))
+        snprintf(r->value, sizeof r->value, "%lld", (long long)exit_ev->value);
+    st_meta_iter it;
+    st_meta_item e;
+    st_meta_iter_init(&it, m);
+    while (st_meta_iter_next(&it, &e, sizeof rows[0].value)) {
+        if (!strcmp(e.key, "utc") && m->start_utc[0])
+            continue; /* stageload's start time: the "started" row */
+        if (!(r = env_add(rows, &n, max, e.key)))
+            break;
+        if (e.type == ST_META_STR)
+            snprintf(r->value, sizeof r->value, "%s%s", e.str, e.truncated ? "\xE2\x80\xA6" : "");
+        else if (e.type == ST_META_NUM)
+            snprintf(r->value, sizeof r->value, "%.*s", (int)(e.num_len < 64 ? e.num_len : 64), e.num);
+        else
+            snprintf(r->value, sizeof r->value, "%s", e.b ? "true" : "false");
+    }
+    return n;
+}

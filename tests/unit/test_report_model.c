@@ -1,0 +1,199 @@
+/* test_report_model: the summary rows of `diff` and `report` are built once
+ * (core/report/model.c) and every output renders the same rows: the text
+ * of `diff`, the Markdown of `report A B`, the "change" of `diff --json`,
+ * and the one-trace report.  Values and changes are derived here from the
+ * traces' own numbers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stagetop/diff.h"
+#include "stagetop/report.h"
+#include "stagetop/report_model.h"
+
+/* A: 3 s, peak 800, swap 1000 -> 1500 -> 1250, min level 60.00 %, a load.
+ * B: 2 s, peak 1200, swap 2000 -> 2600 -> 2500, min level 45.50 %. */
+static const char TRACE_A[] =
+    "{\"type\":\"start\",\"interval\":1,\"stageload\":\"0.1.0\"}\n"
+    "{\"type\":\"sample\",\"t\":0,\"footprint\":100,\"swap_used\":1000,\"level\":90}\n"
+    "{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"enc\",\"t\":1}\n"
+    "{\"type\":\"sample\",\"t\":1,\"footprint\":800,\"swap_used\":1500,\"level\":60}\n"
+    "{\"type\":\"event\",\"kind\":\"load\",\"name\":\"m\",\"nbytes\":4096,\"seconds\":0.5,\"t\":1.5}\n"
+    "{\"type\":\"sample\",\"t\":2,\"footprint\":200,\"swap_used\":1300,\"level\":70}\n"
+    "{\"type\":\"sample\",\"t\":3,\"footprint\":300,\"swap_used\":1250,\"level\":75}\n";
+static const char TRACE_B[] =
+    "{\"type\":\"start\",\"interval\":1,\"stageload\":\"0.1.0\"}\n"
+    "{\"type\":\"sample\",\"t\":0,\"footprint\":500,\"swap_used\":2000,\"level\":50}\n"
+    "{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"enc\",\"t\":1}\n"
+    "{\"type\":\"sample\",\"t\":1,\"footprint\":1200,\"swap_used\":2600,\"level\":45.5}\n"
+    "{\"type\":\"sample\",\"t\":2,\"footprint\":990,\"swap_used\":2500,\"level\":47}\n";
+static const char NO_SAMPLES[] = "{\"type\":\"start\",\"interval\":1,\"stageload\":\"0.1.0\"}\n";
+
+static void load(const char *text, st_trace *t)
+{
+    st_error e;
+    st_trace_init(t);
+    assert_int_equal(st_trace_load_mem(text, strlen(text), t, &e), ST_OK);
+}
+
+static void rows_are_typed_and_changes_computed_once(void **state)
+{
+    (void)state;
+    st_trace a, b;
+    load(TRACE_A, &a);
+    load(TRACE_B, &b);
+    st_rm_row rows[ST_RM_MAX_ROWS];
+    size_t n = st_rm_summary(&a.summary, &b.summary, rows, ST_RM_MAX_ROWS);
+    static const char *const keys[] = {"duration", "peak_footprint", "kernel_peak", "swap",
+                                       "swap_peak_rise", "min_level", "peak_gpu"};
+    assert_int_equal(n, 7); /* a comparison has no loads/releases rows */
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(rows[i].key, keys[i]);
+    const st_rm_row *r = st_rm_find(rows, n, "peak_footprint");
+    assert_true(r->has_delta);
+    assert_true(r->delta > 49.99 && r->delta < 50.01); /* 800 -> 1200 */
+    r = st_rm_find(rows, n, "duration");
+    assert_true(r->has_delta && r->delta > -1.001 && r->delta < -0.999); /* 3 s -> 2 s */
+    r = st_rm_find(rows, n, "swap_peak_rise");
+    assert_int_equal(r->a.i[0], 500);
+    assert_int_equal(r->b.i[0], 600);
+    assert_int_equal((int64_t)r->delta, 100);
+    r = st_rm_find(rows, n, "min_level");
+    assert_int_equal(r->a.i[0], 6000);
+    assert_int_equal(r->b.i[0], 4550);
+    assert_int_equal((int64_t)r->delta, -1450);
+    r = st_rm_find(rows, n, "kernel_peak");
+    assert_false(r->a.has);
+    assert_false(r->has_delta);
+    /* one trace: its loads and releases too, no changes */
+    n = st_rm_summary(&a.summary, NULL, rows, ST_RM_MAX_ROWS);
+    assert_int_equal(n, 9);
+    assert_string_equal(rows[7].key, "loads");
+    assert_int_equal(rows[7].a.i[0], 1);
+    assert_int_equal(rows[7].a.i[1], 4096);
+    for (size_t i = 0; i < n; i++)
+        assert_false(rows[i].has_delta);
+    st_trace_free(&a);
+    st_trace_free(&b);
+}
+
+static void one_formatter_two_styles(void **state)
+{
+    (void)state;
+    char buf[64];
+    st_rm_value v = st_rm_seconds(1, 19.94);
+    assert_string_equal(st_rm_format(&v, ST_RM_SECONDS, ST_RM_TEXT, buf, sizeof buf), "19.9s");
+    assert_string_equal(st_rm_format(&v, ST_RM_SECONDS, ST_RM_MD, buf, sizeof buf), "19.9 s");
+    v = st_rm_bytes(1, 5600);
+    assert_string_equal(st_rm_format(&v, ST_RM_LEVEL, ST_RM_TEXT, buf, sizeof buf), "56%");
+    assert_string_equal(st_rm_format(&v, ST_RM_LEVEL, ST_RM_MD, buf, sizeof buf), "56 %");
+    v = st_rm_bytes(1, 4550);
+    assert_string_equal(st_rm_format(&v, ST_RM_LEVEL, ST_RM_TEXT, buf, sizeof buf), "45.50%");
+    v = st_rm_bytes(0, 4550);
+    assert_string_equal(st_rm_format(&v, ST_RM_LEVEL, ST_RM_MD, buf, sizeof buf), "\xE2\x80\x93");
+    st_rm_row r;
+    memset(&r, 0, sizeof r);
+    r.unit = ST_RM_LEVEL;
+    r.change = ST_RM_CH_POINTS;
+    r.has_delta = 1;
+    r.delta = 5000;
+    assert_string_equal(st_rm_format_change(&r, ST_RM_TEXT, buf, sizeof buf), "+50 pts");
+    r.delta = -1450;
+    assert_string_equal(st_rm_format_change(&r, ST_RM_MD, buf, sizeof buf), "-14.50 pts");
+    r.unit = ST_RM_DURATION;
+    r.change = ST_RM_CH_DELTA;
+    r.delta = 5.866;
+    assert_string_equal(st_rm_format_change(&r, ST_RM_TEXT, buf, sizeof buf), "+5.9s");
+    assert_string_equal(st_rm_format_change(&r, ST_RM_MD, buf, sizeof buf), "+5.9 s");
+    r.unit = ST_RM_BYTES;
+    r.change = ST_RM_CH_PCT;
+    r.delta = -56.38;
+    assert_string_equal(st_rm_format_change(&r, ST_RM_TEXT, buf, sizeof buf), "-56.4%");
+    assert_string_equal(st_rm_format_change(&r, ST_RM_MD, buf, sizeof buf), "-56.4 %");
+    r.has_delta = 0;
+    assert_string_equal(st_rm_format_change(&r, ST_RM_MD, buf, sizeof buf), "\xE2\x80\x93");
+}
+
+/* Every row of the model is in the text and in the Markdown, with the
+ * values and change the formatter gives for it. */
+static void every_output_renders_the_same_rows(void **state)
+{
+    (void)state;
+    st_trace a, b;
+    st_diff d;
+    load(TRACE_A, &a);
+    load(TRACE_B, &b);
+    assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
+    char *tx = st_diff_text(&d, "a", "b"), *md = st_report_diff_md(&d, "a", "b", NULL);
+    char *js = st_diff_json(&d);
+    assert_non_null(tx);
+    assert_non_null(md);
+    assert_non_null(js);
+    for (size_t i = 0; i < d.n_rows; i++) {
+        const st_rm_row *r = &d.rows[i];
+        char x[128], y[128], z[64], want[512];
+        snprintf(want, sizeof want, "| %s | %s | %s | %s |\n", r->label,
+                 st_rm_format(&r->a, r->unit, ST_RM_MD, x, sizeof x),
+                 st_rm_format(&r->b, r->unit, ST_RM_MD, y, sizeof y),
+                 st_rm_format_change(r, ST_RM_MD, z, sizeof z));
+        if (!strstr(md, want))
+            fail_msg("Markdown lacks %s", want);
+        const char *line = strstr(tx, r->label);
+        assert_non_null(line);
+        const char *nl = strchr(line, '\n');
+        snprintf(want, sizeof want, "%.*s", (int)(nl - line), line);
+        assert_non_null(strstr(want, st_rm_format(&r->a, r->unit, ST_RM_TEXT, x, sizeof x)));
+        assert_non_null(strstr(want, st_rm_format(&r->b, r->unit, ST_RM_TEXT, y, sizeof y)));
+        assert_non_null(strstr(want, st_rm_format_change(r, ST_RM_TEXT, z, sizeof z)));
+    }
+    assert_non_null(strstr(js, "\"change\":{\"peak_footprint_pct\":50,\"duration_s\":-1.000,"
+                               "\"duration_pct\":-33.33"));          /* 3 s -> 2 s */
+    assert_non_null(strstr(js, ",\"swap_peak_rise_bytes\":100}}"));
+    free(tx);
+    free(md);
+    free(js);
+    st_diff_free(&d);
+    st_trace_free(&a);
+    st_trace_free(&b);
+}
+
+/* A side without samples has no peak: "–" in the text and the Markdown,
+ * and null in --json (0.2 wrote -100 there while the text said "–"). */
+static void no_samples_no_change_anywhere(void **state)
+{
+    (void)state;
+    st_trace a, b;
+    st_diff d;
+    load(TRACE_A, &a);
+    load(NO_SAMPLES, &b);
+    assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
+    assert_false(d.has_peak_pct);
+    char *js = st_diff_json(&d), *md = st_report_diff_md(&d, "a", "b", NULL);
+    assert_non_null(js);
+    assert_non_null(md);
+    assert_non_null(strstr(js, "\"peak_footprint_pct\":null"));
+    assert_non_null(strstr(md, "| peak footprint | 800 B | \xE2\x80\x93 | \xE2\x80\x93 |\n"));
+    assert_false(st_diff_peak_exceeds(&d, 0.0)); /* no B peak: nothing exceeds */
+    free(js);
+    free(md);
+    st_diff_free(&d);
+    st_trace_free(&a);
+    st_trace_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rows_are_typed_and_changes_computed_once),
+        cmocka_unit_test(one_formatter_two_styles),
+        cmocka_unit_test(every_output_renders_the_same_rows),
+        cmocka_unit_test(no_samples_no_change_anywhere),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
