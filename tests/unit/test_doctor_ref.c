@@ -18,9 +18,8 @@
 
 #include "stagetop/doctor.h"
 #include "tmpdir.h"
+#include "sizes.h"
 
-#define MIB (1024ull * 1024ull)
-#define GIB (1024ull * MIB)
 
 static void tool(const char *dir, const char *name, const char *body)
 {

@@ -8,9 +8,8 @@
 #include <cmocka.h>
 
 #include "stagetop/guard.h"
+#include "sizes.h"
 
-#define MIB (1024ull * 1024ull)
-#define GIB (1024ull * MIB)
 
 static st_sample swap_at(uint32_t t_ms, uint64_t swap)
 {
