@@ -125,13 +125,24 @@ $(B)/stagetop: $(B)/tui/main.o $(TUI_OBJ) $(B)/libstagetop.a
 $(B)/libstagetop.a: $(CORE_OBJ)
 	@rm -f $@ && ar rcs $@ $^
 
-$(B)/tui/%.o: tui/%.c
+$(B)/tui/%.o: tui/%.c $(B)/flags
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CURSES_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/%.o: %.c
+$(B)/%.o: %.c $(B)/flags
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The compiler and its flags are a dependency of what they build: $(B)/flags
+# holds them and is rewritten only when they change, and every object and
+# workload depends on it (so `make WERROR=1`, `OPT=...` or `CFLAGS=...` after
+# a plain `make` rebuilds; what links the core relinks; tests/make/flags.test.sh).
+BUILD_FLAGS := $(CC) $(CPPFLAGS) $(CFLAGS) $(CURSES_CFLAGS) $(LDFLAGS) $(LIBS)
+.PHONY: FORCE
+$(B)/flags: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' | cmp -s - $@ 2>/dev/null || \
+	    printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' >$@
 
 # A unit test links the core as an archive (the linker takes only what the
 # test uses) and cmocka; mk/unit.mk adds what some tests need besides (test
@@ -145,7 +156,7 @@ $(B)/tests/test_%: tests/unit/test_%.c $(B)/libstagetop.a
 # Workloads are never sanitized: their memory is what the tests measure, and
 # ASan's shadow pages and LeakSanitizer's exit-time tracer process (a second
 # member of the tree, tens of MiB) would be counted as the job's own.
-$(B)/workloads/%: tests/workloads/%.c
+$(B)/workloads/%: tests/workloads/%.c $(B)/flags
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(filter-out $(SAN_FLAGS),$(CFLAGS)) -o $@ $< \
 	    $(filter-out $(SAN_FLAGS),$(LDFLAGS)) -lpthread -lm
