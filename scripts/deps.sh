@@ -45,6 +45,12 @@ if [ "$(uname -s)" != Darwin ]; then
     { /usr/bin/python3 -c 'import markdown' || python3 -c 'import markdown'; } 2>/dev/null ||
         missing="$missing python3-markdown"
 fi
+# tests/make/fuzz_build.test.sh: make check builds the trace fuzzer (clang's
+# libFuzzer; Apple's clang has none, and the test says so on a Mac).
+if [ "$(uname -s)" != Darwin ]; then
+    pkgs="$pkgs clang"
+    { command -v clang-14 || command -v clang; } >/dev/null 2>&1 || missing="$missing clang"
+fi
 if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
     pkgs="$pkgs htop btop python3-psutil"
     brew="$brew htop btop"
