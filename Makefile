@@ -3,9 +3,18 @@
 # Each part of the project may add rules in mk/*.mk (included before the
 # `tests` and `bench` rules, which expand the lists those parts add to).
 
-# The one place the version is written: the file VERSION (docs, formula and
-# traces read it through ST_VERSION).
+# The one place the version is written: the file VERSION (the program and
+# its traces read it through ST_VERSION; tests/make/version.test.sh checks
+# the man page and CHANGELOG.md against it).
 VERSION := $(shell cat VERSION)
+# What a build is beyond VERSION, for --version only: "git abc1234" (with
+# "-dirty" for uncommitted changes) when built from a git checkout that is
+# not exactly the release tag v$(VERSION); empty for the release and for a
+# tarball.  Traces and every other output keep the plain VERSION.
+GIT_NOTE := $(shell [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && { \
+    git describe --tags --exact-match --match 'v$(VERSION)' HEAD >/dev/null 2>&1 && \
+    git diff --quiet HEAD -- 2>/dev/null || \
+    echo "git $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- 2>/dev/null || echo -dirty)"; })
 CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -143,6 +152,15 @@ $(B)/flags: FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' | cmp -s - $@ 2>/dev/null || \
 	    printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' >$@
+
+# --version's text: tui/main.o alone gets the git note, and is rebuilt when
+# it changes ($(B)/version-note, rewritten only then).
+VERSION_TEXT := $(VERSION)$(if $(GIT_NOTE), ($(GIT_NOTE)))
+$(B)/tui/main.o: CPPFLAGS += '-DST_VERSION_TEXT="$(VERSION_TEXT)"'
+$(B)/tui/main.o: $(B)/version-note
+$(B)/version-note: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION_TEXT)' | cmp -s - $@ 2>/dev/null || echo '$(VERSION_TEXT)' >$@
 
 # A unit test links the core as an archive (the linker takes only what the
 # test uses) and cmocka; mk/unit.mk adds what some tests need besides (test
