@@ -55,12 +55,29 @@ cleanup_jobs() {
     _cjr="$ST_JOBS $(cat "$_cjf" 2>/dev/null)"
     rm -f "$_cjf"
     for _cjpass in STOP KILL; do
-        _cja=""
-        for _p in $_cjr; do _cja="$_cja $(proc_tree "$_p")"; done
+        _cja=$(descendants $_cjr)
         for _p in $ST_JOBS; do kill -"$_cjpass" -- "-$_p" 2>/dev/null; done
-        [ -z "${_cja# }" ] || kill -"$_cjpass" $_cja 2>/dev/null
+        [ -z "$_cja" ] || kill -"$_cjpass" $_cja 2>/dev/null
     done
     return 0
+}
+
+# descendants PID...: those pids and all their descendants, from one ps
+# listing (a fork storm's thousands of processes cost one ps, not one pgrep
+# each).
+descendants() {
+    [ $# -gt 0 ] || return 0
+    ps -A -o pid= -o ppid= 2>/dev/null | awk -v roots="$*" '
+        BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) keep[r[i]] = 1 }
+        { pid[NR] = $1; ppid[NR] = $2 }
+        END {
+            for (more = 1; more; ) {
+                more = 0
+                for (i = 1; i <= NR; i++)
+                    if (!(pid[i] in keep) && (ppid[i] in keep)) { keep[pid[i]] = 1; more = 1 }
+            }
+            for (k in keep) print k
+        }'
 }
 
 # Facts about processes (state, children, parent, rss, ...): ps and pgrep,
