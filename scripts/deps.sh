@@ -49,7 +49,9 @@ fi
 # libFuzzer; Apple's clang has none, and the test says so on a Mac).
 if [ "$(uname -s)" != Darwin ]; then
     pkgs="$pkgs clang"
-    { command -v clang-14 || command -v clang; } >/dev/null 2>&1 || missing="$missing clang"
+    for c in clang; do
+        command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
+    done
 fi
 if [ "${1:-}" = bench ]; then   # the peers that `make bench` measures against
     pkgs="$pkgs htop btop python3-psutil"
