@@ -146,18 +146,22 @@ $(B)/%.o: %.c $(B)/flags
 # holds them and is rewritten only when they change, and every object and
 # workload depends on it (so `make WERROR=1`, `OPT=...` or `CFLAGS=...` after
 # a plain `make` rebuilds; what links the core relinks; tests/make/flags.test.sh).
-# (Written while the Makefile is read, so `make -n` and `make -q` see it too.)
+# Only a build that needs it rewrites it (`make fuzz-build` or `make deps`
+# with other flags leaves it alone); `make -n` lists every compile (FORCE).
 BUILD_FLAGS := $(subst ','\'',$(CC) $(CPPFLAGS) $(CFLAGS) $(CURSES_CFLAGS) $(LDFLAGS) $(LIBS))
-$(shell mkdir -p $(B) && { printf '%s\n' '$(BUILD_FLAGS)' | cmp -s - $(B)/flags 2>/dev/null || \
-    printf '%s\n' '$(BUILD_FLAGS)' >$(B)/flags; })
+.PHONY: FORCE
+$(B)/flags: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(BUILD_FLAGS)' | cmp -s - $@ 2>/dev/null || printf '%s\n' '$(BUILD_FLAGS)' >$@
 
 # --version's text: tui/main.o alone gets the git note, and is rebuilt when
 # it changes ($(B)/version-note, rewritten only then).
 VERSION_TEXT := $(VERSION)$(if $(GIT_NOTE), ($(GIT_NOTE)))
 $(B)/tui/main.o: CPPFLAGS += '-DST_VERSION_TEXT="$(VERSION_TEXT)"'
 $(B)/tui/main.o: $(B)/version-note
-$(shell mkdir -p $(B) && { echo '$(VERSION_TEXT)' | cmp -s - $(B)/version-note 2>/dev/null || \
-    echo '$(VERSION_TEXT)' >$(B)/version-note; })
+$(B)/version-note: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION_TEXT)' | cmp -s - $@ 2>/dev/null || echo '$(VERSION_TEXT)' >$@
 
 # A unit test links the core as an archive (the linker takes only what the
 # test uses) and cmocka; mk/unit.mk adds what some tests need besides (test

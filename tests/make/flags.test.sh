@@ -30,6 +30,9 @@ mk WERROR=1
 check "then make WERROR=1: both rebuilt (the flags changed)" built
 mk WERROR=1
 check "make WERROR=1 again: nothing to do" none
+(cd "$T" && make --no-print-directory -n fuzz-build) >/dev/null 2>&1
+mk WERROR=1
+check "a make with other flags that builds none of it (make -n fuzz-build) changes nothing" none
 mk WERROR=1 OPT=-O1
 check "OPT=-O1: both rebuilt" built
 mk WERROR=1 OPT=-O1
