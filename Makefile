@@ -3,9 +3,18 @@
 # Each part of the project may add rules in mk/*.mk (included before the
 # `tests` and `bench` rules, which expand the lists those parts add to).
 
-# The one place the version is written: the file VERSION (docs, formula and
-# traces read it through ST_VERSION).
+# The one place the version is written: the file VERSION (the program and
+# its traces read it through ST_VERSION; tests/make/version.test.sh checks
+# the man page and CHANGELOG.md against it).
 VERSION := $(shell cat VERSION)
+# What a build is beyond VERSION, for --version only: "git abc1234" (with
+# "-dirty" for uncommitted changes) when built from a git checkout that is
+# not exactly the release tag v$(VERSION); empty for the release and for a
+# tarball.  Traces and every other output keep the plain VERSION.
+GIT_NOTE := $(shell [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && { \
+    git describe --tags --exact-match --match 'v$(VERSION)' HEAD >/dev/null 2>&1 && \
+    git diff --quiet HEAD -- 2>/dev/null || \
+    echo "git $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- 2>/dev/null || echo -dirty)"; })
 CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -104,7 +113,8 @@ TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
 # The two floors under every other module (docs/design.md, "Floors";
 # tests/lib/layering.rules): rules that build a part of the core from its
 # sources (the fuzzer, the macOS shim tests) take these, not file names.
-BASE_SRC  := core/units.c core/utf8.c core/atomic_file.c core/error.c core/clock.c
+OUTPUTS_SRC := core/metrics.c core/notify.c
+BASE_SRC  := $(filter-out $(OUTPUTS_SRC),$(wildcard core/*.c))
 MODEL_SRC := $(wildcard core/model/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
 TUI_OBJ  := $(TUI_SRC:%.c=$(B)/%.o)
@@ -142,13 +152,34 @@ $(B)/stagetop: $(B)/tui/main.o $(TUI_OBJ) $(B)/libstagetop.a
 $(B)/libstagetop.a: $(CORE_OBJ)
 	@rm -f $@ && ar rcs $@ $^
 
-$(B)/tui/%.o: tui/%.c
+$(B)/tui/%.o: tui/%.c $(B)/flags
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CURSES_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/%.o: %.c
+$(B)/%.o: %.c $(B)/flags
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The compiler and its flags are a dependency of what they build: $(B)/flags
+# holds them and is rewritten only when they change, and every object and
+# workload depends on it (so `make WERROR=1`, `OPT=...` or `CFLAGS=...` after
+# a plain `make` rebuilds; what links the core relinks; tests/make/flags.test.sh).
+# Only a build that needs it rewrites it (`make fuzz-build` or `make deps`
+# with other flags leaves it alone); `make -n` lists every compile (FORCE).
+BUILD_FLAGS := $(subst ','\'',$(CC) $(CPPFLAGS) $(CFLAGS) $(CURSES_CFLAGS) $(LDFLAGS) $(LIBS))
+.PHONY: FORCE
+$(B)/flags: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(BUILD_FLAGS)' | cmp -s - $@ 2>/dev/null || printf '%s\n' '$(BUILD_FLAGS)' >$@
+
+# --version's text: tui/main.o alone gets the git note, and is rebuilt when
+# it changes ($(B)/version-note, rewritten only then).
+VERSION_TEXT := $(VERSION)$(if $(GIT_NOTE), ($(GIT_NOTE)))
+$(B)/tui/main.o: CPPFLAGS += '-DST_VERSION_TEXT="$(VERSION_TEXT)"'
+$(B)/tui/main.o: $(B)/version-note
+$(B)/version-note: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION_TEXT)' | cmp -s - $@ 2>/dev/null || echo '$(VERSION_TEXT)' >$@
 
 # A unit test links the core as an archive (the linker takes only what the
 # test uses) and cmocka; mk/unit.mk adds what some tests need besides (test
@@ -162,7 +193,7 @@ $(B)/tests/test_%: tests/unit/test_%.c $(B)/libstagetop.a
 # Workloads are never sanitized: their memory is what the tests measure, and
 # ASan's shadow pages and LeakSanitizer's exit-time tracer process (a second
 # member of the tree, tens of MiB) would be counted as the job's own.
-$(B)/workloads/%: tests/workloads/%.c
+$(B)/workloads/%: tests/workloads/%.c $(B)/flags
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(filter-out $(SAN_FLAGS),$(CFLAGS)) -o $@ $< \
 	    $(filter-out $(SAN_FLAGS),$(LDFLAGS)) -lpthread -lm

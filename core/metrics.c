@@ -11,7 +11,6 @@
 
 #include "stagetop/atomic_file.h"
 #include "stagetop/grow.h"
-#include "stagetop/json.h"
 #include "stagetop/utf8.h"
 
 size_t st_metrics_escape_label(const char *in, size_t max_chars, char *out, size_t outlen)

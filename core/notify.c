@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stagetop/json.h"
 #include "stagetop/units.h"
 #include "stagetop/utf8.h"
 

@@ -20,7 +20,7 @@ Darwin)
     # /usr/bin/ruby does, Homebrew's ruby where it is gone.
     pm=brew
     tools="cc:- pkg-config:pkg-config tmux:tmux python3:python rsvg-convert:librsvg
-           xmllint:- promtool:prometheus cmark-gfm:cmark-gfm ruby:ruby"
+           xmllint:- promtool:prometheus cmark-gfm:cmark-gfm ruby:ruby nm:-"
     pcs="ncursesw:ncurses libcjson:cjson cmocka:cmocka"
     pymods=""
     bench="htop:htop btop:btop"
@@ -28,14 +28,16 @@ Darwin)
 *)
     # Debian/Ubuntu.  Besides what a Mac needs: the Linux-only tests'
     # valgrind, util-linux (setpriv, unshare, swap tools), strace and GNU
-    # time (tests/faults/hostile_files.test.sh), procps (ps, free, pgrep: the
+    # time (tests/faults/hostile_files.test.sh), clang (libFuzzer: make check
+    # builds the trace fuzzer, tests/make/fuzz_build.test.sh), procps (ps, free, pgrep: the
     # references of `stagetop doctor`), python3-markdown (diff_report.sh).
     pm=apt
     tools="cc:build-essential pkg-config:pkg-config tmux:tmux python3:python3
            rsvg-convert:librsvg2-bin xmllint:libxml2-utils promtool:prometheus cmark:cmark
            ruby:ruby valgrind:valgrind setpriv:util-linux unshare:util-linux
            fallocate:util-linux mkswap:util-linux swapon:util-linux swapoff:util-linux
-           pgrep:procps ps:procps free:procps strace:strace /usr/bin/time:time"
+           pgrep:procps ps:procps free:procps strace:strace /usr/bin/time:time
+           clang:clang nm:binutils"
     pcs="ncursesw:libncurses-dev libcjson:libcjson-dev cmocka:libcmocka-dev"
     pymods="markdown:python3-markdown"
     bench="htop:htop btop:btop"

@@ -14,8 +14,8 @@
 
 #include "stagetop/plot.h"
 #include "testutil.h"
+#include "sizes.h"
 
-#define GIB 1073741824ull
 
 static char g_dir[256];
 

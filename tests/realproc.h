@@ -26,6 +26,7 @@
 
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
+#include "sizes.h"
 
 #if defined(__GNUC__)
 #define RP_UNUSED __attribute__((unused))
@@ -33,7 +34,6 @@
 #define RP_UNUSED
 #endif
 
-#define MiB (1024ull * 1024)
 #define MAX_WL 8
 
 typedef struct wl {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "stagetop/sample.h"
 
@@ -30,6 +31,28 @@ TU_UNUSED static char proc_state(int pid)
     buf[n] = '\0';
     char *p = strrchr(buf, ')');
     return (p && p[1] == ' ') ? p[2] : 0;
+}
+
+/* Predicates on a proc_state letter: gone (no process, or a zombie), not
+ * reaped yet, stopped, running (alive and not stopped). */
+TU_UNUSED static int ps_gone(char s) { return s == 0 || s == 'Z' || s == 'X'; }
+TU_UNUSED static int ps_reaped(char s) { return s == 0; }
+TU_UNUSED static int ps_stopped(char s) { return s == 'T'; }
+TU_UNUSED static int ps_runs(char s) { return s != 0 && s != 'T' && s != 'Z' && s != 'X'; }
+
+/* Poll (every 10 ms, real time) until cond(proc_state(pid)) holds: 1, or 0
+ * after TU_WAIT_S seconds.  The limit only says when to give up: a loaded
+ * machine (CI: 2 cores, other tests beside) must not reach it. */
+#define TU_WAIT_S 30
+TU_UNUSED static int wait_proc_state(int pid, int (*cond)(char))
+{
+    const struct timespec tick = { 0, 10 * 1000000L };
+    for (int i = 0; i < TU_WAIT_S * 100; i++) {
+        if (cond(proc_state(pid)))
+            return 1;
+        nanosleep(&tick, NULL);
+    }
+    return cond(proc_state(pid));
 }
 
 /* The whole file, NUL-terminated (caller frees); *len its size if len. */

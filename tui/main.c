@@ -21,6 +21,9 @@
 #ifndef ST_VERSION
 #define ST_VERSION "0.0.0"
 #endif
+#ifndef ST_VERSION_TEXT /* the version, and what a git build is (Makefile) */
+#define ST_VERSION_TEXT ST_VERSION
+#endif
 
 static void usage(FILE *f)
 {
@@ -240,7 +243,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
             usage(stdout);
             gpu_status(stdout);
             exit(CLI_EXIT_OK);
-        case 'V': printf("stagetop %s\n", ST_VERSION); exit(CLI_EXIT_OK);
+        case 'V': printf("stagetop %s\n", ST_VERSION_TEXT); exit(CLI_EXIT_OK);
         case ':':
             return bad_usage("option '%s' needs a value", argv[optind - 1]);
         default:

@@ -12,23 +12,16 @@
  *  - level: a sample whose level is strictly under kill_free counts; a
  *    sample at or above it resets the count; two counted samples in a row
  *    trip.  Samples without a level are skipped (neither count nor reset).
- *  - once tripped, nothing trips again until st_guard_rearm, which neither
- *    moves the base nor forgets the rate (call st_guard_set_base to grant a
- *    fresh budget from the current swap).
- *  - the growth rate is an exponential moving average of the per-sample
- *    rate weighted by time (time constant ST_GUARD_RATE_TAU_S, guard.h), so
- *    it means the same at any sampling interval. */
+ *  - once tripped, nothing trips again until st_guard_rearm, which does not
+ *    move the base (call st_guard_set_base to grant a fresh budget from the
+ *    current swap).
+ * The swap rate and the time to budget are the run view's (run_view.h). */
 #include "stagetop/guard.h"
 
-#include <math.h>
 #include <string.h>
 
 /* Level samples under the threshold, in a row, that trip the guard. */
 #define ST_GUARD_LOW_SAMPLES 2
-
-/* has_last: 0 no previous sample, 1 one previous sample (no rate yet),
- * 2 the rate holds at least one measurement. */
-enum { GUARD_NO_LAST = 0, GUARD_HAS_LAST = 1, GUARD_HAS_RATE = 2 };
 
 int st_guard_active(const st_guard_opts *o)
 {
@@ -59,30 +52,6 @@ static int64_t growth(uint64_t now, uint64_t base)
     return d > (uint64_t)INT64_MAX ? -INT64_MAX : -(int64_t)d;
 }
 
-static void update_rate(st_guard *g, const st_sample *s)
-{
-    if (g->has_last != GUARD_NO_LAST && s->t_ms > g->last_t_ms) {
-        double dt = (double)(s->t_ms - g->last_t_ms) / 1000.0;
-        double inst = (double)growth(s->swap_used, g->last_swap) / dt;
-        if (g->has_last == GUARD_HAS_RATE) {
-            double alpha = 1.0 - exp(-dt / ST_GUARD_RATE_TAU_S);
-            g->rate += alpha * (inst - g->rate);
-        } else {
-            g->rate = inst; /* the first measurement seeds the average */
-        }
-        g->has_last = GUARD_HAS_RATE;
-    } else if (g->has_last != GUARD_NO_LAST && s->t_ms < g->last_t_ms) {
-        /* time went backwards (a new run fed to the same guard): restart */
-        g->rate = 0.0;
-        g->has_last = GUARD_HAS_LAST;
-    } else if (g->has_last == GUARD_NO_LAST) {
-        g->has_last = GUARD_HAS_LAST;
-    }
-    /* same t_ms as the last sample: keep the rate, take the newer reading */
-    g->last_t_ms = s->t_ms;
-    g->last_swap = s->swap_used;
-}
-
 int st_guard_check(st_guard *g, const st_sample *s, st_guard_verdict *v)
 {
     st_guard_verdict found = { ST_GUARD_NONE, g->o.action, 0, 0 };
@@ -90,7 +59,6 @@ int st_guard_check(st_guard *g, const st_sample *s, st_guard_verdict *v)
     if (st_sample_has(s, ST_F_SWAP)) {
         if (!g->has_base)
             st_guard_set_base(g, s->swap_used);
-        update_rate(g, s);
         int64_t grown = growth(s->swap_used, g->swap_base);
         uint64_t budget = g->o.swap_budget;
         if (g->o.has_swap_budget && grown > 0 && (uint64_t)grown > budget) {
@@ -124,23 +92,4 @@ void st_guard_rearm(st_guard *g)
 {
     g->tripped = 0;
     g->low_count = 0;
-}
-
-double st_guard_rate(const st_guard *g)
-{
-    if (g->has_last != GUARD_HAS_RATE || !(g->rate > 0.0))
-        return 0.0;
-    return g->rate;
-}
-
-double st_guard_eta(const st_guard *g, uint64_t swap_used_now)
-{
-    double rate = st_guard_rate(g);
-    if (!g->o.has_swap_budget || !g->has_base || rate <= 0.0)
-        return -1.0;
-    double limit = (double)g->swap_base + (double)g->o.swap_budget;
-    double left = limit - (double)swap_used_now;
-    if (left <= 0.0)
-        return 0.0;
-    return left / rate;
 }

@@ -51,15 +51,6 @@ static void ancestry_build(st_ancestry *a, const st_platform *plat, st_backend *
     st_ancestry_build(a, plat, b, (int32_t)getpid(), (int32_t)getppid());
 }
 
-int st_job_may_signal(int32_t pid)
-{
-    st_ancestry a;
-    if (pid <= 1)
-        return 0;
-    ancestry_build(&a, NULL, NULL);
-    return st_ancestry_why(&a, pid) == NULL;
-}
-
 /* The short name of pid through the platform ("" when unknown). */
 static void proc_name(const st_platform *plat, st_backend *b, int32_t pid, char *buf, size_t len)
 {

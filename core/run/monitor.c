@@ -322,17 +322,6 @@ int st_monitor_scope(const st_monitor *m, st_job_scope *out, st_error *err)
     return st_job_scope_of(m->plat, m->b, m->tree.root, out, err);
 }
 
-int st_monitor_gpu_of(const st_monitor *m, int32_t pid, uint64_t *bytes)
-{
-    for (size_t i = 0; i < m->gpu_n; i++) {
-        if (m->gpu_pids[i] == pid) {
-            *bytes = m->gpu_bytes[i];
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* The job: reaped (launched), vanished (attached), or past a kill's grace;
  * the exit event when it has just ended. */
 static void poll_job(st_monitor *m, double now)

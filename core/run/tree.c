@@ -63,14 +63,6 @@ void st_tree_free(st_tree *t)
 
 void st_tree_rediscover(st_tree *t) { t->last_discover = -1; }
 
-int st_tree_contains(const st_tree *t, st_proc_id id)
-{
-    for (size_t i = 0; i < t->n_members; i++)
-        if (same_id(t->members[i].id, id))
-            return 1;
-    return 0;
-}
-
 static int vec_has(const st_proc_vec *v, st_proc_id id)
 {
     for (size_t i = 0; i < v->len; i++)

@@ -15,10 +15,6 @@
 
 enum st_guard_action { ST_GUARD_PAUSE, ST_GUARD_KILL };
 
-/* Time constant (seconds) of the smoothed swap growth rate: a change in the
- * growth rate shows up as 1 - exp(-t / ST_GUARD_RATE_TAU_S) of its size
- * after t seconds, at any sampling interval. */
-#define ST_GUARD_RATE_TAU_S 2.0
 enum st_guard_reason { ST_GUARD_NONE, ST_GUARD_SWAP, ST_GUARD_LEVEL };
 
 typedef struct st_guard_opts {
@@ -34,8 +30,6 @@ typedef struct st_guard {
     uint64_t swap_base; int has_base;  /* swap used when the job started */
     int low_count;                     /* consecutive samples under kill_free */
     int tripped;
-    /* growth rate estimate (bytes/s), exponentially smoothed over samples */
-    double rate; uint32_t last_t_ms; uint64_t last_swap; int has_last;
 } st_guard;
 
 typedef struct st_guard_verdict {
@@ -59,10 +53,5 @@ int st_guard_check(st_guard *g, const st_sample *s, st_guard_verdict *v);
  * (a swap still over budget trips again at the next sample): call
  * st_guard_set_base with the current swap to grant a fresh budget. */
 void st_guard_rearm(st_guard *g);
-/* Swap growth rate (bytes/s, smoothed; 0 when not growing) and the seconds
- * until the swap budget is reached at that rate (< 0 when not growing or no
- * budget). */
-double st_guard_rate(const st_guard *g);
-double st_guard_eta(const st_guard *g, uint64_t swap_used_now);
 
 #endif

@@ -60,9 +60,6 @@ int st_job_spawn(st_job *job, char *const argv[], st_error *err);
 /* Watch an existing process (not started by stagetop). */
 void st_job_attach(st_job *job, int32_t pid);
 
-/* Is pid one stagetop may ever signal (not <= 1, not self, not an ancestor)? */
-int st_job_may_signal(int32_t pid);
-
 /* May pid be the root of a watched job (-p)?  ST_EINVAL with a message
  * naming it when it is pid <= 1, stagetop itself, one of stagetop's
  * ancestors, or a thread id (Linux: its Tgid differs; *tgid, when not

@@ -113,10 +113,6 @@ int st_monitor_mark(st_monitor *m, const char *note, double now, st_error *err);
 /* The message of one warning source (enum st_warn_source), "" if none. */
 const char *st_monitor_warning(const st_monitor *m, int source);
 
-/* GPU bytes of one member as of the last GPU reading: 1 and *bytes, or 0
- * when there is no GPU lane or no reading for pid. */
-int st_monitor_gpu_of(const st_monitor *m, int32_t pid, uint64_t *bytes);
-
 /* Job control with events (pause/resume/kill). */
 int st_monitor_pause(st_monitor *m, double now, st_error *err);
 int st_monitor_resume(st_monitor *m, double now, st_error *err);

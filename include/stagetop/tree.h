@@ -42,7 +42,4 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err);
 /* Force a discovery on the next st_tree_sample. */
 void st_tree_rediscover(st_tree *t);
 
-/* Is id a member now? */
-int st_tree_contains(const st_tree *t, st_proc_id id);
-
 #endif

@@ -130,7 +130,8 @@ mkfifo "$T/spike.in"
     <"$T/spike.in" >"$T/spike.out" &
 exec 3>"$T/spike.in"
 echo spike >&3
-until grep -q '^spiked' "$T/spike.out"; do sleep 0.05; done
+i=0 # the spike is done (120 s at most)
+until grep -q '^spiked' "$T/spike.out" || [ \$i -ge 2400 ]; do sleep 0.05; i=\$((i + 1)); done
 # two more samples of stagetop's after the spike (120 s at most)
 n=\$(grep -c '"type":"sample"' "$T/peak.out")
 i=0

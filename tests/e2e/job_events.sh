@@ -34,8 +34,12 @@ check "mark and stage append one line each (a newline in the text stays on one l
 cat >"$T/job.sh" <<'JOB'
 rec=$1 st=$2 notes=$3
 last_t() { grep '"type":"sample"' "$rec" | tail -1 | sed 's/.*"t":\([0-9.]*\).*/\1/'; }
-until_in_rec() { # pattern: poll (the test's own timeout ends a stuck job)
-    while ! grep -q "$1" "$rec" 2>/dev/null; do sleep 0.05; done
+until_in_rec() { # pattern: poll, 100 s at most (then the job fails)
+    i=0
+    while ! grep -q "$1" "$rec" 2>/dev/null; do
+        [ $i -lt 2000 ] || { echo "job: no $1 in the record after 100 s" >&2; exit 1; }
+        sleep 0.05; i=$((i + 1))
+    done
 }
 until_in_rec '"type":"sample"'
 ls -ld "$(dirname "$STAGETOP_EVENTS")" "$STAGETOP_EVENTS" >"$notes.perm"
@@ -52,7 +56,8 @@ echo "json $(last_t)" >>"$notes"
 printf '{"type":"event","kind":"stage","t":0.5,"stage":"decode"}\n' >>"$STAGETOP_EVENTS"
 until_in_rec '"stage":"decode"'
 echo "bogus line" >>"$STAGETOP_EVENTS"
-n=$(grep -c '"type":"sample"' "$rec"); while [ "$(grep -c '"type":"sample"' "$rec")" -lt $((n + 3)) ]; do sleep 0.05; done
+n=$(grep -c '"type":"sample"' "$rec"); i=0
+while [ "$(grep -c '"type":"sample"' "$rec")" -lt $((n + 3)) ] && [ $i -lt 2000 ]; do sleep 0.05; i=$((i + 1)); done
 JOB
 # Bounded by wait_bounded (tests/faults/lib.sh), not GNU timeout (macOS has none).
 "$STAGETOP" --headless --interval 0.1 --record "$T/rec.jsonl" -- \

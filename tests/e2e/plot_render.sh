@@ -10,7 +10,7 @@
 #    not blank and shows the footprint's blue and the swap's red;
 #  - a trace without samples and an unwritable output fail, leaving no file.
 # Uses $STAGETOP plot when that binary has the plot command, else the
-# driver $ST_BUILD/tools/plot-svg (mk/plot.mk).  Prints PASS/FAIL/SKIP lines.
+# driver $ST_BUILD/tools/plot-svg (mk/tool-plot-svg.mk).  Prints PASS/FAIL/SKIP lines.
 set -u
 ROOT=${ST_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 B=${ST_BUILD:-build}

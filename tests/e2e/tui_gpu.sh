@@ -26,7 +26,7 @@ EOS
 start_pane gpu 110 36 "ST_NVML_LIB='$FAKE' FAKE_NVML_SCRIPT='$T/gpu.script' '$STAGETOP' -p $root --interval 0.2"
 
 check "the GPU lane shows the tree's sum: 1 GiB + 256 MiB + 512 MiB = 1.75 GiB" \
-    sh -c "until tmux -L $TM_SOCK capture-pane -p -t gpu | grep -A1 '^GPU memory (tree)' | grep -q 'now  *1.75 GiB'; do sleep 0.05; done"
+    until_ok 15 sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -A1 '^GPU memory (tree)' | grep -q 'now  *1.75 GiB'"
 check "the list has a GPU column" sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -q 'SWAP  *GPU  COMMAND'"
 check "the root's row: 1.00 GiB on the GPU" sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -E '^ *$root ' | grep -q ' 1.00 GiB  sh'"
 check "a child on two GPUs: 768 MiB" sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -E '^ *$c1 ' | grep -q ' 768 MiB  sleep'"

@@ -59,8 +59,8 @@ check "c cancels: still watching, the job runs" sh -c "kill -0 $job && ! tmux -L
 tm send-keys -t quit q
 wait_screen quit 5 'eave it running' >/dev/null
 tm send-keys -t quit l
-check "l: stagetop exits 0 and the job goes on" \
-    sh -c "until tmux -L $TM_SOCK capture-pane -p -t quit | grep -q 'stagetop-exit=0'; do sleep 0.05; done; kill -0 $job"
+exits_0_job_lives() { wait_screen quit 15 'stagetop-exit=0' && kill -0 "$job"; }
+check "l: stagetop exits 0 and the job goes on" exits_0_job_lives
 kill -KILL "$job" 2>/dev/null
 
 start_pane quit2 100 20 "'$STAGETOP' --interval 0.2 --grace 1 --job-log '$T/q2.log' -- sleep 300"

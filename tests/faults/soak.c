@@ -31,9 +31,9 @@
 #include "stagetop/monitor.h"
 #include "../fakeplat.h"
 #include "../selfstat.h"
+#include "../sizes.h"
 
 #define N_FIXED 4
-#define MIB (1024u * 1024u)
 
 /* The backend open() made (tests/fakeplat.c; the driver writes the script
  * of sample k into it before each step). */

@@ -11,7 +11,7 @@
  *  - the chunked file reader (st_trace_load_file, core/trace/trace_stream.c)
  *    gives what the whole-buffer reader gives: the same status and, when
  *    it loads, the same samples, events and dropped count.
- * Build and run: `make fuzz` (mk/trace.mk); docs/fuzzing.md. */
+ * Build and run: `make fuzz` (mk/trace-tools-fuzz.mk); docs/fuzzing.md. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

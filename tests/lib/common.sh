@@ -33,20 +33,51 @@ wait_for() {
     _wd=$1; _ws=$(wait_secs "$2"); shift 2
     _wend=$(( $(date +%s) + _ws ))
     while ! "$@" >/dev/null 2>&1; do
-        if [ "$(date +%s)" -ge "$_wend" ]; then echo "    (timed out waiting: $_wd)"; return 1; fi
+        if [ "$(date +%s)" -ge "$_wend" ]; then echo "    (timed out after ${_ws}s waiting: $_wd)"; return 1; fi
         sleep 0.05
     done
     return 0
 }
 
+# until_ok SECONDS COMMAND...: wait_for, the command its own description.
+until_ok() { _us=$1; shift; wait_for "$*" "$_us" "$@"; }
+
 remember_job() { ST_JOBS="$ST_JOBS $1"; }
 
-# Kill whatever a test started and left behind (and their process groups).
+# Kill whatever a test started and left behind: every job it remembered and
+# every background job of this shell, each with all its descendants (a job
+# of a non-interactive shell leads no process group of its own, so killing
+# its group or itself alone would leave its children running).  The trees
+# are stopped first, then read again, so a fork in between is not missed.
 cleanup_jobs() {
-    for _p in $ST_JOBS; do
-        kill -KILL -- "-$_p" 2>/dev/null; kill -KILL "$_p" 2>/dev/null
+    _cjf=$(mktemp 2>/dev/null) || _cjf=/tmp/st-jobs.$$
+    jobs -p >"$_cjf" 2>/dev/null # ($(jobs -p) is empty in a subshell: dash)
+    _cjr="$ST_JOBS $(cat "$_cjf" 2>/dev/null)"
+    rm -f "$_cjf"
+    for _cjpass in STOP KILL; do
+        _cja=$(descendants $_cjr)
+        for _p in $ST_JOBS; do kill -"$_cjpass" -- "-$_p" 2>/dev/null; done
+        [ -z "$_cja" ] || kill -"$_cjpass" $_cja 2>/dev/null
     done
     return 0
+}
+
+# descendants PID...: those pids and all their descendants, from one ps
+# listing (a fork storm's thousands of processes cost one ps, not one pgrep
+# each).
+descendants() {
+    [ $# -gt 0 ] || return 0
+    ps -A -o pid= -o ppid= 2>/dev/null | awk -v roots="$*" '
+        BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) keep[r[i]] = 1 }
+        { pid[NR] = $1; ppid[NR] = $2 }
+        END {
+            for (more = 1; more; ) {
+                more = 0
+                for (i = 1; i <= NR; i++)
+                    if (!(pid[i] in keep) && (ppid[i] in keep)) { keep[pid[i]] = 1; more = 1 }
+            }
+            for (k in keep) print k
+        }'
 }
 
 # Facts about processes (state, children, parent, rss, ...): ps and pgrep,

@@ -20,10 +20,9 @@
 #include "stagetop/doctor.h"
 #include "stagetop/json.h"
 #include "testutil.h"
+#include "sizes.h"
 
 #define S(lit) lit, sizeof(lit) - 1
-#define MIB (1024ull * 1024ull)
-#define GIB (1024ull * MIB)
 
 /* ---- macOS tools, captured outputs ---- */
 

@@ -19,9 +19,8 @@
 
 #include "stagetop/doctor.h"
 #include "tmpdir.h"
+#include "sizes.h"
 
-#define MIB (1024ull * 1024ull)
-#define GIB (1024ull * MIB)
 
 /* The capability chooses the references, not the table's name. */
 static const st_platform darwin_refs = { .name = "some-kernel", .doctor_refs = ST_DOCTOR_REFS_MACOS };

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "stagetop/gpu.h"
+#include "sizes.h"
 
 #if defined(__APPLE__)
 /* macOS has no NVML: the lane is simply not available. */
@@ -35,8 +36,6 @@ int main(void)
 }
 #else
 
-#define MiB (1ull << 20)
-#define GiB (1ull << 30)
 
 typedef struct fixture {
     char dir[64];
@@ -138,26 +137,26 @@ static void check_main_sums(const char *lib)
     const st_gpu_device *d = NULL;
 
     assert_int_equal(st_gpu_read(g, main_pids, 4, &total, per, &err), ST_OK);
-    assert_int_equal(per[0], 1 * GiB + 512 * MiB);
-    assert_int_equal(per[1], 300 * MiB);
-    assert_int_equal(per[2], 7 * MiB);
+    assert_int_equal(per[0], 1 * GIB + 512 * MIB);
+    assert_int_equal(per[1], 300 * MIB);
+    assert_int_equal(per[2], 7 * MIB);
     assert_int_equal(per[3], 0);
-    assert_int_equal(total, 1 * GiB + 512 * MiB + 300 * MiB + 7 * MiB);
+    assert_int_equal(total, 1 * GIB + 512 * MIB + 300 * MIB + 7 * MIB);
 
     assert_int_equal(st_gpu_devices(g, &d), 2);
     assert_string_equal(d[0].name, "NVIDIA H200 (fake 0)");
     assert_string_equal(d[1].name, "NVIDIA A100 (fake 1)");
-    assert_int_equal(d[0].used, 20 * GiB);
-    assert_int_equal(d[0].total, 141 * GiB);
-    assert_int_equal(d[1].used, 3 * GiB);
-    assert_int_equal(d[1].total, 80 * GiB);
+    assert_int_equal(d[0].used, 20 * GIB);
+    assert_int_equal(d[0].total, 141 * GIB);
+    assert_int_equal(d[1].used, 3 * GIB);
+    assert_int_equal(d[1].total, 80 * GIB);
 
     /* a second read reuses the buffer and gives the same; per_pid optional */
     assert_int_equal(st_gpu_read(g, main_pids, 4, &total, NULL, &err), ST_OK);
-    assert_int_equal(total, 1 * GiB + 812 * MiB + 7 * MiB);
+    assert_int_equal(total, 1 * GIB + 812 * MIB + 7 * MIB);
     /* only pids in the set count */
     assert_int_equal(st_gpu_read(g, main_pids + 2, 2, &total, per, &err), ST_OK);
-    assert_int_equal(total, 7 * MiB);
+    assert_int_equal(total, 7 * MIB);
     st_gpu_close(g);
 }
 
@@ -198,10 +197,10 @@ static void test_not_available_skipped(void **state)
                     "proc 1 2003 100M c\nproc 1 2003 120M g\n");
     st_gpu *g = open_ok(f->lib[0]);
     assert_int_equal(st_gpu_read(g, pids, 3, &total, per, &err), ST_OK);
-    assert_int_equal(per[0], 64 * MiB);
+    assert_int_equal(per[0], 64 * MIB);
     assert_int_equal(per[1], 0);
-    assert_int_equal(per[2], 120 * MiB); /* once per device: the larger */
-    assert_int_equal(total, 184 * MiB);
+    assert_int_equal(per[2], 120 * MIB); /* once per device: the larger */
+    assert_int_equal(total, 184 * MIB);
     st_gpu_close(g);
 }
 
@@ -223,7 +222,7 @@ static void test_many_processes(void **state)
     free(s);
     st_gpu *g = open_ok(f->lib[0]);
     assert_int_equal(st_gpu_read(g, pids, 150, &total, NULL, &err), ST_OK);
-    assert_int_equal(total, 150ull * 150ull * MiB);
+    assert_int_equal(total, 150ull * 150ull * MIB);
     st_gpu_close(g);
 }
 
@@ -237,7 +236,7 @@ static void test_insufficient_size_retry(void **state)
     write_script(f, s);
     st_gpu *g = open_ok(f->lib[0]);
     assert_int_equal(st_gpu_read(g, main_pids, 4, &total, NULL, &err), ST_OK);
-    assert_int_equal(total, 1 * GiB + 812 * MiB + 7 * MiB);
+    assert_int_equal(total, 1 * GIB + 812 * MIB + 7 * MIB);
     st_gpu_close(g);
 
     /* a list that never fits gives an error, not a hang */
@@ -298,10 +297,10 @@ static void test_compute_not_supported_uses_graphics(void **state)
     write_script(f, s);
     st_gpu *g = open_ok(f->lib[0]);
     assert_int_equal(st_gpu_read(g, main_pids, 4, &total, per, &err), ST_OK);
-    assert_int_equal(per[1], 300 * MiB); /* 1002's graphics entry */
-    assert_int_equal(per[2], 7 * MiB);
+    assert_int_equal(per[1], 300 * MIB); /* 1002's graphics entry */
+    assert_int_equal(per[2], 7 * MIB);
     assert_int_equal(per[0], 0);         /* 1001 is compute only */
-    assert_int_equal(total, 307 * MiB);
+    assert_int_equal(total, 307 * MIB);
     st_gpu_close(g);
 }
 
@@ -314,7 +313,7 @@ static void test_gpu_lost_mid_run(void **state)
     static const int32_t pid = 42;
     st_gpu *g = open_ok(f->lib[0]);
     assert_int_equal(st_gpu_read(g, &pid, 1, &total, NULL, &err), ST_OK);
-    assert_int_equal(total, 10 * MiB);
+    assert_int_equal(total, 10 * MIB);
     assert_int_equal(st_gpu_read(g, &pid, 1, &total, NULL, &err), ST_EIO);
     assert_non_null(strstr(err.msg, "GPU is lost (15)"));
     st_gpu_close(g);
@@ -331,7 +330,7 @@ static void test_no_pids(void **state)
     assert_int_equal(st_gpu_read(g, NULL, 0, &total, NULL, &err), ST_OK);
     assert_int_equal(total, 0);
     assert_int_equal(st_gpu_devices(g, &d), 2);
-    assert_int_equal(d[1].total, 80 * GiB);
+    assert_int_equal(d[1].total, 80 * GIB);
     st_gpu_close(g);
 }
 

@@ -1,5 +1,4 @@
 /* test_guard.c: the budget policy, fed with sample sequences (no processes). */
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,9 +8,8 @@
 #include <cmocka.h>
 
 #include "stagetop/guard.h"
+#include "sizes.h"
 
-#define MIB (1024ull * 1024ull)
-#define GIB (1024ull * MIB)
 
 static st_sample swap_at(uint32_t t_ms, uint64_t swap)
 {
@@ -162,15 +160,6 @@ static void test_swap_shrinking_keeps_base(void **state)
     assert_int_equal(feed_swap(&g, seq, 7, 500, &v), 6);
     assert_int_equal(v.value, (int64_t)(513 * MIB));
     assert_int_equal(g.swap_base, start);
-    /* the rate says "not growing" while it shrinks */
-    st_guard g2;
-    init_swap(&g2, 512 * MIB, ST_GUARD_KILL);
-    for (int i = 0; i < 4; i++) {
-        st_sample s = swap_at((uint32_t)i * 500, start - (uint64_t)i * 100 * MIB);
-        assert_int_equal(st_guard_check(&g2, &s, &v), 0);
-    }
-    assert_true(st_guard_rate(&g2) == 0.0);
-    assert_true(st_guard_eta(&g2, start - 300 * MIB) < 0.0);
 }
 
 /* Once tripped, it stays quiet until rearmed; rearm keeps the base, so a
@@ -296,90 +285,6 @@ static void test_inactive_never_trips(void **state)
     }
 }
 
-/* Constant growth: the smoothed rate equals it exactly, and the ETA is the
- * room left over that rate. */
-static void test_rate_constant_and_eta(void **state)
-{
-    (void)state;
-    st_guard g;
-    st_guard_verdict v;
-    init_swap(&g, 1 * GIB, ST_GUARD_KILL);
-    assert_true(st_guard_rate(&g) == 0.0);
-    assert_true(st_guard_eta(&g, 0) < 0.0);
-    const uint64_t base = 2 * GIB, per_s = 64 * MIB;
-    uint64_t now = base;
-    for (int i = 0; i <= 8; i++) { /* 0.25 s steps: 16 MiB each */
-        now = base + (uint64_t)i * (per_s / 4);
-        st_sample s = swap_at((uint32_t)i * 250, now);
-        assert_int_equal(st_guard_check(&g, &s, &v), 0);
-    }
-    assert_true(fabs(st_guard_rate(&g) - (double)per_s) < 1.0);
-    /* 2 s in: 128 MiB grown, 896 MiB left at 64 MiB/s = 14 s */
-    assert_true(fabs(st_guard_eta(&g, now) - 14.0) < 1e-6);
-    /* past the budget: 0 */
-    assert_true(st_guard_eta(&g, base + 2 * GIB) == 0.0);
-    /* no budget: no ETA even when growing */
-    st_guard g2;
-    st_guard_opts o;
-    memset(&o, 0, sizeof o);
-    o.has_kill_free = 1;
-    o.kill_free_c = 500;
-    st_guard_init(&g2, &o);
-    for (int i = 0; i < 4; i++) {
-        st_sample s = swap_at((uint32_t)i * 500, (uint64_t)i * GIB);
-        st_guard_check(&g2, &s, &v);
-    }
-    assert_true(st_guard_rate(&g2) > 0.0);
-    assert_true(st_guard_eta(&g2, 4 * GIB) < 0.0);
-}
-
-/* A step in the growth rate shows up as 1 - exp(-t/tau) of the step after
- * t seconds, whatever the sampling interval (time-weighted smoothing). */
-static double rate_after_step(uint32_t step_ms)
-{
-    st_guard g;
-    st_guard_verdict v;
-    init_swap(&g, 100 * GIB, ST_GUARD_KILL);
-    /* 10 MiB/s until t = 4 s, then 90 MiB/s; read at t = 6 s */
-    for (uint32_t t = 0; t <= 6000; t += step_ms) {
-        double sec = t / 1000.0;
-        double bytes = sec <= 4.0 ? sec * 10.0 * MIB : 40.0 * MIB + (sec - 4.0) * 90.0 * MIB;
-        st_sample s = swap_at(t, (uint64_t)llround(bytes));
-        st_guard_check(&g, &s, &v);
-    }
-    return st_guard_rate(&g);
-}
-
-static void test_rate_interval_independent(void **state)
-{
-    (void)state;
-    double expect = 90.0 * MIB + (10.0 * MIB - 90.0 * MIB) * exp(-2.0 / ST_GUARD_RATE_TAU_S);
-    double r100 = rate_after_step(100), r500 = rate_after_step(500), r1000 = rate_after_step(1000);
-    /* rounding of the byte counts to integers costs < 1 byte per sample */
-    assert_true(fabs(r100 - expect) < 64.0);
-    assert_true(fabs(r500 - expect) < 64.0);
-    assert_true(fabs(r1000 - expect) < 64.0);
-    /* and a flat swap decays it toward 0, never below (reported) */
-    st_guard g;
-    st_guard_verdict v;
-    init_swap(&g, 1 * GIB, ST_GUARD_KILL);
-    st_sample s = swap_at(0, 0);
-    st_guard_check(&g, &s, &v);
-    s = swap_at(1000, 100 * MIB);
-    st_guard_check(&g, &s, &v);
-    s = swap_at(2000, 100 * MIB);
-    st_guard_check(&g, &s, &v);
-    double expect_decay = 100.0 * MIB * exp(-1.0 / ST_GUARD_RATE_TAU_S);
-    assert_true(fabs(st_guard_rate(&g) - expect_decay) < 1.0);
-    s = swap_at(3000, 0); /* a big drop: smoothed rate goes negative, reads 0 */
-    st_guard_check(&g, &s, &v);
-    assert_true(st_guard_rate(&g) == 0.0);
-    /* a repeated timestamp does not divide by zero */
-    s = swap_at(3000, 50 * MIB);
-    st_guard_check(&g, &s, &v);
-    assert_true(isfinite(st_guard_rate(&g)));
-}
-
 /* Swap and level both crossed at one sample: one verdict (swap). */
 static void test_both_limits_one_verdict(void **state)
 {
@@ -421,8 +326,6 @@ int main(void)
         cmocka_unit_test(test_level_flapping),
         cmocka_unit_test(test_level_rearm),
         cmocka_unit_test(test_inactive_never_trips),
-        cmocka_unit_test(test_rate_constant_and_eta),
-        cmocka_unit_test(test_rate_interval_independent),
         cmocka_unit_test(test_both_limits_one_verdict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -118,31 +118,14 @@ static int workload_main(int argc, char **argv)
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static int gone(int pid)
-{
-    char s = proc_state(pid);
-    return s == 0 || s == 'Z' || s == 'X';
-}
+static int gone(int pid) { return ps_gone(proc_state(pid)); }
+static int not_stopped(int pid) { return ps_runs(proc_state(pid)); }
 
 static void sleep_ms(int ms)
 {
     struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
     nanosleep(&ts, NULL);
 }
-
-/* Wait (real time, up to 30 s: a loaded machine) until cond(pid) holds. */
-static int wait_until(int (*cond)(int), int pid)
-{
-    for (int i = 0; i < 3000; i++) {
-        if (cond(pid))
-            return 1;
-        sleep_ms(10);
-    }
-    return cond(pid);
-}
-
-static int is_stopped(int pid) { return proc_state(pid) == 'T'; }
-static int not_stopped(int pid) { char s = proc_state(pid); return s != 0 && s != 'T'; }
 
 /* Read one report with a 30 s limit. */
 static int read_report(int fd, report *r)
@@ -245,19 +228,27 @@ static int fixture_teardown(void **state)
 
 /* ---- tests -------------------------------------------------------------- */
 
+/* The ancestor rule through st_job_check_target, the product's one entry
+ * to it (-p): 1 when pid may be watched (and so signalled). */
+static int may_watch(int32_t pid)
+{
+    st_error e;
+    return st_job_check_target(pid, NULL, &e) == ST_OK;
+}
+
 static void test_may_signal(void **state)
 {
     (void)state;
-    assert_false(st_job_may_signal(0));
-    assert_false(st_job_may_signal(1));
-    assert_false(st_job_may_signal(-1));
-    assert_false(st_job_may_signal(-(int32_t)getpid()));
-    assert_false(st_job_may_signal((int32_t)getpid()));
-    assert_false(st_job_may_signal((int32_t)getppid()));
+    assert_false(may_watch(0));
+    assert_false(may_watch(1));
+    assert_false(may_watch(-1));
+    assert_false(may_watch(-(int32_t)getpid()));
+    assert_false(may_watch((int32_t)getpid()));
+    assert_false(may_watch((int32_t)getppid()));
     /* every ancestor up the chain, read independently */
     int p = (int)getppid();
     while (p > 1) {
-        assert_false(st_job_may_signal(p));
+        assert_false(may_watch(p));
         char path[64], buf[1024];
         snprintf(path, sizeof path, "/proc/%d/stat", p);
         FILE *f = fopen(path, "r");
@@ -268,7 +259,7 @@ static void test_may_signal(void **state)
         assert_int_equal(sscanf(strrchr(buf, ')') + 1, " %*c %d", &p), 1);
     }
     int child = fixture_sibling();
-    assert_true(st_job_may_signal(child));
+    assert_true(may_watch(child));
     kill(child, SIGKILL);
     waitpid(child, NULL, 0);
 }
@@ -292,14 +283,14 @@ static void test_pause_resume(void **state)
     assert_int_equal(fx->job.signalled, 5);
     assert_int_equal(fx->job.refused, 0);
     for (int role = ROLE_ROOT; role <= ROLE_LATE; role++)
-        assert_true(wait_until(is_stopped, fx->pid[role]));
+        assert_true(wait_proc_state(fx->pid[role], ps_stopped));
     assert_true(not_stopped(fx->sibling));
 
     assert_int_equal(st_job_resume(&fx->job, &fx->tree, &err), ST_OK);
     assert_int_equal(fx->job.state, ST_JOB_RUNNING);
     assert_false(fx->job.paused_by_us);
     for (int role = ROLE_ROOT; role <= ROLE_LATE; role++)
-        assert_true(wait_until(not_stopped, fx->pid[role]));
+        assert_true(wait_proc_state(fx->pid[role], ps_runs));
 }
 
 /* Kill: SIGTERM ends most of the tree; the member that ignores it lives
@@ -313,7 +304,7 @@ static void test_kill_grace(void **state)
     fixture_start(fx, 1, 0.5);
     fx->job.grace_s = 5.0;
     assert_int_equal(st_job_pause(&fx->job, &fx->tree, &err), ST_OK);
-    assert_true(wait_until(is_stopped, fx->pid[ROLE_A1]));
+    assert_true(wait_proc_state(fx->pid[ROLE_A1], ps_stopped));
 
     assert_int_equal(st_job_kill(&fx->job, &fx->tree, 100.0, &err), ST_OK);
     assert_int_equal(fx->job.state, ST_JOB_KILLING);
@@ -334,14 +325,14 @@ static void test_kill_grace(void **state)
     assert_true(gone(fx->pid[ROLE_A]) && gone(fx->pid[ROLE_B]));
     assert_int_equal(fx->job.exit_code, 128 + SIGTERM);
     assert_int_equal(fx->job.state, ST_JOB_KILLING);
-    sleep_ms(100);
+    assert_true(wait_proc_state(fx->pid[ROLE_A1], ps_runs)); /* SIGCONT reached it */
     assert_int_equal(st_job_poll(&fx->job, &fx->tree, 104.9, &err), 0);
     assert_false(gone(fx->pid[ROLE_A1]));
-    assert_true(not_stopped(fx->pid[ROLE_A1])); /* SIGCONT reached it */
+    assert_true(not_stopped(fx->pid[ROLE_A1]));
     /* after the deadline: SIGKILL, and the job is over */
     assert_int_equal(st_job_poll(&fx->job, &fx->tree, 105.0, &err), 1);
     assert_int_equal(fx->job.state, ST_JOB_EXITED);
-    assert_true(wait_until(gone, fx->pid[ROLE_A1]));
+    assert_true(wait_proc_state(fx->pid[ROLE_A1], ps_gone));
     assert_int_equal(fx->job.exit_code, 128 + SIGTERM);
     assert_true(not_stopped(fx->sibling));
     assert_int_equal(st_job_poll(&fx->job, &fx->tree, 106.0, &err), 0); /* once */
@@ -420,7 +411,7 @@ static void test_never_self_or_ancestor(void **state)
     close(fds[0]);
     int d = msg[0];
     char root_state = proc_state((int)root);
-    int d_stopped = wait_until(is_stopped, d);
+    int d_stopped = wait_proc_state(d, ps_stopped);
     kill(d, SIGKILL);
     kill(root, SIGKILL);
     waitpid(root, NULL, 0);

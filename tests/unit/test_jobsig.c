@@ -36,20 +36,6 @@ static void sleep_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
-static int wait_state(int pid, int (*cond)(char))
-{
-    for (int i = 0; i < 1000; i++) { /* 10 s: the machine may be loaded */
-        if (cond(proc_state(pid)))
-            return 1;
-        sleep_ms(10);
-    }
-    return cond(proc_state(pid));
-}
-
-static int is_t(char s) { return s == 'T'; }
-static int runs(char s) { return s != 0 && s != 'T' && s != 'Z' && s != 'X'; }
-static int gone(char s) { return s == 0 || s == 'Z' || s == 'X'; }
-static int reaped(char s) { return s == 0; }
 
 /* A root with two children, all idle; pids[0] is the root.  The pipe says
  * when both children exist. */
@@ -232,7 +218,7 @@ static void test_read_only(void **state)
     assert_int_equal(job.state, ST_JOB_RUNNING);
     sleep_ms(100);
     for (int i = 0; i < 3; i++)
-        assert_true(runs(proc_state(f->pids[i])));
+        assert_true(ps_runs(proc_state(f->pids[i])));
 }
 
 /* Every member gone before the signal: "signalled 0 of N" is a failure
@@ -248,7 +234,7 @@ static void test_zero_signalled_fails(void **state)
         kill(f->pids[i], SIGKILL);
     waitpid(f->pids[0], NULL, 0);
     for (int i = 1; i < 3; i++) /* a zombie still takes a signal: wait for its reaper */
-        assert_true(wait_state(f->pids[i], reaped));
+        assert_true(wait_proc_state(f->pids[i], ps_reaped));
     int rc = st_job_pause(&job, &f->tree, &e);
     assert_int_equal(job.signalled, 0);
     assert_int_equal(rc, ST_ESRCH);
@@ -268,7 +254,7 @@ static void test_resume_when_refresh_fails(void **state)
     st_job_attach(&job, f->pids[0]);
     assert_int_equal(st_job_pause(&job, &f->tree, &e), ST_OK);
     for (int i = 0; i < 3; i++)
-        assert_true(wait_state(f->pids[i], is_t));
+        assert_true(wait_proc_state(f->pids[i], ps_stopped));
     f->tree.plat = broken_platform();
     int rc = st_job_resume(&job, &f->tree, &e);
     f->tree.plat = f->plat;
@@ -276,7 +262,7 @@ static void test_resume_when_refresh_fails(void **state)
     assert_non_null(strstr(e.msg, "injected"));
     assert_int_equal(job.signalled, 3);
     for (int i = 0; i < 3; i++)
-        assert_true(wait_state(f->pids[i], runs));
+        assert_true(wait_proc_state(f->pids[i], ps_runs));
     assert_false(job.paused_by_us);
 }
 
@@ -296,7 +282,7 @@ static void test_kill_when_refresh_fails(void **state)
     assert_int_equal(job.state, ST_JOB_KILLING);
     waitpid(f->pids[0], NULL, 0);
     for (int i = 0; i < 3; i++)
-        assert_true(wait_state(f->pids[i], gone));
+        assert_true(wait_proc_state(f->pids[i], ps_gone));
 }
 
 /* Survivors: the root dies (reaped here), its children live on.  Through
@@ -333,14 +319,14 @@ static void test_survivors_stay_the_job(void **state)
     assert_int_equal(st_monitor_pause(&m, t, &e), ST_OK);
     assert_int_equal(m.job.signalled, 2);
     for (int i = 1; i < 3; i++)
-        assert_true(wait_state(f->pids[i], is_t));
+        assert_true(wait_proc_state(f->pids[i], ps_stopped));
     assert_int_equal(st_monitor_resume(&m, t, &e), ST_OK);
     for (int i = 1; i < 3; i++)
-        assert_true(wait_state(f->pids[i], runs));
+        assert_true(wait_proc_state(f->pids[i], ps_runs));
     for (int i = 1; i < 3; i++)
         kill(f->pids[i], SIGKILL);
     for (int i = 1; i < 3; i++)
-        assert_true(wait_state(f->pids[i], reaped));
+        assert_true(wait_proc_state(f->pids[i], ps_reaped));
     for (int i = 0; i < 50 && m.job.state != ST_JOB_EXITED; i++) {
         t += 0.1;
         assert_int_equal(st_monitor_step(&m, t, &e), ST_OK);

@@ -10,8 +10,8 @@
 #include <cmocka.h>
 
 #include "stagetop/notify.h"
+#include "sizes.h"
 
-#define GIB (1024ull * 1024ull * 1024ull)
 
 /* A run with a --kill-free and/or --swap-budget guard, no processes. */
 static void run_init(st_monitor *m, int kill_free_c, uint64_t swap_budget)

@@ -23,8 +23,8 @@
 
 #include "stagetop/peak.h"
 #include "stagetop/trace.h"
+#include "sizes.h"
 
-#define MiB (1024ull * 1024ull)
 
 static void nap_ms(long ms)
 {
@@ -47,9 +47,9 @@ static pid_t reap_poll(st_job_peak *pk, pid_t which, int *status)
 /* Map and fill mib MiB with xorshift64 bytes; its getrusage maxrss (bytes). */
 static uint64_t touch_random(size_t mib)
 {
-    size_t n = (mib * MiB) / 8;
+    size_t n = (mib * MIB) / 8;
     uint64_t x = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull | 1, *p;
-    p = mmap(NULL, mib * MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    p = mmap(NULL, mib * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         _exit(3);
     for (size_t i = 0; i < n; i++) {
@@ -87,12 +87,12 @@ static void summary_keeps_the_largest_and_its_source(void **state)
 
     st_job_peak pk;
     memset(&pk, 0, sizeof pk);
-    pk.wait4 = 5 * MiB, pk.has_wait4 = 1;
-    pk.cgroup = 9 * MiB, pk.has_cgroup = 1;
+    pk.wait4 = 5 * MIB, pk.has_wait4 = 1;
+    pk.cgroup = 9 * MIB, pk.has_cgroup = 1;
     st_summary_init(&s);
-    st_summary_add_kernel_peak_from(&s, 7 * MiB, ST_PEAK_SAMPLED);
+    st_summary_add_kernel_peak_from(&s, 7 * MIB, ST_PEAK_SAMPLED);
     st_peak_feed(&pk, &s);
-    assert_int_equal(s.kernel_peak, 9 * MiB);
+    assert_int_equal(s.kernel_peak, 9 * MIB);
     assert_string_equal(s.kernel_peak_source, "cgroup");
     st_summary_free(&s);
     assert_true(st_peak_source_known("lifetime_max"));
@@ -128,7 +128,7 @@ static void wait4_holds_a_waited_grandchild(void **state)
     int status = -1;
     assert_int_equal(reap_poll(&pk, child, &status), child);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    assert_true(grand >= 64 * MiB);
+    assert_true(grand >= 64 * MIB);
     assert_true(pk.has_wait4);
     assert_true(pk.wait4 >= grand); /* the grandchild's own mark, through its parent */
     assert_false(pk.has_lifetime);
@@ -181,7 +181,7 @@ static int fake_zombie_peak(st_backend *b, int32_t pid, uint64_t *out, st_error 
     zf.pid = pid;
     zf.was_zombie = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
                     si.si_pid == pid;
-    *out = 3000 * MiB;
+    *out = 3000 * MIB;
     return ST_OK;
 }
 
@@ -203,7 +203,7 @@ static void zombie_peak_is_read_before_reaping(void **state)
     assert_int_equal(zf.pid, child);
     assert_true(zf.was_zombie);
     assert_true(pk.has_lifetime);
-    assert_int_equal(pk.lifetime, 3000 * MiB);
+    assert_int_equal(pk.lifetime, 3000 * MIB);
     assert_int_equal(waitpid(child, NULL, WNOHANG), -1); /* reaped */
 }
 

@@ -250,6 +250,37 @@ static void plot_stageload_meta(void **state)
     trace_del(t);
 }
 
+/* The subtitle keeps the whole OS name. */
+static void svg_subtitle_keeps_os_name(void **state)
+{
+    (void)state;
+    st_trace t;
+    st_trace_init(&t);
+    t.samples = calloc(2, sizeof *t.samples);
+    assert_non_null(t.samples);
+    t.n_samples = t.cap_samples = 2;
+    for (int i = 0; i < 2; i++) {
+        t.samples[i].t_ms = (uint32_t)i * 1000;
+        t.samples[i].footprint = (uint64_t)(i + 1) << 20;
+        t.samples[i].valid = ST_F_FOOTPRINT;
+    }
+    const char *os = "Linux 6.18.44-fc-v1045 x86_64";
+    snprintf(t.meta.os, sizeof t.meta.os, "%s", os);
+    snprintf(t.meta.host, sizeof t.meta.host, "buildhost");
+    st_trace_finish(&t);
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&svg, &len);
+    assert_non_null(f);
+    st_error e;
+    assert_int_equal(st_plot_svg(&t, NULL, f, &e), ST_OK);
+    fclose(f);
+    assert_non_null(strstr(svg, os));
+    assert_non_null(strstr(svg, "buildhost"));
+    free(svg);
+    st_trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +291,7 @@ int main(void)
         cmocka_unit_test(plot_gaps_and_optional_lanes),
         cmocka_unit_test(plot_many_stages_stay_bounded),
         cmocka_unit_test(plot_stageload_meta),
+        cmocka_unit_test(svg_subtitle_keeps_os_name),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

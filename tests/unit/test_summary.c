@@ -7,11 +7,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "stagetop/summary.h"
+#include "stagetop/trace.h"
 #include "testutil.h"
 
 static void feed_sample(st_summary *s, uint32_t t, uint64_t fp, uint64_t swap, uint16_t level_c)
@@ -350,6 +353,60 @@ static void test_random_vs_oracle(void **state)
     }
 }
 
+/* ---- outside_stage: sorted, unique ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void outside_stage_sorted_unique(void **state)
+{
+    (void)state;
+    enum { N = 20000, DISTINCT = 7001 };
+    static char names[N][32];
+    static char *ref[N];
+    st_summary s;
+    st_summary_init(&s);
+    srand((unsigned)time(NULL));
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "w%d", rand() % DISTINCT);
+        st_event ev;
+        st_event_init(&ev, (uint32_t)i, i % 2 ? ST_EV_LOAD : ST_EV_RELOAD);
+        memcpy(ev.name, names[i], sizeof names[i]); /* 32 bytes, NUL included */
+        snprintf(ev.note, sizeof ev.note, "outside_stage");
+        ev.has = ST_EVF_NAME | ST_EVF_NOTE;
+        assert_int_equal(st_summary_add_event(&s, &ev, NULL), ST_OK);
+        if (i == N / 2)
+            st_summary_finish(&s); /* finish, then feed more */
+    }
+    /* the writer of a summary fed since finish: sorted, unique already */
+    char *json = st_summary_to_json(&s, NULL);
+    assert_non_null(json);
+    st_summary_finish(&s);
+    /* reference: qsort + dedupe */
+    for (size_t i = 0; i < N; i++)
+        ref[i] = names[i];
+    qsort(ref, N, sizeof *ref, cmp_str);
+    size_t k = 0;
+    for (size_t i = 0; i < N; i++)
+        if (k == 0 || strcmp(ref[k - 1], ref[i]) != 0)
+            ref[k++] = ref[i];
+    assert_int_equal(s.n_outside_stage, k);
+    for (size_t i = 0; i < k; i++)
+        assert_string_equal(s.outside_stage[i], ref[i]);
+    cJSON *j = cJSON_Parse(json);
+    assert_non_null(j);
+    cJSON *arr = cJSON_GetObjectItem(j, "outside_stage");
+    assert_true(cJSON_IsArray(arr));
+    assert_int_equal((size_t)cJSON_GetArraySize(arr), k);
+    for (size_t i = 0; i < k; i++)
+        assert_string_equal(cJSON_GetArrayItem(arr, (int)i)->valuestring, ref[i]);
+    cJSON_Delete(j);
+    free(json);
+    st_summary_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_stage_at_end),
         cmocka_unit_test(test_loads_releases),
         cmocka_unit_test(test_random_vs_oracle),
+        cmocka_unit_test(outside_stage_sorted_unique),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

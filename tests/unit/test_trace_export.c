@@ -458,6 +458,44 @@ static void test_symlink_replaced(void **state)
     destroy(&f);
 }
 
+/* ---- exports and the umask ---- */
+
+static mode_t export_mode(const char *dir, mode_t mask)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/umask-%03o.json", dir, (unsigned)mask);
+    st_trace_meta m;
+    memset(&m, 0, sizeof m);
+    st_sample s;
+    memset(&s, 0, sizeof s);
+    s.valid = ST_F_FOOTPRINT;
+    s.footprint = 1234;
+    st_samples_view v = { &s, 1, NULL, 0 };
+    st_event_list ev;
+    st_event_list_init(&ev, 0);
+    st_summary sum;
+    st_summary_init(&sum);
+    st_summary_add_sample(&sum, &s, NULL);
+    st_error e;
+    mode_t old = umask(mask);
+    int rc = st_trace_export(path, &m, v, &ev, &sum, 0, &e);
+    umask(old);
+    assert_int_equal(rc, ST_OK);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    st_summary_free(&sum);
+    st_event_list_free(&ev);
+    return st.st_mode & 0777;
+}
+
+static void export_honours_umask(void **state)
+{
+    const char *dir = *state;
+    assert_int_equal(export_mode(dir, 077), 0600);
+    assert_int_equal(export_mode(dir, 022), 0644);
+    assert_int_equal(export_mode(dir, 002), 0664);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +506,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_enospc_and_erofs, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_efbig_rlimit, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_symlink_replaced, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(export_honours_umask, setup_dir, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

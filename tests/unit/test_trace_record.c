@@ -22,6 +22,7 @@
 
 #include "stagetop/trace.h"
 #include "tmpdir.h"
+#include "testutil.h"
 
 static void meta_of(st_trace_meta *m)
 {
@@ -312,6 +313,87 @@ static void test_sigkill_leaves_whole_lines(void **state)
     }
 }
 
+/* ---- the record file: never through a symlink; --record-sync ---- */
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    fclose(f);
+}
+
+static void record_never_through_a_symlink(void **state)
+{
+    char target[512], link[512];
+    snprintf(target, sizeof target, "%s/precious", (char *)*state);
+    snprintf(link, sizeof link, "%s/run.jsonl", (char *)*state);
+    put_file(target, "precious\n");
+    assert_int_equal(symlink(target, link), 0);
+    st_recorder *r;
+    st_error e;
+    for (unsigned flags = 0; flags <= ST_REC_OVERWRITE; flags += ST_REC_OVERWRITE) {
+        assert_int_equal(st_recorder_open(&r, link, -1, flags, &e), ST_EINVAL);
+        assert_non_null(strstr(e.msg, "symbolic link"));
+        char *t = slurp(target, NULL);
+        assert_string_equal(t, "precious\n"); /* not truncated, not written */
+        free(t);
+        struct stat st;
+        assert_int_equal(lstat(link, &st), 0);
+        assert_true(S_ISLNK(st.st_mode)); /* the link is left as it was */
+    }
+    /* a dangling link is not followed either (it would create the target) */
+    snprintf(target, sizeof target, "%s/would-be-created", (char *)*state);
+    snprintf(link, sizeof link, "%s/dangling.jsonl", (char *)*state);
+    assert_int_equal(symlink(target, link), 0);
+    assert_int_equal(st_recorder_open(&r, link, -1, 0, &e), ST_EINVAL);
+    assert_int_equal(access(target, F_OK), -1);
+}
+
+static size_t syncs_for(const char *dir, int mode, size_t samples, size_t events, double *secs)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/sync-%d.jsonl", dir, mode);
+    st_recorder *r;
+    st_error e;
+    struct timespec a, b;
+    assert_int_equal(st_recorder_open(&r, path, -1, ST_REC_OVERWRITE, &e), ST_OK);
+    st_recorder_set_sync(r, mode);
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (size_t i = 0; i < samples; i++) {
+        st_sample s;
+        memset(&s, 0, sizeof s);
+        s.t_ms = (uint32_t)i;
+        s.valid = ST_F_FOOTPRINT;
+        s.footprint = i;
+        assert_int_equal(st_recorder_sample(r, &s, &e), ST_OK);
+    }
+    for (size_t i = 0; i < events; i++) {
+        st_event ev;
+        st_event_init(&ev, (uint32_t)(samples + i), ST_EV_MARK);
+        assert_int_equal(st_recorder_event(r, &ev, &e), ST_OK);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    size_t n = (size_t)st_recorder_syncs(r);
+    st_recorder_close(r);
+    *secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+    return n;
+}
+
+static void record_sync_modes(void **state)
+{
+    const char *dir = *state;
+    double secs;
+    assert_int_equal(syncs_for(dir, ST_REC_SYNC_NEVER, 500, 5, &secs), 0);
+    assert_int_equal(syncs_for(dir, ST_REC_SYNC_ALWAYS, 200, 5, &secs), 205);
+    /* 1 s: the first line, then at most one a second; each event at once */
+    size_t n = syncs_for(dir, ST_REC_SYNC_1S, 2000, 0, &secs);
+    assert_true(n >= 1);
+    assert_true((double)n <= 1 + secs + 1);
+    n = syncs_for(dir, ST_REC_SYNC_1S, 2000, 7, &secs);
+    assert_true(n >= 7 && (double)n <= 7 + 1 + secs + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +403,8 @@ int main(void)
         cmocka_unit_test(test_fd_mode),
         cmocka_unit_test(test_write_errors),
         cmocka_unit_test_setup_teardown(test_sigkill_leaves_whole_lines, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(record_never_through_a_symlink, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(record_sync_modes, setup_dir, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

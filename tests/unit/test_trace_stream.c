@@ -14,11 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "stagetop/follow.h"
 #include "stagetop/trace.h"
 #include "stagetop/trace_stream.h"
+#include "tmpdir.h"
+#include "testutil.h"
 
 static void put(int fd, const char *s)
 {
@@ -191,6 +194,76 @@ static void test_follow_long_line(void **state)
     rmdir(dir);
 }
 
+/* ---- the chunked reader against the whole-buffer reader ---- */
+
+static void stream_matches_whole_buffer(void **state)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/t.jsonl", (char *)*state);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fprintf(fp, "\xEF\xBB\xBF{\"type\":\"start\",\"stagetop\":\"0.1.0\",\"interval\":0.5}\n\n");
+    for (int i = 0; i < 30000; i++) { /* many chunks; blank and padded lines on the way */
+        if (i % 997 == 0)
+            fprintf(fp, "%*s", 1 + i % 300, "");
+        fprintf(fp, "{\"type\":\"sample\",\"t\":%d.500,\"footprint\":%d,\"procs\":%d}\n", i, i * 7 + 1,
+                1 + i % 9);
+        if (i % 1000 == 500)
+            fprintf(fp, "{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"s%d\",\"t\":%d.500}\n", i, i);
+    }
+    fprintf(fp, "{\"type\":\"end\",\"dropped_samples\":3}"); /* no final newline */
+    fclose(fp);
+    size_t len;
+    char *all = slurp(path, &len);
+    st_trace a, b;
+    st_error e;
+    assert_int_equal(st_trace_load_mem(all, len, &a, &e), ST_OK);
+    int rc = st_trace_load_file(path, &b, &e);
+    if (rc)
+        fail_msg("%s", e.msg);
+    assert_int_equal(b.n_samples, 30000);
+    assert_int_equal(b.n_samples, a.n_samples);
+    assert_memory_equal(b.samples, a.samples, a.n_samples * sizeof *a.samples);
+    assert_int_equal(b.events.len, a.events.len);
+    assert_int_equal(b.dropped_samples, 3);
+    assert_int_equal(b.has_end, 1);
+    assert_int_equal(b.summary.n_stages, a.summary.n_stages);
+    st_trace_free(&a);
+    st_trace_free(&b);
+    free(all);
+}
+
+static void stream_names_the_bad_line(void **state)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/long.jsonl", (char *)*state);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    for (int i = 0; i < 5000; i++)
+        fprintf(fp, "{\"type\":\"sample\",\"t\":%d.000,\"footprint\":1}\n", i);
+    fputs("{\"type\":\"event\",\"kind\":\"mark\",\"note\":\"", fp); /* line 5001: 200 KB */
+    for (int i = 0; i < 200000; i++)
+        fputc('x', fp);
+    fputs("\"}\n", fp);
+    fclose(fp);
+    st_trace t;
+    st_error e;
+    assert_int_equal(st_trace_load_file(path, &t, &e), ST_EPARSE);
+    assert_non_null(strstr(e.msg, "line 5001"));
+    assert_non_null(strstr(e.msg, "longer"));
+}
+
+static void stream_fifo_without_writer(void **state)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/nobody.fifo", (char *)*state);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    st_trace_stream s;
+    st_error e;
+    assert_int_equal(st_trace_stream_open(&s, path, 0.2, &e), ST_EIO);
+    assert_non_null(strstr(e.msg, "no writer"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +271,9 @@ int main(void)
         cmocka_unit_test(test_live_lines),
         cmocka_unit_test(test_live_document),
         cmocka_unit_test(test_follow_long_line),
+        cmocka_unit_test_setup_teardown(stream_matches_whole_buffer, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(stream_names_the_bad_line, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(stream_fifo_without_writer, setup_dir, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@ static void one_process_reads_its_own_numbers(void **state)
     assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
     assert_true(st_sample_has(&s, ST_F_FOOTPRINT | ST_F_RSS | ST_F_PROCS));
     assert_int_equal(s.procs, 1);
-    assert_true(s.footprint >= 64 * MiB);
+    assert_true(s.footprint >= 64 * MIB);
     assert_within(s.footprint, own_footprint(w->pid), 0.02);
     assert_within(s.rss, (uint64_t)own_kb(w->pid, "VmRSS") * 1024, 0.02);
     assert_true(t.has_kernel_peak);
@@ -63,7 +63,7 @@ static void tree_sums_every_member_incl_thread_child(void **state)
         assert_true(member_has(&t, kids[i]));
         want += own_footprint(kids[i]);
     }
-    assert_true(s.footprint >= (32 + 3 * 16) * MiB);
+    assert_true(s.footprint >= (32 + 3 * 16) * MIB);
     assert_within(s.footprint, want, 0.02);
     st_tree_free(&t);
 }
@@ -246,18 +246,18 @@ static void kernel_peak_catches_unsampled_spike(void **state)
     assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.5, NULL), ST_OK);
     assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
     assert_int_equal(s.procs, 2);
-    assert_true(t.kernel_peak < 512 * MiB); /* before: no spike yet */
+    assert_true(t.kernel_peak < 512 * MIB); /* before: no spike yet */
     wl_cmd(w, "spike\n");
     assert_int_equal(atoi(wl_expect(w, "spiked ", line, sizeof line)), kids[0]);
     assert_int_equal(st_tree_sample(&t, 0.5, &s, NULL), ST_OK);
-    assert_true(s.footprint < 512 * MiB); /* no sample saw the spike... */
-    assert_true(t.kernel_peak >= 1024 * MiB); /* ...the kernel's mark did */
+    assert_true(s.footprint < 512 * MIB); /* no sample saw the spike... */
+    assert_true(t.kernel_peak >= 1024 * MIB); /* ...the kernel's mark did */
     /* The peak outlives the member that made it. */
     wl_cmd(w, "exit-child\n");
     wl_expect(w, "exited ", line, sizeof line);
     assert_int_equal(st_tree_sample(&t, 1.0, &s, NULL), ST_OK);
     assert_int_equal(s.procs, 1);
-    assert_true(t.kernel_peak >= 1024 * MiB);
+    assert_true(t.kernel_peak >= 1024 * MIB);
     st_tree_free(&t);
 }
 
@@ -320,7 +320,7 @@ static void root_exit_survivors(void **state, double discover_s)
     assert_int_equal(s.procs, 1);
     assert_true(member_has(&t, b));
     assert_within(s.footprint, own_footprint(b), 0.02);
-    assert_true(s.footprint >= 16 * MiB);
+    assert_true(s.footprint >= 16 * MIB);
     /* End b (stdin closes); it was re-parented to us, so we reap it. */
     close(hold[1]);
     assert_int_equal(waitpid(b, NULL, 0), b);

@@ -30,8 +30,8 @@
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "../sizes.h"
 
-#define MIB (1024L * 1024L)
 
 __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...);
 static void say(const char *fmt, ...)

@@ -1,9 +1,11 @@
-# mk/trace.mk: the trace module's extra targets (included by the Makefile).
+# mk/trace-tools-fuzz.mk: the trace module's extra targets (included by the Makefile).
 #   $(B)/tools/trace-summary   `stagetop summary` without the TUI (tests)
 #   $(B)/bench/trace-bench     import/export of a 1,000,000-sample trace
 #   $(B)/bench/cjson-tree      the same document through cJSON's tree (the peer)
 #   make fuzz                  libFuzzer over the importer (FUZZ_SECONDS, default 600)
 #   make fuzz-build            only build it: fuzz-out/fuzz_import
+#   $(B)/tests/fuzz_import_standalone  the same target with the plain compiler
+#                              and tests/fuzz/standalone.c for a main (make tests)
 
 TRACE_TOOL  := $(B)/tools/trace-summary
 TRACE_BENCH := $(B)/bench/trace-bench
@@ -27,7 +29,7 @@ $(CJSON_BENCH): bench/cjson_tree.c $(B)/libstagetop.a
 
 # The fuzzer builds the trace sources itself with clang (the rest of the
 # core is not needed and may not build with -fsanitize=fuzzer).
-FUZZ_CC      ?= clang-14
+FUZZ_CC      ?= $(firstword $(shell command -v clang-14 clang 2>/dev/null) clang)
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= 1
 FUZZ_DIR     := fuzz-out
@@ -53,3 +55,12 @@ fuzz: $(FUZZ_DIR)/fuzz_import
 	    -max_len=65536 -timeout=10 -rss_limit_mb=2048 -dict=tests/fuzz/trace.dict \
 	    -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_CORPUS)
 
+# The fuzz target linked by the plain compiler, with a main that feeds it
+# files (tests/fuzz/standalone.c): built by `make tests`, so FUZZ_SRC cannot
+# rot unseen; tests/make/fuzz_build.test.sh runs it over the seeds and builds
+# the libFuzzer binary too.
+FUZZ_STANDALONE := $(B)/tests/fuzz_import_standalone
+EXTRA_TEST_BIN  += $(FUZZ_STANDALONE)
+$(FUZZ_STANDALONE): tests/fuzz/fuzz_import.c tests/fuzz/standalone.c $(FUZZ_SRC:%.c=$(B)/%.o)
+	@mkdir -p $(dir $@)
+	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm $(LDFLAGS)

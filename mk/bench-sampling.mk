@@ -1,4 +1,4 @@
-# mk/linux.mk: the sampling benchmark (bench/sampling.sh, run by `make bench`).
+# mk/bench-sampling.mk: the sampling benchmark (bench/sampling.sh, run by `make bench`).
 ifeq ($(PLATFORM),linux)
 $(B)/bench/sampling_bench: bench/sampling_bench.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)

@@ -1,4 +1,4 @@
-# mk/darwin.mk: the macOS backend's unit tests on a non-Mac.
+# mk/darwin-shim-tests.mk: the macOS backend's unit tests on a non-Mac.
 #
 # core/platform/platform_darwin.c is built against the shim of the macOS API in
 # tests/darwin/shim (first on the include path, so <libproc.h>,

@@ -1,4 +1,4 @@
-# mk/plot.mk: a small driver of the SVG plot (core/plot_*.c) for
+# mk/tool-plot-svg.mk: a small driver of the SVG plot (core/plot_*.c) for
 # tests/e2e/plot_render.sh when ./stagetop has no `plot` command.  (Its unit
 # test, tests/unit/test_plot.c, links like every other: mk/unit.mk.)
 

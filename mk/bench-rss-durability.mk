@@ -1,4 +1,5 @@
-# mk/bench.mk: benchmark programs that link the core.
+# mk/bench-rss-durability.mk: the monitor's memory (monitor_rss) and the durability
+# benchmark (durability-bench), programs that link the core.
 $(B)/bench/monitor_rss: bench/monitor_rss.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
