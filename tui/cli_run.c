@@ -1,5 +1,6 @@
 /* cli_run.c: signals, waiting for room, headless mode, `summary`. */
 #include "cli.h"
+#include "guard_text.h"
 #include "outputs.h"
 #include "tui.h"
 
@@ -247,6 +248,14 @@ int cli_headless(st_monitor *m, const cli_args *a)
     st_error e;
     st_run_view rv;
     int signo = 0, said_guard = 0, said[ST_WARN_SOURCES] = {0};
+    if (a->headless) { /* the first line: every armed budget, and which cannot act */
+        char text[256];
+        st_monitor_view(m, st_now(), &rv);
+        if (tui_guard_armed(&rv, 0, text, sizeof text))
+            fprintf(stderr, "stagetop: guard armed: %s\n", text);
+        for (int i = 0; tui_guard_caveat(&rv, i, text, sizeof text); i++)
+            fprintf(stderr, "stagetop: warning: %s\n", text);
+    }
     for (;;) {
         st_monitor_view(m, st_now(), &rv);
         const st_run_warning *rec = st_run_view_find(&rv, ST_WARN_RECORD);

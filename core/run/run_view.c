@@ -123,6 +123,14 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->guard_opts = m->guard.o;
     v->guard_tripped = m->guard_tripped;
     v->verdict = m->verdict;
+    if (m->guard_on && m->guard.o.has_swap_budget && (m->sys_start.valid & ST_SYS_SWAPTOTAL) &&
+        m->sys_start.swap_total == 0)
+        v->guard_no_swap = 1;
+    if (m->guard_on && m->guard.o.has_kill_free && (m->sys_start.valid & ST_F_LEVEL) &&
+        m->sys_start.level_c < m->guard.o.kill_free_c) {
+        v->guard_level_crossed = 1;
+        v->level_start_c = m->sys_start.level_c;
+    }
     v->has_guard_base = m->guard.has_base;
     v->guard_swap_base = m->guard.swap_base;
 

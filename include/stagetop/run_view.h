@@ -87,6 +87,11 @@ typedef struct st_run_view {
     int guard_active;
     st_guard_opts guard_opts;
     int guard_tripped;            /* a limit was crossed and acted on */
+    int guard_no_swap;            /* a swap budget is armed but the system has no
+                                     swap configured: it cannot trigger */
+    int guard_level_crossed;      /* a level threshold is armed and the level was
+                                     already under it at the start */
+    uint16_t level_start_c;       /* the level at the start (with guard_level_crossed) */
     int has_guard_base;           /* the guard's swap base is set (first sample) */
     uint64_t guard_swap_base;     /* swap used the budget counts from (moves on resume) */
     st_guard_verdict verdict;     /* the last limit crossed */
