@@ -125,7 +125,11 @@ static void swap_lane(const tui_view *v, const st_run_view *rv, lane *l)
         return;
     }
     if ((rv->sys.valid & ST_SYS_SWAPTOTAL) && rv->sys.swap_total == 0 && rv->last->swap_used == 0) {
-        add(l, A_NORMAL, "none (no swap)", "none (no swap)", "none");
+        /* one row then (view.c): "swap used: none (no swap)", short
+         * "swap used: no swap" */
+        snprintf(l->it[0].inl, sizeof l->it[0].inl, "swap used:");
+        snprintf(l->it[0].sh, sizeof l->it[0].sh, "swap used:");
+        add(l, A_NORMAL, "none (no swap)", "none (no swap)", "no swap");
         return;
     }
     uint64_t now_b = rv->last->swap_used, base = rv->sys_start.swap_used;

@@ -23,8 +23,8 @@ check "the armed swap budget is on the header" wait_screen g 5 "guard swap+100M"
 if [ $no_swap = 1 ]; then
     check "no swap: the budget is marked as unable to act" wait_screen g 5 "guard swap+100M(!)"
     check "no swap: the status line says why" wait_screen g 5 "swap-budget cannot trigger: no swap is configured"
-    check "no swap: the swap lane is one row saying so" wait_screen g 10 "^swap none (no swap)"
-    one_row() { screen g | awk '/^swap none \(no swap\)/ {s = NR} /^memory available/ {m = NR} END {exit !(s && m && m - s <= 2)}'; }
+    check "no swap: the swap lane is one row saying so" wait_screen g 10 "^swap used: .*no swap"
+    one_row() { screen g | awk '/^swap used: .*no swap/ {s = NR} /^memory available/ {m = NR} END {exit !(s && m && m - s <= 2)}'; }
     check "no swap: the next lane follows right under it" one_row
 else
     skip "no-swap screen" "this machine has swap configured"
