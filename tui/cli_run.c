@@ -1,5 +1,6 @@
 /* cli_run.c: signals, waiting for room, headless mode, `summary`. */
 #include "cli.h"
+#include "guard_text.h"
 #include "outputs.h"
 #include "tui.h"
 
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "stagetop/plot.h"
+#include "stagetop/prerun.h"
 #include "stagetop/trace.h"
 #include "stagetop/units.h"
 
@@ -97,27 +99,26 @@ static void nap_until(double until)
 
 int cli_wait_free(const st_platform *plat, double pct, double timeout_s, double interval)
 {
-    st_backend *b;
+    st_prerun *pr;
     st_error e;
-    st_sys_mem sys;
     int said = 0;
-    if (plat->open(&b, &e) != ST_OK) {
+    if (st_prerun_open(&pr, plat, &e) != ST_OK) {
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return CLI_EXIT_WATCH;
     }
     double start = st_now(), step = interval < 0.5 ? 0.5 : interval, said_at = 0;
     int rc = CLI_EXIT_NOROOM;
     for (;;) {
+        double level;
         if (cli_signal) {
             rc = 128 + cli_signal;
             break;
         }
-        if (plat->read_system(b, &sys, &e) != ST_OK || !(sys.valid & ST_F_LEVEL)) {
+        if (st_prerun_level(pr, &level, &e) != ST_OK) {
             fprintf(stderr, "stagetop: --wait-free: the memory level is not readable here\n");
             rc = CLI_EXIT_WATCH;
             break;
         }
-        double level = sys.level_c / 100.0;
         if (level >= pct) {
             if (said)
                 fprintf(stderr, "stagetop: memory level %.1f%% >= %.1f%%: starting\n", level, pct);
@@ -139,7 +140,7 @@ int cli_wait_free(const st_platform *plat, double pct, double timeout_s, double 
         said = 1;
         nap_until(st_now() + step);
     }
-    plat->close(b);
+    st_prerun_close(pr);
     return rc;
 }
 
@@ -247,6 +248,14 @@ int cli_headless(st_monitor *m, const cli_args *a)
     st_error e;
     st_run_view rv;
     int signo = 0, said_guard = 0, said[ST_WARN_SOURCES] = {0};
+    if (a->headless) { /* the first line: every armed budget, and which cannot act */
+        char text[256];
+        st_monitor_view(m, st_now(), &rv);
+        if (tui_guard_armed(&rv, 0, text, sizeof text))
+            fprintf(stderr, "stagetop: guard armed: %s\n", text);
+        for (int i = 0; tui_guard_caveat(&rv, i, text, sizeof text); i++)
+            fprintf(stderr, "stagetop: warning: %s\n", text);
+    }
     for (;;) {
         st_monitor_view(m, st_now(), &rv);
         const st_run_warning *rec = st_run_view_find(&rv, ST_WARN_RECORD);

@@ -22,7 +22,7 @@ typedef struct lane {
     unsigned field;
     int agg;
     int pair;
-    int fixed;       /* 1: scale 0..100 (percent) */
+    int fitted;      /* 1: scaled to the values in view, bounds labelled (percent) */
     item it[7];
     int n;
 } lane;
@@ -108,9 +108,10 @@ static void footprint_lane(const tui_view *v, const st_run_view *rv, lane *l)
     bytes_item(l, A_BOLD, "now  ", "", "", rv->last->footprint);
     bytes_item(l, A_NORMAL, "peak ", "peak ", "pk ", rv->summary->peak_footprint);
     if (rv->has_kernel_peak && rv->kernel_peak > rv->summary->peak_footprint) {
-        char name[48];
-        snprintf(name, sizeof name, "%s ", rv->peak_metric ? rv->peak_metric : "kernel");
-        bytes_item(l, tui_attr(v, TUI_PAIR_DIM), name, name, "hwm ", rv->kernel_peak);
+        /* one name everywhere (report, diff, replay, summary): the platform's
+         * source (VmHWM, lifetime_max_phys_footprint) is docs/metrics.md's */
+        bytes_item(l, tui_attr(v, TUI_PAIR_DIM), "kernel peak ", "kernel peak ", "kpk ",
+                   rv->kernel_peak);
     }
 }
 
@@ -124,7 +125,11 @@ static void swap_lane(const tui_view *v, const st_run_view *rv, lane *l)
         return;
     }
     if ((rv->sys.valid & ST_SYS_SWAPTOTAL) && rv->sys.swap_total == 0 && rv->last->swap_used == 0) {
-        add(l, A_NORMAL, "none (no swap)", "none (no swap)", "none");
+        /* one row then (view.c): "swap used: none (no swap)", short
+         * "swap used: no swap" */
+        snprintf(l->it[0].inl, sizeof l->it[0].inl, "swap used:");
+        snprintf(l->it[0].sh, sizeof l->it[0].sh, "swap used:");
+        add(l, A_NORMAL, "none (no swap)", "none (no swap)", "no swap");
         return;
     }
     uint64_t now_b = rv->last->swap_used, base = rv->sys_start.swap_used;
@@ -171,7 +176,7 @@ static void level_lane(const tui_view *v, const st_run_view *rv, lane *l)
 {
     l->field = ST_F_LEVEL;
     l->agg = TUI_AGG_MIN;
-    l->fixed = 1;
+    l->fitted = 1;
     l->pair = TUI_PAIR_LEVEL;
     add(l, tui_attr(v, l->pair) | A_BOLD, "memory available", "available", "avail");
     if (!rv->last || !st_sample_has(rv->last, ST_F_LEVEL)) {
@@ -196,8 +201,9 @@ static void level_lane(const tui_view *v, const st_run_view *rv, lane *l)
         add(l, mn < 10 ? tui_attr(v, TUI_PAIR_BAD) : A_NORMAL, row, inl, sh);
     }
     if (st_sample_has(rv->last, ST_F_PRESSURE)) {
-        snprintf(row, sizeof row, "pressure %.2f", rv->last->pressure_c / 100.0);
-        snprintf(sh, sizeof sh, "pr %.1f", rv->last->pressure_c / 100.0);
+        /* PSI "some avg10": the share of the last 10 s that some task waited on memory */
+        snprintf(row, sizeof row, "pressure %.2f%%", rv->last->pressure_c / 100.0);
+        snprintf(sh, sizeof sh, "pr %.1f%%", rv->last->pressure_c / 100.0);
         add(l, tui_attr(v, TUI_PAIR_DIM), row, row, sh);
     }
 }
@@ -275,6 +281,35 @@ static void draw_rows(const lane *l, const tui_box *b)
     }
 }
 
+/* A percent lane scaled to what is in view, so 97 % -> 92 % is seen: the
+ * bounds are the smallest and largest values, widened by a point and to at
+ * least 2 points, within 0 .. 100; a label says them ("scale 91-98%"). */
+static void fit_percent(const tui_view *v, lane *l, const double *col, int w, double *lo, double *hi)
+{
+    double mn = 101, mx = -1;
+    for (int j = 0; j < w; j++)
+        if (!isnan(col[j])) {
+            if (col[j] < mn)
+                mn = col[j];
+            if (col[j] > mx)
+                mx = col[j];
+        }
+    if (mx < 0)
+        return;
+    double a = floor(mn - 1), b = ceil(mx + 1);
+    if (b - a < 2)
+        b = a + 2;
+    *lo = a < 0 ? 0 : a;
+    *hi = b > 100 ? 100 : b;
+    if (*hi - *lo < 2)
+        *lo = *hi - 2;
+    char row[64], sh[64];
+    snprintf(row, sizeof row, "scale %.0f-%.0f%%", *lo, *hi);
+    snprintf(sh, sizeof sh, "%.0f-%.0f%%", *lo, *hi);
+    if (l->n < 7)
+        add(l, tui_attr(v, TUI_PAIR_DIM), row, row, sh);
+}
+
 void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
 {
     (void)now;
@@ -308,7 +343,9 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
         const double *col = rv->last ? lane_columns(v, i, rv, l, c0, w, newest) : NULL;
         double hi = 100, lo = 0;
         int has_data = 0;
-        if (!l->fixed) {
+        if (l->fitted && col)
+            fit_percent(v, l, col, w, &lo, &hi);
+        else if (!l->fitted) {
             hi = 0;
             for (int j = 0; col && j < w; j++)
                 if (!isnan(col[j]) && col[j] > hi)
@@ -324,7 +361,10 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
                 snprintf(row, sizeof row, "top  %s", big);
                 add(l, tui_attr(v, TUI_PAIR_DIM), row, row, row);
             }
-            draw_rows(l, &L->label[i]);
+            if (L->label[i].h > 1)
+                draw_rows(l, &L->label[i]);
+            else /* a lane of one row (swap on a system without swap) */
+                draw_inline(l, L->label[i].y, L->label[i].x, L->label[i].w);
         } else {
             draw_inline(l, L->label[i].y, L->label[i].x, L->label[i].w);
         }

@@ -87,6 +87,17 @@ static void do_export(live *s, double now)
         tui_view_message(&s->v, now, 0, "exported %s", path);
 }
 
+/* A mark with the label typed at the prompt (none when empty). */
+static void do_mark(live *s, double now)
+{
+    st_error e;
+    st_error_clear(&e);
+    if (st_monitor_mark(s->m, s->v.input_len ? s->v.input : NULL, now, &e) != ST_OK)
+        tui_view_message(&s->v, now, 1, "mark failed: %s", e.msg);
+    else
+        tui_view_message(&s->v, now, 0, "mark added%s%s", s->v.input_len ? ": " : "", s->v.input);
+}
+
 static void on_key(live *s, int ch, double now)
 {
     tui_view *v = &s->v;
@@ -100,6 +111,18 @@ static void on_key(live *s, int ch, double now)
     }
     if (ch == 12) { /* Ctrl-L */
         clearok(curscr, TRUE);
+        return;
+    }
+    if (v->prompt == TUI_PROMPT_MARK) {
+        if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+            v->prompt = TUI_PROMPT_NONE;
+            do_mark(s, now);
+        } else if (ch == 27) {
+            v->prompt = TUI_PROMPT_NONE;
+            tui_view_message(v, now, 0, "no mark");
+        } else {
+            tui_view_input_key(v, ch);
+        }
         return;
     }
     if (v->prompt == TUI_PROMPT_KILL) {
@@ -155,15 +178,11 @@ static void on_key(live *s, int ch, double now)
             v->prompt = TUI_PROMPT_KILL;
         break;
     case 'e': case 'E': do_export(s, now); break;
-    case 'm': case 'M': {
-        st_error e;
-        st_error_clear(&e);
-        if (st_monitor_mark(m, NULL, now, &e) != ST_OK)
-            tui_view_message(v, now, 1, "mark failed: %s", e.msg);
-        else
-            tui_view_message(v, now, 0, "mark added");
+    case 'm': case 'M': /* asks for a label: Enter adds the mark */
+        v->prompt = TUI_PROMPT_MARK;
+        v->input_len = 0;
+        v->input[0] = '\0';
         break;
-    }
     case ' ': tui_view_freeze(v, &rv); break;
     case '+': case '=': tui_view_zoom(v, 1); break;
     case '-': case '_': tui_view_zoom(v, -1); break;
@@ -201,6 +220,7 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
     s.o = o;
     WINDOW *keys_in = tui_term_keys();
     tui_view_init(&s.v, o);
+    s.v.mon = m;
     tui_view_colors(&s.v);
     st_run_view rv;
     view_of(&s, st_now(), &rv);

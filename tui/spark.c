@@ -286,10 +286,26 @@ static int event_rank(int kind)
     }
 }
 
+/* The text an event shows after its letter: a stage's name, a mark's note. */
+static const char *event_text(const st_event *e, size_t *len)
+{
+    if (e->kind == ST_EV_STAGE) {
+        *len = strnlen(e->stage, sizeof e->stage);
+        return e->stage;
+    }
+    if (e->kind == ST_EV_MARK && e->note[0]) {
+        *len = strnlen(e->note, sizeof e->note);
+        return e->note;
+    }
+    return NULL;
+}
+
 size_t tui_events_row(const st_event *ev, size_t nev, uint32_t interval_ms, unsigned per_col,
                       uint64_t col0, int ncols, int ascii, char *out, size_t outlen)
 {
-    int at[MAX_ROW]; /* index of the event drawn in each column, -1 none */
+    int at[MAX_ROW];  /* index of the event whose letter is drawn in each column, -1 none */
+    int cnt[MAX_ROW]; /* events in each column */
+    int txt[MAX_ROW]; /* the latest event with a text in each column, -1 none */
     size_t o = 0;
     if (outlen == 0)
         return 0;
@@ -301,12 +317,16 @@ size_t tui_events_row(const st_event *ev, size_t nev, uint32_t interval_ms, unsi
     if (per_col == 0)
         per_col = 1;
     for (int i = 0; i < ncols; i++)
-        at[i] = -1;
+        at[i] = txt[i] = -1, cnt[i] = 0;
     for (size_t e = 0; e < nev; e++) {
         uint64_t col = tui_sample_k(ev[e].t_ms, interval_ms) / per_col;
         if (col < col0 || col - col0 >= (uint64_t)ncols)
             continue;
         int x = (int)(col - col0);
+        size_t tl;
+        cnt[x]++;
+        if (event_text(&ev[e], &tl))
+            txt[x] = (int)e;
         if (at[x] >= 0 && event_rank(ev[at[x]].kind) > event_rank(ev[e].kind))
             continue;
         at[x] = (int)e;
@@ -319,8 +339,10 @@ size_t tui_events_row(const st_event *ev, size_t nev, uint32_t interval_ms, unsi
             x++;
             continue;
         }
-        const st_event *e = &ev[at[x]];
-        char letter = tui_event_letter(e->kind);
+        /* one event: its letter; several: how many (never hidden) */
+        char letter = cnt[x] == 1 ? tui_event_letter(ev[at[x]].kind)
+                    : cnt[x] <= 9 ? (char)('0' + cnt[x]) : '+';
+        const st_event *e = txt[x] >= 0 ? &ev[txt[x]] : NULL;
         if (!put(out, outlen, &o, &letter, 1))
             return o;
         int next = x + 1;
@@ -328,10 +350,11 @@ size_t tui_events_row(const st_event *ev, size_t nev, uint32_t interval_ms, unsi
             next++;
         int limit = next < ncols ? next - 1 : ncols; /* a name ends before this */
         x++;
-        if (e->kind == ST_EV_STAGE && x < limit) {
+        size_t text_len = 0;
+        const char *text = e ? event_text(e, &text_len) : NULL;
+        if (text && x < limit) {
             char safe[256];
-            tui_sanitize(e->stage, strnlen(e->stage, sizeof e->stage), ascii, limit - x, safe,
-                         sizeof safe);
+            tui_sanitize(text, text_len, ascii, limit - x, safe, sizeof safe);
             const unsigned char *p = (const unsigned char *)safe;
             size_t left = strlen(safe);
             while (left > 0) { /* copy, leaving out zero-width characters */

@@ -96,11 +96,11 @@ char tui_event_letter(int kind);
 
 /* The event row under the axis, ncols wide (same columns as tui_bucket):
  * each event with a column in view puts its letter there; a stage event is
- * followed by its stage name (control characters made visible) up to one
- * blank before the next marker.  In one column the event of the higher
- * rank is drawn (marks and stagetop's pause, resume, kill, exit, budget
- * first, then stage, then load, reload, release, other), else the later
- * one.  Events must be sorted by t_ms.
+ * followed by its stage name, a mark by its note (control characters made
+ * visible), up to one blank before the next marker.  Events never hide
+ * each other: where several fall in one column, their count is drawn
+ * ('2'..'9', '+' for ten or more), followed by the text of the latest of
+ * them that has one.  Events must be sorted by t_ms.
  * Returns the bytes written. */
 size_t tui_events_row(const st_event *ev, size_t nev, uint32_t interval_ms, unsigned per_col,
                       uint64_t col0, int ncols, int ascii, char *out, size_t outlen);

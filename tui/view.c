@@ -38,6 +38,45 @@ void tui_view_free(tui_view *v)
     memset(v, 0, sizeof *v);
 }
 
+/* Lane i of a graph layout down to one row (its blank row under it kept);
+ * the rows it frees go to the other lanes (at most 15 graph rows each),
+ * then to the process list.  Everything under it moves up. */
+static void one_row_lane(tui_layout *L, int i)
+{
+    int n = L->n_lanes, h[TUI_MAX_LANES], freed = L->label[i].h - 1;
+    if (!L->graph || freed <= 0)
+        return;
+    for (int j = 0; j < n; j++)
+        h[j] = j == i ? 1 : L->label[j].h;
+    for (int grew = 1; freed > 0 && grew;) {
+        grew = 0;
+        for (int j = 0; j < n && freed > 0; j++)
+            if (j != i && h[j] < 15) {
+                h[j]++;
+                freed--;
+                grew = 1;
+            }
+    }
+    int y = L->label[0].y;
+    for (int j = 0; j < n; j++) {
+        L->label[j].y = L->plot[j].y = y;
+        L->label[j].h = L->plot[j].h = h[j];
+        y += h[j] + 1;
+    }
+    if (L->axis.h) {
+        L->window.y = L->axis.y = y;
+        y++;
+    }
+    if (L->events.h) {
+        L->events_label.y = L->events.y = y;
+        y++;
+    }
+    if (L->list.h > 0) {
+        L->list.y = y;
+        L->list.h = L->rows - 1 - y;
+    }
+}
+
 void tui_view_resize(tui_view *v, const st_run_view *rv)
 {
     int rows, cols;
@@ -45,6 +84,10 @@ void tui_view_resize(tui_view *v, const st_run_view *rv)
     int lanes = rv->has_gpu_lane ? 4 : 3;
     tui_layout L = v->L;
     tui_layout_compute(cols, rows, lanes, (int)rv->n_members, &v->L);
+    /* A system without swap: the swap lane is one row saying so. */
+    if ((rv->sys.valid & ST_SYS_SWAPTOTAL) && rv->sys.swap_total == 0 && rv->last &&
+        st_sample_has(rv->last, ST_F_SWAP) && rv->last->swap_used == 0)
+        one_row_lane(&v->L, 1);
     v->order_total = UINT64_MAX; /* re-sort */
     if (memcmp(&L, &v->L, sizeof L) != 0)
         v->full = 1;
@@ -114,6 +157,23 @@ void tui_view_message(tui_view *v, double now, int error, const char *fmt, ...)
     tui_sanitize(raw, strlen(raw), v->ascii, -1, v->msg, sizeof v->msg);
     v->msg_error = error;
     v->msg_until = now + (error ? 8.0 : 5.0);
+}
+
+int tui_view_input_key(tui_view *v, int ch)
+{
+    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        while (v->input_len > 0 && ((unsigned char)v->input[--v->input_len] & 0xC0) == 0x80) {
+        } /* a UTF-8 character's continuation bytes go with it */
+        v->input[v->input_len] = '\0';
+        return 1;
+    }
+    if (ch < 32 || ch > 255 || ch == 127)
+        return 0;
+    if (v->input_len + 1 < sizeof v->input) {
+        v->input[v->input_len++] = (char)ch;
+        v->input[v->input_len] = '\0';
+    }
+    return 1;
 }
 
 void tui_view_zoom(tui_view *v, int dir)

@@ -12,7 +12,7 @@
 #include "tui.h"
 
 enum tui_prompt { TUI_PROMPT_NONE, TUI_PROMPT_KILL, TUI_PROMPT_QUIT, TUI_PROMPT_QUIT_LAUNCHED,
-                  TUI_PROMPT_WIDE };
+                  TUI_PROMPT_WIDE, TUI_PROMPT_MARK };
 
 /* Columns of one lane computed for a window, reused while the window
  * slides: a finished column (older than the newest sample's) never changes. */
@@ -41,12 +41,16 @@ typedef struct tui_view {
     int stages;              /* the stage table is open (key s) */
     int drawn_stages;        /* it was on the last frame */
     int prompt;              /* enum tui_prompt */
+    char input[64];          /* TUI_PROMPT_MARK: the label typed so far (raw bytes) */
+    size_t input_len;
     char msg[256];           /* the last message, shown for a while */
     int msg_error;
     double msg_until;
     char warn[256];          /* the monitor's last warning, and until when */
     double warn_until;       /* it is shown */
     tui_lane_cache lanes[TUI_MAX_LANES];
+    const st_monitor *mon;   /* a live run, asked for command lines
+                                (st_monitor_command); NULL in a replay */
     tui_cmd_entry *cmds;     /* command lines of listed processes */
     size_t n_cmds, cap_cmds;
     const st_proc_mem **order; /* members, largest footprint first */
@@ -86,6 +90,11 @@ void tui_view_message(tui_view *v, double now, int error, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+
+/* The mark prompt's line editing: a printable key (or a byte of a UTF-8
+ * character) is appended, Backspace removes the last character.  Returns
+ * 1 when ch was taken. */
+int tui_view_input_key(tui_view *v, int ch);
 
 /* Zoom: dir > 0 fewer samples per column (in), < 0 more (out). */
 void tui_view_zoom(tui_view *v, int dir);

@@ -2,6 +2,7 @@
  * header, the process list, the status line (messages, prompts, the first
  * warning of the list), the help and the guard's alert. */
 #include "view.h"
+#include "guard_text.h"
 #include "sanitize.h"
 #include "viewdraw.h"
 
@@ -59,6 +60,10 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
     uint64_t missed = rv->dropped;
     if (missed)
         snprintf(drop, sizeof drop, "  missed %llu", (unsigned long long)missed);
+    char guard[128];
+    tui_guard_armed(rv, 1, guard, sizeof guard); /* every armed budget, "(!)" if it cannot act */
+    attr_t guard_a = rv->guard_no_swap || rv->guard_level_crossed ? tui_attr(v, TUI_PAIR_WARN) | A_BOLD
+                                                                  : A_NORMAL;
     int x = 0;
     char tag[48];
     snprintf(tag, sizeof tag, "[%s]", state);
@@ -66,13 +71,22 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
     if (b->h >= 2) {
         snprintf(line, sizeof line, " pid %ld  %s", (long)rv->root_pid, cmd);
         tui_put(b->y, x, b->w - x, line, A_BOLD);
-        snprintf(line, sizeof line, "%zu procs  up %s  every %gs%s  footprint = %s%s%s",
-                 rv->n_members, up, rv->interval, stage, rv->footprint_metric, drop,
-                 v->frozen ? "  [FROZEN]" : "");
-        tui_put(b->y + 1, 0, b->w, line, A_NORMAL);
+        snprintf(line, sizeof line, "%zu procs  up %s  every %gs  ", rv->n_members, up, rv->interval);
+        int gx = tui_put(b->y + 1, 0, b->w, line, A_NORMAL);
+        if (guard[0])
+            gx += tui_put(b->y + 1, gx, b->w - gx, guard, guard_a) + 2;
+        snprintf(line, sizeof line, "%s%sfootprint = %s%s%s", stage[0] ? stage + 2 : "",
+                 stage[0] ? "  " : "", rv->footprint_metric, drop, v->frozen ? "  [FROZEN]" : "");
+        tui_put(b->y + 1, gx, b->w - gx, line, A_NORMAL);
     } else {
-        snprintf(line, sizeof line, " %ld  %zu procs  %s  %gs%s%s  %s", (long)rv->root_pid,
-                 rv->n_members, up, rv->interval, stage, v->frozen ? " [FROZEN]" : "", cmd);
+        snprintf(line, sizeof line, " %ld  %zu procs  %s  %gs  ", (long)rv->root_pid,
+                 rv->n_members, up, rv->interval);
+        x += tui_put(b->y, x, b->w - x, line, A_NORMAL);
+        if (guard[0])
+            x += tui_put(b->y, x, b->w - x, guard, guard_a) + 2;
+        snprintf(line, sizeof line, "%s%s%s%s", stage[0] ? stage + 2 : "",
+                 v->frozen ? (stage[0] ? " [FROZEN]" : "[FROZEN]") : "",
+                 stage[0] || v->frozen ? "  " : "", cmd);
         tui_put(b->y, x, b->w - x, line, A_NORMAL);
     }
 }
@@ -106,7 +120,7 @@ static void sort_members(tui_view *v, const st_run_view *rv)
 }
 
 /* The command line of id, read once and kept (re-read every 10 s: exec). */
-static const char *command_of(tui_view *v, const st_run_view *rv, st_proc_id id, double now)
+static const char *command_of(tui_view *v, st_proc_id id, double now)
 {
     tui_cmd_entry *e = NULL;
     for (size_t i = 0; i < v->n_cmds; i++)
@@ -125,7 +139,7 @@ static const char *command_of(tui_view *v, const st_run_view *rv, st_proc_id id,
         e->id = id;
     }
     char raw[1024];
-    if (st_run_view_command(rv, id, raw, sizeof raw, NULL) != ST_OK)
+    if (!v->mon || st_monitor_command(v->mon, id, raw, sizeof raw, NULL) != ST_OK)
         snprintf(raw, sizeof raw, "?");
     tui_sanitize(raw, strlen(raw), v->ascii, -1, e->text, sizeof e->text);
     e->read_at = now;
@@ -187,7 +201,7 @@ void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
         tui_put(b->y + 1 + i, b->x, b->w, line,
                 p->id.pid == rv->root_pid ? A_BOLD : A_NORMAL);
         if (len < b->w)
-            tui_put(b->y + 1 + i, b->x + len, b->w - len, command_of(v, rv, p->id, now), A_NORMAL);
+            tui_put(b->y + 1 + i, b->x + len, b->w - len, command_of(v, p->id, now), A_NORMAL);
     }
 }
 
@@ -209,17 +223,55 @@ static void own_cpu(tui_view *v, double now)
     }
 }
 
-/* A warning from the monitor (guard, record stream, --events, GPU) is shown for
- * ten seconds after it appears or changes; the keys come back after. */
+/* A warning from the monitor (guard, record stream, --events, GPU), or else
+ * the first budget that cannot act, is shown for ten seconds after it
+ * appears or changes; the keys come back after. */
 static const char *monitor_warning(tui_view *v, const st_run_view *rv, double now)
 {
     const st_run_warning *rw = st_run_view_warning(rv);
-    const char *w = rw ? rw->e.msg : "";
+    char caveat[200] = "";
+    if (!rw) /* else an armed budget that cannot act (no swap; level already under it) */
+        tui_guard_caveat(rv, 0, caveat, sizeof caveat);
+    const char *w = rw ? rw->e.msg : caveat;
     if (strncmp(w, v->warn, sizeof v->warn - 1) != 0) {
         snprintf(v->warn, sizeof v->warn, "%s", w);
         v->warn_until = now + 10.0;
     }
-    return w[0] && now < v->warn_until ? w : NULL;
+    return w[0] && now < v->warn_until ? v->warn : NULL; /* v->warn: w may be a local */
+}
+
+/* The keys of the status line in w columns beside stagetop's cost (rw
+ * columns): the less used keys drop first (zoom, freeze, stages, mark,
+ * export, kill, pause), then the cost (*rw = 0); `? help` and `q quit`
+ * never drop. */
+static void fit_keys(const tui_view *v, const st_run_view *rv, int w, int rw_in, char *out,
+                     size_t len, int *rw)
+{
+    const char *items[] = {
+        rv->job_state == ST_JOB_PAUSED ? "p resume" : "p pause", "k kill", "e export", "m mark",
+        "s stages", v->frozen ? "space unfreeze" : "space freeze", "+/- zoom", "? help", "q quit",
+    };
+    enum { N = sizeof items / sizeof items[0], KEEP = 2 };
+    for (int pass = 0; pass < 2; pass++) {
+        int right = pass == 0 && rw_in <= w / 2 ? rw_in : 0;
+        for (int drop = 0; drop <= N - KEEP; drop++) {
+            /* drop the `drop` items just before the kept ones, the last first */
+            size_t o = 0;
+            out[0] = '\0';
+            for (int i = 0; i < N; i++) {
+                if (i >= N - KEEP - drop && i < N - KEEP)
+                    continue;
+                o += (size_t)snprintf(out + o, o < len ? len - o : 0, "%s%s", o ? "  " : "", items[i]);
+                if (o >= len)
+                    o = len - 1;
+            }
+            if (tui_text_width(out) <= w - right) {
+                *rw = right;
+                return;
+            }
+        }
+    }
+    *rw = 0;
 }
 
 void tui_panel_status(tui_view *v, const st_run_view *rv, double now)
@@ -235,7 +287,7 @@ void tui_panel_status(tui_view *v, const st_run_view *rv, double now)
     else
         snprintf(right, sizeof right, " cpu %.1f%%  %.1fms/sample", v->cpu_pct, us / 1000);
     attr_t a = A_NORMAL;
-    int prompt = v->prompt != TUI_PROMPT_NONE;
+    int prompt = v->prompt != TUI_PROMPT_NONE, keys = 0;
     if (v->prompt == TUI_PROMPT_KILL) {
         snprintf(left, sizeof left, "Kill pid %ld and its %zu process%s? [y/n]",
                  (long)rv->root_pid, rv->n_members, rv->n_members == 1 ? "" : "es");
@@ -252,23 +304,32 @@ void tui_panel_status(tui_view *v, const st_run_view *rv, double now)
         snprintf(left, sizeof left, "stagetop started this job and it still runs: "
                                     "[k]ill it and quit, [l]eave it running, [c]ancel");
         a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD | A_REVERSE;
+    } else if (v->prompt == TUI_PROMPT_MARK) {
+        char safe[200];
+        tui_sanitize(v->input, v->input_len, v->ascii, -1, safe, sizeof safe);
+        snprintf(left, sizeof left, "mark label (Enter: add, none if empty; Esc: cancel): %s_", safe);
+        a = A_BOLD | A_REVERSE;
     } else if (v->msg[0] && now < v->msg_until) {
         snprintf(left, sizeof left, "%s", v->msg);
         a = v->msg_error ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD : A_BOLD;
     } else if (rv->read_only) {
         snprintf(left, sizeof left, "READ-ONLY (a wide tree: nothing is signalled; p or k asks)"
                  "  e export  m mark  ? help  q quit");
+        if (tui_text_width(left) > b->w) /* help and quit never drop */
+            snprintf(left, sizeof left, "READ-ONLY (p/k ask)  e export  m mark  ? help  q quit");
         a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD;
     } else if (warn) {
         tui_sanitize(warn, strlen(warn), v->ascii, -1, left, sizeof left);
         a = tui_attr(v, TUI_PAIR_WARN);
     } else {
-        snprintf(left, sizeof left, "p %s  k kill  e export  m mark  s stages  space %s  +/- zoom  ? help  q quit",
-                 rv->job_state == ST_JOB_PAUSED ? "resume" : "pause",
-                 v->frozen ? "unfreeze" : "freeze");
+        keys = 1;
     }
     int rw = tui_text_width(right);
-    int show_right = !prompt && rw <= b->w / 2;
+    if (keys)
+        fit_keys(v, rv, b->w, rw, left, sizeof left, &rw);
+    /* a message or warning that does not fit beside the cost hides the cost */
+    int show_right = !prompt && rw > 0 && rw <= b->w / 2 &&
+                     (keys || tui_text_width(left) + rw <= b->w);
     int lw = b->w - (show_right ? rw : 0);
     if (prompt) {
         attrset(a);
@@ -289,7 +350,7 @@ void tui_panel_help(const tui_view *v)
         "p      pause / resume the whole job (SIGSTOP / SIGCONT)",
         "k      kill the job (asks; SIGTERM, later SIGKILL)",
         "e      export the trace as JSON (path shown below)",
-        "m      add a mark at this moment",
+        "m      add a mark (asks for a label; Enter alone: none)",
         "s      the stage table (time, peak, swap, level, loads)",
         "space  freeze the graphs (left/right move them)",
         "+ -    zoom the time window in / out",
@@ -298,6 +359,7 @@ void tui_panel_help(const tui_view *v)
         "",
         "markers: S stage L load R release M mark P pause",
         "         C resume K kill X exit B budget",
+        "         2-9 + several events in one column",
         "",
         "any key closes this help",
     };

@@ -1,11 +1,13 @@
 /* view_util.c: drawing helpers of the screens (live and replay): colour
  * pairs and their attributes, safe text at a place, the centred box of the
- * help and the guard's alert. */
+ * help and the guard's alert (long lines wrap, nothing is cut). */
 #include "view.h"
 #include "sanitize.h"
 #include "viewdraw.h"
 
 #include <curses.h>
+#include <stdio.h>
+#include <string.h>
 
 void tui_view_colors(const tui_view *v)
 {
@@ -70,13 +72,66 @@ void tui_frame_box(const tui_view *v, int y0, int x0, int h, int w)
     }
 }
 
+/* Wrap line at spaces into rows of at most w columns (a word longer than a
+ * row is cut between characters) into rows[0 .. max_rows).  Returns the
+ * rows it made. */
+static int wrap_line(const char *line, int w, char rows[][256], int max_rows)
+{
+    int n = 0;
+    const char *p = line;
+    if (!*p && max_rows > 0) {
+        rows[n++][0] = '\0';
+        return n;
+    }
+    while (*p && n < max_rows) {
+        char *row = rows[n++];
+        size_t len = 0;
+        row[0] = '\0';
+        while (*p) {
+            while (len == 0 && *p == ' ')
+                p++;
+            size_t wl = strcspn(p, " ");
+            char word[256], trial[512];
+            snprintf(word, sizeof word, "%.*s", (int)(wl < 255 ? wl : 255), p);
+            snprintf(trial, sizeof trial, "%s%s%s", row, len ? " " : "", word);
+            if (tui_text_width(trial) <= w && strlen(trial) < 256) {
+                memcpy(row, trial, strlen(trial) + 1);
+                len = strlen(row);
+                p += wl;
+                if (*p == ' ')
+                    p++;
+                continue;
+            }
+            if (len == 0) { /* one word wider than a row: cut it */
+                tui_text_fit(word, w, row, 256);
+                len = strlen(row);
+                p += len ? len : wl;
+            }
+            break;
+        }
+    }
+    return n;
+}
+
 void tui_view_help(const tui_view *v, const char *const *lines, int n)
 {
-    int w = 60 < COLS - 2 ? 60 : COLS - 2, h = n + 2 < LINES ? n + 2 : LINES;
-    if (w < 10 || h < 3)
+    enum { MAX_ROWS = 48 };
+    char rows[MAX_ROWS][256];
+    int bold[MAX_ROWS];
+    int w = 60 < COLS - 2 ? 60 : COLS - 2, nr = 0;
+    if (w < 10)
+        return;
+    for (int i = 0; i < n && nr < MAX_ROWS; i++) {
+        int k = wrap_line(lines[i], w - 4, rows + nr, MAX_ROWS - nr);
+        for (int j = 0; j < k; j++)
+            bold[nr + j] = i == 0;
+        nr += k;
+    }
+    int h = nr + 2 < LINES ? nr + 2 : LINES;
+    if (h < 3)
         return;
     int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
     tui_frame_box(v, y0, x0, h, w);
-    for (int i = 0; i < n && i < h - 2; i++)
-        tui_put(y0 + 1 + i, x0 + 2, w - 4, lines[i], i == 0 ? A_BOLD : A_NORMAL);
+    for (int i = 0; i < nr && i < h - 2; i++)
+        tui_put(y0 + 1 + i, x0 + 2, w - 4, rows[i], bold[i] ? A_BOLD : A_NORMAL);
 }

@@ -20,7 +20,7 @@
 
 #define T0 1700000000000000ull /* a start time, microseconds */
 #define SEC 1000000ull
-#define MiB (1ull << 20)
+#include "../sizes.h"
 
 DC_UNUSED static const st_platform *const P = &st_platform_native;
 
@@ -45,16 +45,16 @@ DC_UNUSED static void script_machine(void)
 {
     fake_darwin_reset();
     add(0, 0, T0 - 1000 * SEC, "kernel_task", 0);
-    add(1, 0, T0 - 999 * SEC, "launchd", 20 * MiB);
-    add(50, 1, T0, "zsh", 5 * MiB);
-    add(100, 50, T0 + 10 * SEC, "python3", 900 * MiB);
-    add(101, 100, T0 + 11 * SEC, "worker", 300 * MiB + 4096);
-    add(102, 100, T0 + 12 * SEC, "worker", 250 * MiB + 12288);
-    add(103, 101, T0 + 13 * SEC, "helper", 70 * MiB);
-    add(104, 102, T0 + 14 * SEC + 1, "helper", 33 * MiB);
-    add(200, 1, T0 + 2 * SEC, "Safari", 1500 * MiB);
-    add(201, 200, T0 + 3 * SEC, "WebContent", 800 * MiB);
-    add(300, 100, T0 + 5 * SEC, "stale", 123 * MiB);
+    add(1, 0, T0 - 999 * SEC, "launchd", 20 * MIB);
+    add(50, 1, T0, "zsh", 5 * MIB);
+    add(100, 50, T0 + 10 * SEC, "python3", 900 * MIB);
+    add(101, 100, T0 + 11 * SEC, "worker", 300 * MIB + 4096);
+    add(102, 100, T0 + 12 * SEC, "worker", 250 * MIB + 12288);
+    add(103, 101, T0 + 13 * SEC, "helper", 70 * MIB);
+    add(104, 102, T0 + 14 * SEC + 1, "helper", 33 * MIB);
+    add(200, 1, T0 + 2 * SEC, "Safari", 1500 * MIB);
+    add(201, 200, T0 + 3 * SEC, "WebContent", 800 * MIB);
+    add(300, 100, T0 + 5 * SEC, "stale", 123 * MIB);
 }
 
 DC_UNUSED static st_proc_id id_of(int32_t pid)

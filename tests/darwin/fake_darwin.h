@@ -60,8 +60,8 @@ typedef struct fake_darwin_knobs {
     unsigned n_kills;
 } fake_darwin_knobs;
 
-/* Empty table, default knobs (all sysctls present: 48 GiB RAM, level 80,
- * pressure 1, 1 GiB swap of which 0 used). */
+/* Empty table, default knobs (all sysctls present: 48 GIB RAM, level 80,
+ * pressure 1, 1 GIB swap of which 0 used). */
 void fake_darwin_reset(void);
 /* The knobs and counters (one static instance). */
 fake_darwin_knobs *fake_darwin_knobs_get(void);

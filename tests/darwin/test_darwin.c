@@ -81,7 +81,7 @@ static void test_tree_sums(void **state)
     /* A subtree on its own. */
     assert_int_equal(tree_sum(b, id_of(101), &got, &v), ST_OK);
     assert_int_equal(v.len, 2);
-    assert_true(got.footprint == (300 * MiB + 4096) + 70 * MiB);
+    assert_true(got.footprint == (300 * MIB + 4096) + 70 * MIB);
     st_proc_vec_free(&v);
 }
 
@@ -95,7 +95,7 @@ static void test_child_appears_and_exits(void **state)
     const int32_t with_new[] = {100, 101, 102, 103, 104, 105};
     const int32_t after_exit[] = {100, 102, 104, 105};
 
-    add(105, 104, T0 + 20 * SEC, "late", 41 * MiB);
+    add(105, 104, T0 + 20 * SEC, "late", 41 * MIB);
     assert_int_equal(tree_sum(b, id_of(100), &got, &v), ST_OK);
     assert_int_equal(v.len, 6);
     assert_true(in_vec(&v, 105));
@@ -171,7 +171,7 @@ static void test_clock_stepped_back(void **state)
     st_proc_vec v = {0};
     st_error err;
     const fake_proc *parent = fake_darwin_find(104);
-    fake_proc *c = add(105, 104, parent->start_us - 3600 * SEC, "after-step", 9 * MiB);
+    fake_proc *c = add(105, 104, parent->start_us - 3600 * SEC, "after-step", 9 * MIB);
 
     c->start_abs = parent->start_us * 1000u + 5 * SEC * 1000u;
     assert_int_equal(P->descendants(b, id_of(100), &v, &err), ST_OK);
@@ -196,7 +196,7 @@ static void test_pid_reuse(void **state)
 
     /* 102 exits, its pid goes to an unrelated newer process. */
     fake_darwin_remove(102);
-    add(102, 200, T0 + 30 * SEC, "reused", 999 * MiB);
+    add(102, 200, T0 + 30 * SEC, "reused", 999 * MIB);
     assert_int_equal(P->read_proc(b, old, &m, &err), ST_ESRCH);
     assert_non_null(strstr(err.msg, "102"));
     assert_int_equal(P->send_signal(b, old, SIGSTOP, &err), ST_ESRCH);
@@ -212,7 +212,7 @@ static void test_pid_reuse(void **state)
     /* The root's pid reused: the old root is gone, and nothing of the new
      * one is read or signalled. */
     fake_darwin_remove(100);
-    add(100, 1, T0 + 40 * SEC, "other", 1 * MiB);
+    add(100, 1, T0 + 40 * SEC, "other", 1 * MIB);
     assert_int_equal(P->descendants(b, root, &v, &err), ST_ESRCH);
     assert_int_equal(P->read_proc(b, root, &m, &err), ST_ESRCH);
     assert_int_equal(P->send_signal(b, root, SIGKILL, &err), ST_ESRCH);

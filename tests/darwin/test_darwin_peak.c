@@ -22,7 +22,7 @@
 
 #define T0 1700000000000000ull
 #define SEC 1000000ull
-#define GiB (1ull << 30)
+#include "../sizes.h"
 
 static const st_platform *const P = &st_platform_native;
 
@@ -39,15 +39,15 @@ static void reads_a_zombie_lifetime_peak(void **state)
     (void)state;
     fake_darwin_reset();
     fake_proc *z = fake_darwin_add(700, 1, T0, "python3");
-    z->footprint = 5 * GiB;
-    z->peak = 3 * GiB + 4096;
+    z->footprint = 5 * GIB;
+    z->peak = 3 * GIB + 4096;
     z->zombie = 1; /* exited, not reaped: its footprint reads 0 */
     st_backend *b = open_backend();
     uint64_t v = 0;
     st_error e;
     assert_non_null(P->zombie_peak);
     assert_int_equal(P->zombie_peak(b, 700, &v, &e), ST_OK);
-    assert_int_equal(v, 3 * GiB + 4096);
+    assert_int_equal(v, 3 * GIB + 4096);
     assert_int_equal(fake_darwin_knobs_get()->rusage_v4, 1);
     assert_int_equal(P->zombie_peak(b, 701, &v, &e), ST_ESRCH); /* no such pid */
     assert_int_equal(P->zombie_peak(b, 0, &v, &e), ST_ESRCH);
@@ -63,10 +63,10 @@ static void no_v4_no_zombie_peak(void **state)
     fake_darwin_reset();
     fake_darwin_knobs_get()->v4_refused = 1;
     fake_proc *z = fake_darwin_add(700, 1, T0, "python3");
-    z->peak = GiB;
+    z->peak = GIB;
     z->zombie = 1;
     fake_proc *live = fake_darwin_add(710, 1, T0 + SEC, "worker");
-    live->footprint = live->peak = GiB;
+    live->footprint = live->peak = GIB;
     st_backend *b = open_backend();
     uint64_t v = 0;
     st_error e;
@@ -92,7 +92,7 @@ static void reap_reads_the_zombie_first(void **state)
     fake_darwin_reset();
     fake_darwin_knobs_get()->real_zombies = 1;
     fake_proc *z = fake_darwin_add((int32_t)child, (int32_t)getpid(), T0, "job");
-    z->peak = 7 * GiB;
+    z->peak = 7 * GIB;
     z->zombie = 1;
     st_backend *b = open_backend();
     st_job_peak pk;
@@ -108,7 +108,7 @@ static void reap_reads_the_zombie_first(void **state)
     assert_int_equal(w, child);
     assert_true(WIFEXITED(status));
     assert_true(pk.has_lifetime);
-    assert_int_equal(pk.lifetime, 7 * GiB);
+    assert_int_equal(pk.lifetime, 7 * GIB);
     assert_true(pk.has_wait4); /* the real wait4's ru_maxrss */
     uint64_t v;
     st_error e;

@@ -26,14 +26,14 @@ if command -v make >/dev/null 2>&1; then
     # A unit test links what it tests (mk/unit.mk): a core test neither the
     # tui objects nor curses; a tui test the tui archive, not curses.
     L="${TMPDIR:-/tmp}/st-unit-link.$$"
-    for t in test_summary test_sparkline; do
+    for t in test_events test_sparkline; do
         make -s -C "$ST_ROOT" -n -B V=1 $MKSAN "${ST_BUILD:-build}/tests/$t" 2>/dev/null |
             awk '/\\$/ { sub(/\\$/, ""); printf "%s", $0; next } { print }' |
             grep -- "-o ${ST_BUILD:-build}/tests/$t " >"$L.$t"
     done
-    check "the core's unit test (test_summary) links neither tui/ nor curses nor cJSON" \
-        sh -c "grep -q -- '-o ' '$L.test_summary' && ! grep -q -e '/tui/' -e 'libstagetop-tui' -e '-lncurses' -e '-lcjson' '$L.test_summary'"
+    check "the core's unit test (test_events) links neither tui/ nor curses nor cJSON" \
+        sh -c "grep -q -- '-o ' '$L.test_events' && ! grep -q -e '/tui/' -e 'libstagetop-tui' -e '-lncurses' -e '-lcjson' '$L.test_events'"
     check "a tui unit test (test_sparkline) links the tui archive, not curses" \
         sh -c "grep -q 'libstagetop-tui.a' '$L.test_sparkline' && ! grep -q -e '-lncurses' -e '-lcurses' '$L.test_sparkline'"
-    rm -f "$L.test_summary" "$L.test_sparkline"
+    rm -f "$L.test_events" "$L.test_sparkline"
 fi

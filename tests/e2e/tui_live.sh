@@ -66,6 +66,8 @@ check "p again: the header says RUNNING" wait_screen live 5 "^\[RUNNING\]"
 
 # --- m, e: a mark, then an export with samples and that mark -----------------
 tm send-keys -t live m
+wait_screen live 5 "mark label" >/dev/null # m asks for a label; Enter: none
+tm send-keys -t live Enter
 check "m: the mark is acknowledged" wait_screen live 5 "mark added"
 tm send-keys -t live e
 check "e: the screen shows where the trace went" wait_screen live 10 "exported $T/stagetop-$demo-"

@@ -124,11 +124,11 @@ elif cmd == "eventsrow":        # the row under the axis: an S per stage, the la
     axis = [i for i, l in enumerate(lines) if "┴" in l and re.match(r"^\d+:\d\d", l)]
     row = lines[axis[0] + 1] if axis else ""
     # markers: "S" then as much of the stage's name as fits before the next
-    # marker; several stages in one column show the last.  The markers must
-    # be prefixes of the stage events' names, in time order, ending with the
-    # last stage.
+    # marker; several events in one column show their count (2-9, +) and
+    # the last name among them.  The markers must be prefixes of the stage
+    # events' names, in time order, ending with the last stage.
     names = [e["stage"] for e in sorted(load(sys.argv[2])[1], key=lambda e: e["t"]) if e["kind"] == "stage"]
-    marks = re.findall(r"S([a-z0-9_]*)", row[len("stage " + x["last_stage"]):])
+    marks = re.findall(r"(?:S|[2-9+](?=[a-z_]))([a-z0-9_]*)", row[len("stage " + x["last_stage"]):])
     k = 0
     for m in marks:
         while k < len(names) and not names[k].startswith(m):

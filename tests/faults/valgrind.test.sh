@@ -46,7 +46,7 @@ key() { tm send-keys -t "$1" "$2"; wait_turns "$vg" 2 60; }
 no_text() { ! screen "$1" | grep -q -- "$2"; }
 key live p; wait_screen live 60 "^\[PAUSED\]"
 key live p; wait_screen live 60 "^\[RUNNING\]"
-key live m; wait_screen live 60 "mark added"
+key live m; wait_screen live 60 "mark label"; key live Enter; wait_screen live 60 "mark added"
 key live e; wait_screen live 60 "exported "
 key live +; key live -; wait_screen live 60 "(2/col)"
 key live space; wait_screen live 60 "FROZEN"

@@ -10,6 +10,12 @@ RULES="$ST_ROOT/tests/lib/layering.rules"
 need_tool layering.test nm || exit 0
 need_tool layering.test cc || exit 0
 D=$(mktemp -d); trap 'rm -rf "$D"' EXIT
+# The real rules plus one exception of each kind, so that the exception
+# checks do not depend on which exceptions the project has today.
+cp "$RULES" "$D/rules"
+printf '%s\n' 'except tui/pick st_proc_vec_free an exception of the self-test' \
+    'backend-except tui/pick.c an exception of the self-test' >>"$D/rules"
+RULES=$D/rules
 
 # has OUTPUT_FILE TEXT: the output has a line with TEXT (fixed string)
 has() { grep -qF -- "$2" "$1" || { echo "no line with: $2"; sed 's/^/  | /' "$1" | head -40; return 1; }; }

@@ -21,7 +21,7 @@
 #include "stagetop/peak.h"
 #include "stagetop/platform.h"
 
-#define MiB (1024ull * 1024ull)
+#include "sizes.h"
 
 static void sleep_ms(int ms)
 {
@@ -93,7 +93,7 @@ static uint64_t wait4_mark(const st_platform *plat)
     pid_t c = fork();
     assert_true(c >= 0);
     if (c == 0) {
-        size_t n = (size_t)(64 * MiB);
+        size_t n = (size_t)(64 * MIB);
         unsigned char *m = malloc(n);
         unsigned x = (unsigned)getpid() * 2654435761u;
         if (!m)
@@ -126,9 +126,9 @@ static void the_wait4_unit_is_the_tables(void **state)
     static const st_platform bytes = { .name = "bytes", .maxrss_in_bytes = 1 };
     assert_int_equal(st_platform_native.maxrss_in_bytes, 0); /* Linux: KiB */
     uint64_t as_kib = wait4_mark(&kib), as_bytes = wait4_mark(&bytes);
-    assert_true(as_kib >= 64 * MiB);
+    assert_true(as_kib >= 64 * MIB);
     /* the same kernel number, taken as bytes: a KiB count, 1/1024 of it */
-    assert_true(as_bytes >= 64 * 1024 && as_bytes < 64 * MiB / 16);
+    assert_true(as_bytes >= 64 * 1024 && as_bytes < 64 * MIB / 16);
 }
 
 int main(void)

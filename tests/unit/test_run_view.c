@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stagetop/monitor.h"
+#include "../../core/run/monitor_internal.h" /* the tests look inside */
 #include "stagetop/run_view.h"
 #include "fakeplat.h"
 
@@ -167,6 +167,47 @@ static void warnings_are_one_list(void **state)
     st_monitor_close(&m, 0, NULL);
 }
 
+/* The script on a machine without swap configured. */
+static int script_no_swap(st_backend *b, st_error *err)
+{
+    int rc = script(b, err);
+    b->sys.swap_total = 0;
+    b->sys.swap_used = 0;
+    return rc;
+}
+
+/* Budgets that cannot act are said by the view: a swap budget without swap
+ * configured, a level threshold the level is already under at the start;
+ * neither when they can act. */
+static void view_says_which_budget_cannot_act(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_error e;
+    st_run_view v;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    st_monitor_opts_swap_budget(&o, 100ull << 20);
+    st_monitor_opts_kill_free(&o, 90.0); /* the script's level is 80 % */
+    fakeplat_on_open(script_no_swap);
+    assert_int_equal(st_monitor_open(&m, &fakeplat, &o, 1000, NULL, 0.0, &e), ST_OK);
+    st_monitor_view(&m, 0.0, &v);
+    assert_true(v.guard_active);
+    assert_int_equal(v.guard_no_swap, 1);
+    assert_int_equal(v.guard_level_crossed, 1);
+    assert_int_equal(v.level_start_c, 8000);
+    st_monitor_close(&m, 0, NULL);
+
+    st_monitor_opts_kill_free(&o, 50.0); /* under 80 %: it can act */
+    open_mon(&m, &o, 0.0);               /* 4 GiB of swap configured */
+    st_monitor_view(&m, 0.0, &v);
+    assert_true(v.guard_active);
+    assert_int_equal(v.guard_no_swap, 0);
+    assert_int_equal(v.guard_level_crossed, 0);
+    st_monitor_close(&m, 0, NULL);
+}
+
 /* A trace gives the same type: samples and events up to an edge, the
  * trace's summary, an exited job, no members. */
 static void trace_view_up_to_an_edge(void **state)
@@ -215,6 +256,7 @@ int main(void)
         cmocka_unit_test(swap_rate_and_time_to_budget),
         cmocka_unit_test(no_rate_early_and_negative_when_shrinking),
         cmocka_unit_test(warnings_are_one_list),
+        cmocka_unit_test(view_says_which_budget_cannot_act),
         cmocka_unit_test(trace_view_up_to_an_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
