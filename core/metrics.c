@@ -92,21 +92,21 @@ void st_metrics_close(st_metrics *mx)
     mx->len = mx->cap = 0;
 }
 
-void st_metrics_values_of(const st_monitor *m, double wall, st_metrics_values *v)
+void st_metrics_values_of(const st_run_view *rv, double wall, st_metrics_values *v)
 {
     memset(v, 0, sizeof *v);
     v->wall = wall;
-    v->state = m->job.state;
-    if (m->has_last) {
-        v->last = m->last;
+    v->state = rv->job_state;
+    if (rv->last) {
+        v->last = *rv->last;
         v->has_sample = 1;
     }
-    if (m->summary.has_kernel_peak) {
-        v->kernel_peak = m->summary.kernel_peak;
+    if (rv->summary && rv->summary->has_kernel_peak) {
+        v->kernel_peak = rv->summary->kernel_peak;
         v->has_kernel_peak = 1;
     }
-    if (m->has_last && (m->last.valid & ST_F_SWAP) && m->summary.has_swap) {
-        v->swap_growth = (int64_t)(m->last.swap_used - m->summary.swap_start);
+    if (rv->last && (rv->last->valid & ST_F_SWAP) && rv->summary && rv->summary->has_swap) {
+        v->swap_growth = (int64_t)(rv->last->swap_used - rv->summary->swap_start);
         v->has_swap_growth = 1;
     }
 }

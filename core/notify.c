@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stagetop/jobctl.h"
 #include "stagetop/json.h"
 #include "stagetop/units.h"
 #include "stagetop/utf8.h"
@@ -128,7 +129,7 @@ size_t st_notify_format(const st_notify_msg *msg, int tmux, char *out, size_t ou
 
 /* ---- what to say ---- */
 
-static st_notify_msg *msg_new(st_notifier *n, const st_monitor *m, int kind, double now,
+static st_notify_msg *msg_new(st_notifier *n, const st_run_view *v, int kind, double now,
                               st_notify_msg *out, int *k, int max)
 {
     if (*k >= max || !st_notify_allow(n, kind, now))
@@ -137,19 +138,19 @@ static st_notify_msg *msg_new(st_notifier *n, const st_monitor *m, int kind, dou
     char cmd[64];
     memset(g, 0, sizeof *g);
     g->kind = kind;
-    st_notify_clean(m->meta.command, 1, cmd, sizeof cmd);
+    st_notify_clean(v->meta ? v->meta->command : "", 1, cmd, sizeof cmd);
     if (cmd[0])
         snprintf(g->title, sizeof g->title, "stagetop: %s", cmd);
     else
-        snprintf(g->title, sizeof g->title, "stagetop: pid %ld", (long)m->job.pid);
+        snprintf(g->title, sizeof g->title, "stagetop: pid %ld", (long)v->job_pid);
     return g;
 }
 
-static void say_budget(const st_monitor *m, const st_event *ev, st_notify_msg *g)
+static void say_budget(const st_run_view *rv, const st_event *ev, st_notify_msg *g)
 {
     char v[32], l[32];
     const char *did = strcmp(ev->note, "kill") == 0 ? "stopping the job" : "job paused";
-    if (st_monitor_warning(m, ST_WARN_GUARD)[0] && !m->guard_tripped)
+    if (st_run_view_find(rv, ST_WARN_GUARD) && !rv->guard_tripped)
         did = "but the job could not be stopped";
     if (strcmp(ev->name, "swap") == 0)
         snprintf(g->body, sizeof g->body, "swap grew %s, over the budget of %s: %s",
@@ -160,38 +161,39 @@ static void say_budget(const st_monitor *m, const st_event *ev, st_notify_msg *g
                  (double)ev->value / 100.0, (double)ev->limit / 100.0, did);
 }
 
-static void say_exit(const st_monitor *m, const st_event *ev, st_notify_msg *g)
+static void say_exit(const st_run_view *v, const st_event *ev, st_notify_msg *g)
 {
     char peak[32], how[48];
     if (ev->has & ST_EVF_VALUE)
         snprintf(how, sizeof how, "exit status %lld", (long long)ev->value);
     else
         snprintf(how, sizeof how, "it is gone");
-    snprintf(g->body, sizeof g->body, "job %ld ended (%s), peak footprint %s", (long)m->job.pid, how,
-             st_format_bytes(m->summary.peak_footprint, peak, sizeof peak));
+    snprintf(g->body, sizeof g->body, "job %ld ended (%s), peak footprint %s", (long)v->job_pid, how,
+             st_format_bytes(v->summary ? v->summary->peak_footprint : 0, peak, sizeof peak));
 }
 
-int st_notify_check(st_notifier *n, const st_monitor *m, double now, st_notify_msg *out, int max)
+int st_notify_check(st_notifier *n, const st_run_view *v, double now, st_notify_msg *out, int max)
 {
     int k = 0;
-    const st_guard_opts *go = &m->opts.guard;
-    int alive = m->job.state != ST_JOB_EXITED;
+    const st_guard_opts *go = &v->guard_opts;
+    int alive = v->job_state != ST_JOB_EXITED;
+    const st_sample *last = v->last;
     st_notify_msg *g;
     char a[32], b[32];
 
-    if (m->guard_on && go->has_kill_free && m->has_last && (m->last.valid & ST_F_LEVEL)) {
-        int in = (unsigned)m->last.level_c <= (unsigned)go->kill_free_c + ST_NOTIFY_LEVEL_BAND_C;
-        if (in && !n->in_level_band && alive && (g = msg_new(n, m, ST_NOTIFY_LEVEL, now, out, &k, max)))
+    if (v->guard_active && go->has_kill_free && last && (last->valid & ST_F_LEVEL)) {
+        int in = (unsigned)last->level_c <= (unsigned)go->kill_free_c + ST_NOTIFY_LEVEL_BAND_C;
+        if (in && !n->in_level_band && alive && (g = msg_new(n, v, ST_NOTIFY_LEVEL, now, out, &k, max)))
             snprintf(g->body, sizeof g->body, "memory level %.2f%%, within 5 points of --kill-free %.2f%%",
-                     m->last.level_c / 100.0, go->kill_free_c / 100.0);
+                     last->level_c / 100.0, go->kill_free_c / 100.0);
         n->in_level_band = in;
     }
-    if (m->guard_on && go->has_swap_budget && m->guard.has_base && m->has_last &&
-        (m->last.valid & ST_F_SWAP)) {
-        uint64_t base = m->guard.swap_base, now_b = m->last.swap_used;
+    if (v->guard_active && go->has_swap_budget && v->has_guard_base && last &&
+        (last->valid & ST_F_SWAP)) {
+        uint64_t base = v->guard_swap_base, now_b = last->swap_used;
         uint64_t grown = now_b > base ? now_b - base : 0;
         int in = (double)grown * 100.0 >= (double)go->swap_budget * ST_NOTIFY_SWAP_PCT;
-        if (in && !n->in_swap_band && alive && (g = msg_new(n, m, ST_NOTIFY_SWAP, now, out, &k, max)))
+        if (in && !n->in_swap_band && alive && (g = msg_new(n, v, ST_NOTIFY_SWAP, now, out, &k, max)))
             snprintf(g->body, sizeof g->body, "swap grew %s, %.0f%% of the budget of %s",
                      st_format_bytes(grown, a, sizeof a),
                      go->swap_budget ? (double)grown * 100.0 / (double)go->swap_budget : 100.0,
@@ -199,18 +201,18 @@ int st_notify_check(st_notifier *n, const st_monitor *m, double now, st_notify_m
         n->in_swap_band = in;
     }
     const st_event *budget = NULL, *exit_ev = NULL;
-    for (size_t i = n->events_seen < m->events.len ? n->events_seen : m->events.len;
-         i < m->events.len; i++) {
-        const st_event *ev = &m->events.v[i];
+    for (size_t i = n->events_seen < v->n_events ? n->events_seen : v->n_events;
+         i < v->n_events; i++) {
+        const st_event *ev = &v->events[i];
         if (ev->kind == ST_EV_BUDGET)
             budget = ev;
         else if (ev->kind == ST_EV_EXIT)
             exit_ev = ev;
     }
-    n->events_seen = m->events.len;
-    if (budget && (g = msg_new(n, m, ST_NOTIFY_GUARD, now, out, &k, max)))
-        say_budget(m, budget, g);
-    if (exit_ev && (g = msg_new(n, m, ST_NOTIFY_EXIT, now, out, &k, max)))
-        say_exit(m, exit_ev, g);
+    n->events_seen = v->n_events;
+    if (budget && (g = msg_new(n, v, ST_NOTIFY_GUARD, now, out, &k, max)))
+        say_budget(v, budget, g);
+    if (exit_ev && (g = msg_new(n, v, ST_NOTIFY_EXIT, now, out, &k, max)))
+        say_exit(v, exit_ev, g);
     return k;
 }

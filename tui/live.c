@@ -201,6 +201,7 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
     s.o = o;
     WINDOW *keys_in = tui_term_keys();
     tui_view_init(&s.v, o);
+    s.v.mon = m;
     tui_view_colors(&s.v);
     st_run_view rv;
     view_of(&s, st_now(), &rv);

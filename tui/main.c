@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "tui.h"
 #include "outputs.h"
+#include "stagetop/gpu.h"
 #include "stagetop/limits.h"
 #include "stagetop/units.h"
 
@@ -328,7 +329,7 @@ static void screen_opts(tui_opts *to, int ascii, const char *export_dir)
 static int run_watch(cli_args *a)
 {
     const st_platform *plat = &st_platform_native;
-    st_monitor m;
+    st_monitor *m = NULL;
     st_run_view rv;
     st_job job;
     st_error e;
@@ -376,41 +377,45 @@ static int run_watch(cli_args *a)
         }
         a->pid = job.pid;
     }
-    rc = st_monitor_open(&m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e);
+    m = st_monitor_new();
+    rc = m ? st_monitor_open(m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e)
+           : st_error_set(&e, ST_ENOMEM, 0, "out of memory");
     if (rc != ST_OK) {
+        st_monitor_free(m);
         cli_job_events_end(&jev, 0);
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
-    tui_outputs_bind(&outs, &m);
+    tui_outputs_bind(&outs, m);
     a->outs = to.outs = &outs;
     if (!a->cmd)
-        cli_scope(&m, a);
-    st_monitor_start(&m, st_now());
+        cli_scope(m, a);
+    st_monitor_start(m, st_now());
     if (a->headless) {
-        rc = cli_headless(&m, a);
+        rc = cli_headless(m, a);
     } else {
-        rc = tui_live(&m, &to, &keep_paused, &e);
+        rc = tui_live(m, &to, &keep_paused, &e);
         if (rc != ST_OK) {
             fprintf(stderr, "stagetop: %s\n", e.msg);
             rc = CLI_EXIT_WATCH;
         } else {
-            rc = cli_exit_code(&m, cli_signal);
+            rc = cli_exit_code(m, cli_signal);
         }
-        st_monitor_view(&m, st_now(), &rv);
+        st_monitor_view(m, st_now(), &rv);
         if (cli_signal && rv.job_launched && rv.job_state != ST_JOB_EXITED)
-            rc = cli_headless(&m, a); /* as headless: stop the job it started */
+            rc = cli_headless(m, a); /* as headless: stop the job it started */
     }
     tui_outputs_close(&outs);
-    char *resume = keep_paused ? cli_resume_command(&m) : NULL;
-    st_monitor_view(&m, st_now(), &rv);
+    char *resume = keep_paused ? cli_resume_command(m) : NULL;
+    st_monitor_view(m, st_now(), &rv);
     int32_t pid = rv.job_pid;
     int launched_alive = rv.job_launched && rv.job_state != ST_JOB_EXITED;
-    if (st_monitor_close(&m, keep_paused, &e) != ST_OK) {
+    if (st_monitor_close(m, keep_paused, &e) != ST_OK) {
         fprintf(stderr, "stagetop: %s\n", e.msg);
         if (rc == CLI_EXIT_OK)
             rc = CLI_EXIT_WATCH;
     }
+    st_monitor_free(m);
     cli_job_events_end(&jev, a->keep_events);
     if (keep_paused)
         fprintf(stderr, "stagetop: job %ld left paused as asked; resume with: %s\n", (long)pid,

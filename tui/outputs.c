@@ -93,11 +93,14 @@ static int write_all(int fd, const char *p, size_t left)
 int tui_outputs_after_sample(tui_outputs *o, const st_monitor *m, double now)
 {
     st_error e;
+    st_run_view rv;
+    if (o->metrics_on || o->notify_on)
+        st_monitor_view(m, now, &rv);
     if (o->metrics_on) {
         struct timeval tv;
         st_metrics_values v;
         gettimeofday(&tv, NULL);
-        st_metrics_values_of(m, (double)tv.tv_sec + (double)tv.tv_usec * 1e-6, &v);
+        st_metrics_values_of(&rv, (double)tv.tv_sec + (double)tv.tv_usec * 1e-6, &v);
         st_error_clear(&e);
         if (st_metrics_write(&o->mx, &v, &e) != ST_OK)
             note_error(o, "metrics", e.msg);
@@ -106,7 +109,7 @@ int tui_outputs_after_sample(tui_outputs *o, const st_monitor *m, double now)
         st_notify_msg msg[ST_NOTIFY_NKINDS];
         char bytes[ST_NOTIFY_MAX];
         sigset_t ttou, old;
-        int n = st_notify_check(&o->nt, m, now, msg, ST_NOTIFY_NKINDS);
+        int n = st_notify_check(&o->nt, &rv, now, msg, ST_NOTIFY_NKINDS);
         /* A headless stagetop in the background of a terminal with `stty
          * tostop` would be stopped by SIGTTOU on writing, and its guard
          * with it: with SIGTTOU blocked the kernel lets the write through. */

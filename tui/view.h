@@ -47,6 +47,8 @@ typedef struct tui_view {
     char warn[256];          /* the monitor's last warning, and until when */
     double warn_until;       /* it is shown */
     tui_lane_cache lanes[TUI_MAX_LANES];
+    const st_monitor *mon;   /* a live run, asked for command lines
+                                (st_monitor_command); NULL in a replay */
     tui_cmd_entry *cmds;     /* command lines of listed processes */
     size_t n_cmds, cap_cmds;
     const st_proc_mem **order; /* members, largest footprint first */

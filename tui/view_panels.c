@@ -106,7 +106,7 @@ static void sort_members(tui_view *v, const st_run_view *rv)
 }
 
 /* The command line of id, read once and kept (re-read every 10 s: exec). */
-static const char *command_of(tui_view *v, const st_run_view *rv, st_proc_id id, double now)
+static const char *command_of(tui_view *v, st_proc_id id, double now)
 {
     tui_cmd_entry *e = NULL;
     for (size_t i = 0; i < v->n_cmds; i++)
@@ -125,7 +125,7 @@ static const char *command_of(tui_view *v, const st_run_view *rv, st_proc_id id,
         e->id = id;
     }
     char raw[1024];
-    if (st_run_view_command(rv, id, raw, sizeof raw, NULL) != ST_OK)
+    if (!v->mon || st_monitor_command(v->mon, id, raw, sizeof raw, NULL) != ST_OK)
         snprintf(raw, sizeof raw, "?");
     tui_sanitize(raw, strlen(raw), v->ascii, -1, e->text, sizeof e->text);
     e->read_at = now;
@@ -187,7 +187,7 @@ void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
         tui_put(b->y + 1 + i, b->x, b->w, line,
                 p->id.pid == rv->root_pid ? A_BOLD : A_NORMAL);
         if (len < b->w)
-            tui_put(b->y + 1 + i, b->x + len, b->w - len, command_of(v, rv, p->id, now), A_NORMAL);
+            tui_put(b->y + 1 + i, b->x + len, b->w - len, command_of(v, p->id, now), A_NORMAL);
     }
 }
 

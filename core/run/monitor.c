@@ -1,6 +1,6 @@
 /* monitor.c: one watched run, the single data path of docs/design.md:
  * backend -> tree sample -> ring (+ record stream) -> summary / export. */
-#include "stagetop/monitor.h"
+#include "monitor_internal.h"
 #include "stagetop/limits.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stagetop/monitor.h"
+#include "monitor_internal.h"
 
 static const st_sample *view_at(st_samples_view s, size_t i)
 {
@@ -89,7 +89,6 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
 {
     st_run_view *v = out;
     memset(v, 0, sizeof *v);
-    v->live = m;
     v->meta = &m->meta;
     v->interval = m->opts.interval;
     v->footprint_metric = m->plat && m->plat->footprint_metric ? m->plat->footprint_metric : "";
@@ -124,6 +123,8 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->guard_opts = m->guard.o;
     v->guard_tripped = m->guard_tripped;
     v->verdict = m->verdict;
+    v->has_guard_base = m->guard.has_base;
+    v->guard_swap_base = m->guard.swap_base;
 
     v->job_pid = m->job.pid;
     v->job_launched = m->job.launched;
@@ -184,14 +185,6 @@ void st_trace_run_view(const st_trace *t, size_t n_samples, size_t n_events, dou
     v->job_state = ST_JOB_EXITED;
     v->refusal = "";
     derive(v, v->sys_start.swap_used);
-}
-
-int st_run_view_command(const st_run_view *v, st_proc_id id, char *buf, size_t len, st_error *err)
-{
-    const st_monitor *m = v->live;
-    if (!m || !m->plat || !m->plat->command)
-        return st_error_set(err, ST_ENOTSUP, 0, "no live process to read");
-    return m->plat->command(m->b, id, buf, len, err);
 }
 
 int st_run_view_gpu_of(const st_run_view *v, int32_t pid, uint64_t *bytes)

@@ -14,11 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "stagetop/error.h"
-#include "stagetop/monitor.h"
+#include "stagetop/jobctl.h"
+#include "stagetop/run_view.h"
 
 #define ST_METRICS_CMD_CHARS 120
 
-/* The values written, taken from a monitor (st_metrics_values) or filled
+/* The values written, taken from a run view (st_metrics_values_of) or filled
  * by hand (tests, benchmarks). */
 typedef struct st_metrics_values {
     st_sample last;         /* the latest sample (valid bits say what is there) */
@@ -50,8 +51,8 @@ void st_metrics_close(st_metrics *mx);
  * "..." is appended).  Returns the length written (out is NUL-terminated). */
 size_t st_metrics_escape_label(const char *in, size_t max_chars, char *out, size_t outlen);
 
-/* The run's values now (wall: Unix time). */
-void st_metrics_values_of(const st_monitor *m, double wall, st_metrics_values *v);
+/* The run's values now, from its view (wall: Unix time). */
+void st_metrics_values_of(const st_run_view *rv, double wall, st_metrics_values *v);
 
 /* Render v into mx->buf (mx->len bytes); ST_ENOMEM. */
 int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err);

@@ -7,16 +7,12 @@
 #include <stdint.h>
 #include "stagetop/error.h"
 #include "stagetop/events.h"
-#include "stagetop/follow.h"
-#include "stagetop/gpu.h"
 #include "stagetop/guard.h"
 #include "stagetop/jobctl.h"
 #include "stagetop/platform.h"
-#include "stagetop/ring.h"
 #include "stagetop/run_view.h"
 #include "stagetop/summary.h"
 #include "stagetop/trace.h"
-#include "stagetop/tree.h"
 
 typedef struct st_monitor_opts {
     double interval;         /* seconds between samples, 0.01..60 */
@@ -44,45 +40,15 @@ void st_monitor_opts_swap_budget(st_monitor_opts *o, uint64_t bytes);
 void st_monitor_opts_kill_free(st_monitor_opts *o, double pct);
 void st_monitor_opts_on_budget(st_monitor_opts *o, int action);
 
-typedef struct st_monitor {
-    st_monitor_opts opts;
-    const st_platform *plat;
-    st_backend *b;
-    st_tree tree;
-    st_ring ring;
-    st_event_list events;
-    st_summary summary;
-    st_trace_meta meta;
-    st_recorder *rec;        /* JSONL stream or NULL */
-    st_job job;
-    st_gpu *gpu;             /* NULL when no GPU lane */
-    double t0;               /* monotonic time of t = 0 */
-    uint64_t next_k;         /* index of the next deadline: t0 + k * interval */
-    uint64_t dropped;        /* deadlines missed (skipped, not sampled) */
-    st_sys_mem sys;          /* latest system reading */
-    st_sys_mem sys_start;    /* first system reading (swap growth base) */
-    st_sample last;          /* latest sample */
-    int has_last;
-    double cpu_per_sample;   /* stagetop's CPU seconds per sample, smoothed */
-    st_guard guard;          /* budget policy (active when guard_on) */
-    int guard_on;
-    st_guard_verdict verdict;/* the last limit crossed */
-    int guard_tripped;       /* 1 once a limit was crossed and acted on */
-    double gpu_next;         /* when the GPU is read next (rate-limited) */
-    int32_t *gpu_pids;       /* the last GPU reading, per member: pid ... */
-    uint64_t *gpu_bytes;     /* ... and its bytes on all GPUs */
-    size_t gpu_n, gpu_cap;
-    st_follow *follow;       /* --events, or NULL */
-    st_follow *job_follow;   /* job_events_path, or NULL */
-    /* The run's warnings, one st_error per source (enum st_warn_source in
-     * run_view.h; msg "" when there is none): ST_WARN_GUARD a limit was
-     * crossed but its action reached no process (EPERM); ST_WARN_RECORD the
-     * first record-stream write failure (sys_errno EPIPE: the reader of
-     * --jsonl left); ST_WARN_FOLLOW the latest --events read failure;
-     * ST_WARN_GPU the last GPU read failure; ST_WARN_NO_GPU why there is no
-     * GPU lane.  Front ends read them through st_monitor_view. */
-    st_error warn[ST_WARN_SOURCES];
-} st_monitor;
+/* One watched run.  Opaque: a front end holds a pointer (st_monitor_new),
+ * reads the run through st_monitor_view (run_view.h) and acts through the
+ * st_monitor_* functions below; the insides are core/run/monitor_internal.h's. */
+typedef struct st_monitor st_monitor;
+
+/* A zeroed monitor for st_monitor_open, or NULL (out of memory). */
+st_monitor *st_monitor_new(void);
+/* Free what st_monitor_new gave (after st_monitor_close, or unopened). */
+void st_monitor_free(st_monitor *m);
 
 /* Open the backend, start watching pid (launched: 1 if job was spawned by
  * st_job_spawn into *job_or_null), open the record stream and write its
@@ -115,6 +81,10 @@ const char *st_monitor_warning(const st_monitor *m, int source);
 /* GPU bytes of one member as of the last GPU reading: 1 and *bytes, or 0
  * when there is no GPU lane or no reading for pid. */
 int st_monitor_gpu_of(const st_monitor *m, int32_t pid, uint64_t *bytes);
+
+/* The command line of a member (or any process) of the run, read now
+ * through the monitor's backend (a run view reads nothing). */
+int st_monitor_command(const st_monitor *m, st_proc_id id, char *buf, size_t len, st_error *err);
 
 /* Job control with events (pause/resume/kill). */
 int st_monitor_pause(st_monitor *m, double now, st_error *err);

@@ -1,7 +1,7 @@
 /* notify.h: desktop notifications through the terminal (--notify).
  *
- * Pure: the notifier looks at the run (its events, its latest sample, the
- * guard's limits) and decides what to say; the bytes of a notification are
+ * Pure: the notifier looks at the run's view (run_view.h: its events, its
+ * latest sample, the guard's limits) and decides what to say; the bytes of a notification are
  * built here too, and the front end writes them to its terminal.  Time is
  * an argument, so tests need no sleeping.  docs/notify.md has the details.
  *
@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "stagetop/monitor.h"
+#include "stagetop/run_view.h"
 
 enum st_notify_kind { ST_NOTIFY_GUARD, ST_NOTIFY_EXIT, ST_NOTIFY_SWAP, ST_NOTIFY_LEVEL, ST_NOTIFY_NKINDS };
 
@@ -55,11 +55,11 @@ void st_notifier_init(st_notifier *n);
  * held[kind]). */
 int st_notify_allow(st_notifier *n, int kind, double now);
 
-/* Look at the run after a sample: the events added since the last call
+/* Look at the run's view after a sample: the events added since the last call
  * (budget -> GUARD, exit -> EXIT) and the latest sample against the guard's
  * limits (SWAP, LEVEL).  Fills up to max messages that pass the rate limit,
  * in the order LEVEL, SWAP, GUARD, EXIT; returns how many. */
-int st_notify_check(st_notifier *n, const st_monitor *m, double now, st_notify_msg *out, int max);
+int st_notify_check(st_notifier *n, const st_run_view *v, double now, st_notify_msg *out, int max);
 
 /* Text made safe for a notification (and any terminal): valid UTF-8 only;
  * C0 controls, DEL, C1 controls (U+0080..U+009F), bidi marks, overrides

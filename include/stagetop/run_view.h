@@ -3,9 +3,11 @@
  * A live run (st_monitor_view) and a loaded or followed trace
  * (st_trace_run_view) give the same type, so the screen, the replay screen and
  * headless mode read one thing and never the monitor's ring, tree, guard,
- * recorder or follower.  Every pointer in it borrows from its source and is
- * valid until the source changes (the next st_monitor_step, the next
- * record fed to the trace): take a fresh view for each frame.  Numbers
+ * recorder or follower.  A view is a snapshot: it holds no way back to its
+ * source and reads nothing (a live member's command line is asked of the
+ * monitor, st_monitor_command).  Every pointer in it borrows data from its
+ * source and is valid until the source changes (the next st_monitor_step,
+ * the next record fed to the trace): take a fresh view for each frame.  Numbers
  * derived from the samples (the swap growth rate, the time to the swap
  * budget) are computed here once, with one name each (docs/screen.md). */
 #ifndef STAGETOP_RUN_VIEW_H
@@ -85,6 +87,8 @@ typedef struct st_run_view {
     int guard_active;
     st_guard_opts guard_opts;
     int guard_tripped;            /* a limit was crossed and acted on */
+    int has_guard_base;           /* the guard's swap base is set (first sample) */
+    uint64_t guard_swap_base;     /* swap used the budget counts from (moves on resume) */
     st_guard_verdict verdict;     /* the last limit crossed */
 
     /* ---- job ---- */
@@ -107,8 +111,6 @@ typedef struct st_run_view {
     /* ---- warnings: one list ---- */
     st_run_warning warnings[ST_WARN_SOURCES];
     size_t n_warnings;
-
-    const struct st_monitor *live; /* the source of a live view (commands) */
 } st_run_view;
 
 /* The view of a live run at monotonic time now. */
@@ -137,9 +139,5 @@ double st_run_budget_eta(uint64_t base, uint64_t budget, uint64_t swap_now, doub
 
 /* GPU bytes of one member as of the last GPU reading: 1 and *bytes, or 0. */
 int st_run_view_gpu_of(const st_run_view *v, int32_t pid, uint64_t *bytes);
-
-/* A live member's command line (the backend reads it); ST_ENOTSUP for a
- * replay. */
-int st_run_view_command(const st_run_view *v, st_proc_id id, char *buf, size_t len, st_error *err);
 
 #endif

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stagetop/monitor.h"
+#include "../../core/run/monitor_internal.h" /* the tests look inside */
 #include "../fakeplat.h"
 #include "../selfstat.h"
 

@@ -1,5 +1,5 @@
 /* test_notify.c: --notify's decisions and bytes (core/notify.c), with a
- * hand-built run and `now` as an argument (no sleeping, no terminal). */
+ * hand-built run view and `now` as an argument (no sleeping, no terminal). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,33 +9,55 @@
 
 #include <cmocka.h>
 
+#include "stagetop/jobctl.h"
 #include "stagetop/notify.h"
 
 #define GIB (1024ull * 1024ull * 1024ull)
 
+/* A hand-built run: what its view (run_view.h) borrows, and the view. */
+typedef struct hand_run {
+    st_run_view v;
+    st_trace_meta meta;
+    st_sample last;
+    int has_last;
+    st_event_list events;
+    st_summary summary;
+} hand_run;
+
 /* A run with a --kill-free and/or --swap-budget guard, no processes. */
-static void run_init(st_monitor *m, int kill_free_c, uint64_t swap_budget)
+static void run_init(hand_run *m, int kill_free_c, uint64_t swap_budget)
 {
     memset(m, 0, sizeof *m);
     snprintf(m->meta.command, sizeof m->meta.command, "python gen.py");
-    m->job.pid = 4242;
-    m->job.launched = 1;
-    m->job.state = ST_JOB_RUNNING;
+    m->v.job_pid = 4242;
+    m->v.job_launched = 1;
+    m->v.job_state = ST_JOB_RUNNING;
     if (kill_free_c >= 0) {
-        m->opts.guard.has_kill_free = 1;
-        m->opts.guard.kill_free_c = (uint16_t)kill_free_c;
+        m->v.guard_opts.has_kill_free = 1;
+        m->v.guard_opts.kill_free_c = (uint16_t)kill_free_c;
     }
     if (swap_budget) {
-        m->opts.guard.has_swap_budget = 1;
-        m->opts.guard.swap_budget = swap_budget;
+        m->v.guard_opts.has_swap_budget = 1;
+        m->v.guard_opts.swap_budget = swap_budget;
     }
-    st_guard_init(&m->guard, &m->opts.guard);
-    st_guard_set_base(&m->guard, 10 * GIB);
-    m->guard_on = 1;
+    m->v.has_guard_base = 1;
+    m->v.guard_swap_base = 10 * GIB;
+    m->v.guard_active = 1;
     st_event_list_init(&m->events, 0);
 }
 
-static void run_sample(st_monitor *m, uint16_t level_c, uint64_t swap)
+/* The view as a monitor would give it now. */
+static const st_run_view *view_of(hand_run *m)
+{
+    m->v.meta = &m->meta;
+    m->v.last = m->has_last ? &m->last : NULL;
+    m->v.events = m->events.v;
+    m->v.n_events = m->events.len;
+    m->v.summary = &m->summary;
+    return &m->v;
+}
+
+static void run_sample(hand_run *m, uint16_t level_c, uint64_t swap)
 {
     memset(&m->last, 0, sizeof m->last);
     m->last.level_c = level_c;
@@ -44,7 +66,7 @@ static void run_sample(st_monitor *m, uint16_t level_c, uint64_t swap)
     m->has_last = 1;
 }
 
-static void run_event(st_monitor *m, int kind, int64_t value, const char *name, const char *note)
+static void run_event(hand_run *m, int kind, int64_t value, const char *name, const char *note)
 {
     st_event ev;
     st_event_init(&ev, 0, kind);
@@ -75,95 +97,95 @@ static void test_rate_limit_per_kind(void **state)
 static void test_level_band_edge_and_rate(void **state)
 {
     (void)state;
-    st_monitor m;
+    hand_run m;
     st_notifier n;
     st_notify_msg out[4];
     run_init(&m, 1000, 0); /* --kill-free 10 */
     st_notifier_init(&n);
     run_sample(&m, 1501, 0); /* 15.01 %: outside the 5-point band */
-    assert_int_equal(st_notify_check(&n, &m, 0.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 0.0, out, 4), 0);
     run_sample(&m, 1500, 0); /* 15.00 %: in */
-    assert_int_equal(st_notify_check(&n, &m, 1.0, out, 4), 1);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 1.0, out, 4), 1);
     assert_int_equal(out[0].kind, ST_NOTIFY_LEVEL);
     assert_non_null(strstr(out[0].body, "15.00%"));
     assert_non_null(strstr(out[0].title, "python gen.py"));
     run_sample(&m, 1200, 0); /* still in: no repeat */
-    assert_int_equal(st_notify_check(&n, &m, 2.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 2.0, out, 4), 0);
     run_sample(&m, 2000, 0); /* out, then in again within 30 s: held back */
-    assert_int_equal(st_notify_check(&n, &m, 3.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 3.0, out, 4), 0);
     run_sample(&m, 1400, 0);
-    assert_int_equal(st_notify_check(&n, &m, 4.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 4.0, out, 4), 0);
     assert_int_equal(n.held[ST_NOTIFY_LEVEL], 1);
     run_sample(&m, 2000, 0); /* out and in again after 30 s: said again */
-    assert_int_equal(st_notify_check(&n, &m, 31.5, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 31.5, out, 4), 0);
     run_sample(&m, 1400, 0);
-    assert_int_equal(st_notify_check(&n, &m, 32.0, out, 4), 1);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 32.0, out, 4), 1);
     st_event_list_free(&m.events);
 }
 
 static void test_swap_80_percent(void **state)
 {
     (void)state;
-    st_monitor m;
+    hand_run m;
     st_notifier n;
     st_notify_msg out[4];
     run_init(&m, -1, 5 * GIB);
     st_notifier_init(&n);
     uint64_t base = 10 * GIB, at80 = base + 4 * GIB; /* 80 % of 5 GiB */
     run_sample(&m, 5000, at80 - 1);
-    assert_int_equal(st_notify_check(&n, &m, 0.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 0.0, out, 4), 0);
     run_sample(&m, 5000, at80);
-    assert_int_equal(st_notify_check(&n, &m, 1.0, out, 4), 1);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 1.0, out, 4), 1);
     assert_int_equal(out[0].kind, ST_NOTIFY_SWAP);
     assert_non_null(strstr(out[0].body, "80%"));
     run_sample(&m, 5000, at80 + GIB / 8);
-    assert_int_equal(st_notify_check(&n, &m, 2.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 2.0, out, 4), 0);
     /* swap shrinking under the base is no growth (and no warning) */
     run_sample(&m, 5000, base - GIB);
-    assert_int_equal(st_notify_check(&n, &m, 40.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 40.0, out, 4), 0);
     st_event_list_free(&m.events);
 }
 
 static void test_no_guard_no_warnings(void **state)
 {
     (void)state;
-    st_monitor m;
+    hand_run m;
     st_notifier n;
     st_notify_msg out[4];
     run_init(&m, 1000, 0);
-    m.guard_on = 0; /* no --kill-free, no --swap-budget */
+    m.v.guard_active = 0; /* no --kill-free, no --swap-budget */
     st_notifier_init(&n);
     run_sample(&m, 100, 100 * GIB);
-    assert_int_equal(st_notify_check(&n, &m, 0.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 0.0, out, 4), 0);
     st_event_list_free(&m.events);
 }
 
 static void test_guard_and_exit_events(void **state)
 {
     (void)state;
-    st_monitor m;
+    hand_run m;
     st_notifier n;
     st_notify_msg out[4];
     run_init(&m, 500, 0);
     st_notifier_init(&n);
     run_sample(&m, 9000, 0);
     run_event(&m, ST_EV_MARK, 0, NULL, NULL); /* not a trigger */
-    assert_int_equal(st_notify_check(&n, &m, 0.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 0.0, out, 4), 0);
     run_event(&m, ST_EV_BUDGET, 420, "level", "pause");
-    m.guard_tripped = 1;
-    assert_int_equal(st_notify_check(&n, &m, 1.0, out, 4), 1);
+    m.v.guard_tripped = 1;
+    assert_int_equal(st_notify_check(&n, view_of(&m), 1.0, out, 4), 1);
     assert_int_equal(out[0].kind, ST_NOTIFY_GUARD);
     assert_non_null(strstr(out[0].body, "4.20% under 5.00%"));
     assert_non_null(strstr(out[0].body, "paused"));
     /* the same event is not said twice; a second one within 30 s is held */
-    assert_int_equal(st_notify_check(&n, &m, 2.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 2.0, out, 4), 0);
     run_event(&m, ST_EV_BUDGET, 410, "level", "pause");
-    assert_int_equal(st_notify_check(&n, &m, 3.0, out, 4), 0);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 3.0, out, 4), 0);
     assert_int_equal(n.held[ST_NOTIFY_GUARD], 1);
     run_event(&m, ST_EV_EXIT, 137, NULL, NULL);
-    m.job.state = ST_JOB_EXITED;
+    m.v.job_state = ST_JOB_EXITED;
     m.summary.peak_footprint = 3 * GIB;
-    assert_int_equal(st_notify_check(&n, &m, 4.0, out, 4), 1);
+    assert_int_equal(st_notify_check(&n, view_of(&m), 4.0, out, 4), 1);
     assert_int_equal(out[0].kind, ST_NOTIFY_EXIT);
     assert_non_null(strstr(out[0].body, "exit status 137"));
     assert_non_null(strstr(out[0].body, "3.00 GiB"));

@@ -1,0 +1,54 @@
+/* monitor_internal.h: the insides of one watched run (monitor.h), for the
+ * core/run files that make it (monitor.c, run_view.c, monitor_opts.c,
+ * monitor_access.c) and the unit tests that look inside.  A front end never
+ * includes it: it reads a run through st_monitor_view. */
+#ifndef STAGETOP_MONITOR_INTERNAL_H
+#define STAGETOP_MONITOR_INTERNAL_H
+
+#include "stagetop/follow.h"
+#include "stagetop/gpu.h"
+#include "stagetop/monitor.h"
+#include "stagetop/ring.h"
+#include "stagetop/tree.h"
+
+struct st_monitor {
+    st_monitor_opts opts;
+    const st_platform *plat;
+    st_backend *b;
+    st_tree tree;
+    st_ring ring;
+    st_event_list events;
+    st_summary summary;
+    st_trace_meta meta;
+    st_recorder *rec;        /* JSONL stream or NULL */
+    st_job job;
+    st_gpu *gpu;             /* NULL when no GPU lane */
+    double t0;               /* monotonic time of t = 0 */
+    uint64_t next_k;         /* index of the next deadline: t0 + k * interval */
+    uint64_t dropped;        /* deadlines missed (skipped, not sampled) */
+    st_sys_mem sys;          /* latest system reading */
+    st_sys_mem sys_start;    /* first system reading (swap growth base) */
+    st_sample last;          /* latest sample */
+    int has_last;
+    double cpu_per_sample;   /* stagetop's CPU seconds per sample, smoothed */
+    st_guard guard;          /* budget policy (active when guard_on) */
+    int guard_on;
+    st_guard_verdict verdict;/* the last limit crossed */
+    int guard_tripped;       /* 1 once a limit was crossed and acted on */
+    double gpu_next;         /* when the GPU is read next (rate-limited) */
+    int32_t *gpu_pids;       /* the last GPU reading, per member: pid ... */
+    uint64_t *gpu_bytes;     /* ... and its bytes on all GPUs */
+    size_t gpu_n, gpu_cap;
+    st_follow *follow;       /* --events, or NULL */
+    st_follow *job_follow;   /* job_events_path, or NULL */
+    /* The run's warnings, one st_error per source (enum st_warn_source in
+     * run_view.h; msg "" when there is none): ST_WARN_GUARD a limit was
+     * crossed but its action reached no process (EPERM); ST_WARN_RECORD the
+     * first record-stream write failure (sys_errno EPIPE: the reader of
+     * --jsonl left); ST_WARN_FOLLOW the latest --events read failure;
+     * ST_WARN_GPU the last GPU read failure; ST_WARN_NO_GPU why there is no
+     * GPU lane.  Front ends read them through st_monitor_view. */
+    st_error warn[ST_WARN_SOURCES];
+};
+
+#endif
