@@ -31,7 +31,7 @@ ST="$STAGETOP" "$STAGETOP" --headless --interval 0.02 --metrics "$T/job.prom" --
     --metrics-label 'job_name=gen "x" \ ü' --metrics-label team=ml --swap-budget 64G \
     -- sh -c "$script" "$evil" "$T/in" >"$T/out" 2>"$T/err" &
 st=$!
-exec 3>"$T/in"
+exec 3<>"$T/in"   # read-write: never blocks, even when the job did not start
 wait_for "the job started" 20 sh -c "[ -s '$T/run.jsonl' ]"
 job=$(python3 -c "import json,sys; print(json.loads(open(sys.argv[1]).readline())['pid'])" "$T/run.jsonl")
 remember_job "$job"
@@ -96,7 +96,8 @@ for bad in 'bad-name=x' '__name__=x' '9lives=x' 'pid=1' 'job=x' 'empty=' 'novalu
     "$STAGETOP" --headless --metrics "$T/bad.prom" --metrics-label "$bad" -- sh -c "touch '$T/ran'" 2>"$T/err"
     rc=$?
     check "--metrics-label '$bad' is refused (exit 2, saying why), the job never started" \
-        sh -c "[ $rc -eq 2 ] && grep -q -- '--metrics-label' '$T/err' && [ ! -e '$T/ran' ] && [ ! -e '$T/bad.prom' ]"
+        sh -c "[ $rc -eq 2 ] && grep -q -- '--metrics-label: ' '$T/err' && ! grep -q 'unknown option' '$T/err' &&
+               [ ! -e '$T/ran' ] && [ ! -e '$T/bad.prom' ]"
 done
 "$STAGETOP" --headless --metrics "$T/bad.prom" --metrics-label a=1 --metrics-label a=2 -- true 2>"$T/err"
 rc=$?
@@ -104,7 +105,8 @@ check "--metrics-label given twice with one name is refused (exit 2)" \
     sh -c "[ $rc -eq 2 ] && grep -q twice '$T/err'"
 "$STAGETOP" --headless --metrics-label a=1 -- true 2>"$T/err"
 rc=$?
-check "--metrics-label without --metrics is refused (exit 2)" [ $rc -eq 2 ]
+check "--metrics-label without --metrics is refused (exit 2)" \
+    sh -c "[ $rc -eq 2 ] && grep -q 'needs --metrics' '$T/err'"
 
 # --- a long command line is cut (120 characters, UTF-8 kept whole) ---------------
 long=$(python3 -c 'print("é" * 200)')
