@@ -353,6 +353,72 @@ static void test_write_replaces_atomically(void **state)
     assert_int_equal(count_entries(dir), 2); /* job.prom and sub */
 }
 
+/* The values from a run view: the platform picks the pressure's metric,
+ * the summary gives the peaks, the stage and the swap growth, the job its
+ * exit code (only once exited, only for a job stagetop started). */
+static void test_values_of(void **state)
+{
+    (void)state;
+    st_trace_meta meta;
+    st_summary sm;
+    st_run_view rv;
+    st_metrics_values v;
+    st_sample a, b;
+    st_event ev;
+    memset(&meta, 0, sizeof meta);
+    snprintf(meta.platform, sizeof meta.platform, "darwin");
+    st_summary_init(&sm);
+    memset(&a, 0, sizeof a);
+    a.t_ms = 0;
+    a.footprint = 100;
+    a.swap_used = 1000;
+    a.pressure_c = 200;
+    a.valid = ST_F_FOOTPRINT | ST_F_SWAP | ST_F_PRESSURE;
+    b = a;
+    b.t_ms = 500;
+    b.footprint = 300;
+    b.swap_used = 900;
+    assert_int_equal(st_summary_add_sample(&sm, &a, NULL), ST_OK);
+    memset(&ev, 0, sizeof ev);
+    ev.t_ms = 400;
+    ev.kind = ST_EV_STAGE;
+    ev.has = ST_EVF_STAGE;
+    snprintf(ev.stage, sizeof ev.stage, "decode");
+    assert_int_equal(st_summary_add_event(&sm, &ev, NULL), ST_OK);
+    assert_int_equal(st_summary_add_sample(&sm, &b, NULL), ST_OK);
+    memset(&rv, 0, sizeof rv);
+    rv.meta = &meta;
+    rv.summary = &sm;
+    rv.last = &b;
+    rv.job_launched = 1;
+    rv.job_state = ST_JOB_RUNNING;
+    rv.exit_code = 0;
+    rv.samples_total = 2;
+    rv.uptime_s = 10.0;
+    rv.guard_active = 1;
+    rv.guard_opts.has_swap_budget = 1;
+    rv.guard_opts.swap_budget = 4096;
+    st_metrics_values_of(&rv, 1000.0, &v);
+    assert_true(v.pressure_is_level);
+    assert_true(v.has_footprint_peak && v.footprint_peak == 300);
+    assert_true(v.has_stage);
+    assert_string_equal(v.stage, "decode");
+    assert_true(v.has_swap_growth && v.swap_growth == -100 && v.swap_growth_peak == 0);
+    assert_true(v.has_swap_budget && v.swap_budget == 4096 && !v.has_kill_free);
+    assert_false(v.has_exit_code);
+    assert_true(v.start_wall == 990.0);
+    rv.job_state = ST_JOB_EXITED;
+    rv.exit_code = 3;
+    snprintf(meta.platform, sizeof meta.platform, "linux");
+    st_metrics_values_of(&rv, 1000.0, &v);
+    assert_false(v.pressure_is_level);
+    assert_true(v.has_exit_code && v.exit_code == 3);
+    rv.job_launched = 0; /* a watched -p PID: stagetop never learns its code */
+    st_metrics_values_of(&rv, 1000.0, &v);
+    assert_false(v.has_exit_code);
+    st_summary_free(&sm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_pressure_level),
         cmocka_unit_test(test_run_values_and_exit),
         cmocka_unit_test(test_labels),
+        cmocka_unit_test(test_values_of),
         cmocka_unit_test_setup_teardown(test_write_replaces_atomically, setup_dir, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
