@@ -113,7 +113,7 @@ TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
 # The two floors under every other module (docs/design.md, "Floors";
 # tests/lib/layering.rules): rules that build a part of the core from its
 # sources (the fuzzer, the macOS shim tests) take these, not file names.
-OUTPUTS_SRC := core/metrics.c core/notify.c
+OUTPUTS_SRC := core/metrics.c core/metrics_labels.c core/notify.c
 BASE_SRC  := $(filter-out $(OUTPUTS_SRC),$(wildcard core/*.c))
 MODEL_SRC := $(wildcard core/model/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)

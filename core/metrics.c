@@ -11,66 +11,13 @@
 
 #include "stagetop/atomic_file.h"
 #include "stagetop/grow.h"
-#include "stagetop/utf8.h"
-
-size_t st_metrics_escape_label(const char *in, size_t max_chars, char *out, size_t outlen)
-{
-    const unsigned char *s = (const unsigned char *)(in ? in : ""), *e = s + strlen((const char *)s);
-    size_t o = 0, chars = 0;
-    if (outlen == 0)
-        return 0;
-    while (s < e) {
-        char tmp[4];
-        uint32_t cp = 0;
-        const char *unit = tmp;
-        size_t ulen = 1, step = st_utf8_seq(s, e);
-        if (chars == max_chars) {
-            if (o + 4 <= outlen) {
-                memcpy(out + o, "...", 3);
-                o += 3;
-            }
-            break;
-        }
-        if (step == 0) {
-            tmp[0] = '?';
-            step = 1;
-        } else if (*s == '\\' || *s == '"') {
-            tmp[0] = '\\';
-            tmp[1] = (char)*s;
-            ulen = 2;
-        } else if (*s == '\n') {
-            unit = "\\n";
-            ulen = 2;
-        } else if (st_utf8_decode(s, step, &cp) && st_utf8_unsafe(cp)) {
-            tmp[0] = '?'; /* utf8.h: controls, bidi controls, separators */
-        } else {
-            unit = (const char *)s;
-            ulen = step;
-        }
-        if (o + ulen + 1 > outlen)
-            break;
-        memcpy(out + o, unit, ulen);
-        o += ulen;
-        s += step;
-        chars++;
-    }
-    out[o] = '\0';
-    return o;
-}
-
-void st_metrics_set_labels(st_metrics *mx, int32_t pid, const char *command)
-{
-    char cmd[ST_METRICS_CMD_CHARS * 4 + 8];
-    st_metrics_escape_label(command, ST_METRICS_CMD_CHARS, cmd, sizeof cmd);
-    snprintf(mx->labels, sizeof mx->labels, "pid=\"%ld\",command=\"%s\"", (long)pid, cmd);
-}
 
 int st_metrics_open(st_metrics *mx, const char *path, st_error *err)
 {
     memset(mx, 0, sizeof *mx);
     if (!path || !*path || path[strlen(path) - 1] == '/')
         return st_error_set(err, ST_EINVAL, EINVAL, "metrics: bad file name '%s'", path ? path : "");
-    st_metrics_set_labels(mx, 0, "");
+    st_metrics_set_run(mx, 0, "", "");
     mx->path = path;
     /* Can a file be made there?  Say so now, not after the first sample. */
     st_atomic_file probe;
@@ -94,21 +41,45 @@ void st_metrics_close(st_metrics *mx)
 
 void st_metrics_values_of(const st_run_view *rv, double wall, st_metrics_values *v)
 {
+    const st_summary *sm = rv->summary;
     memset(v, 0, sizeof *v);
     v->wall = wall;
     v->state = rv->job_state;
+    v->pressure_is_level = rv->meta && strcmp(rv->meta->platform, "darwin") == 0;
     if (rv->last) {
         v->last = *rv->last;
         v->has_sample = 1;
     }
-    if (rv->summary && rv->summary->has_kernel_peak) {
-        v->kernel_peak = rv->summary->kernel_peak;
-        v->has_kernel_peak = 1;
+    if (sm && sm->n_samples) {
+        v->footprint_peak = sm->peak_footprint;
+        v->has_footprint_peak = 1;
     }
-    if (rv->last && (rv->last->valid & ST_F_SWAP) && rv->summary && rv->summary->has_swap) {
-        v->swap_growth = (int64_t)(rv->last->swap_used - rv->summary->swap_start);
+    if (sm && sm->has_kernel_peak) {
+        v->kernel_peak = sm->kernel_peak;
+        v->has_kernel_peak = 1;
+        snprintf(v->kernel_peak_source, sizeof v->kernel_peak_source, "%s", sm->kernel_peak_source);
+    }
+    if (rv->last && (rv->last->valid & ST_F_SWAP) && sm && sm->has_swap) {
+        v->swap_growth = (int64_t)(rv->last->swap_used - sm->swap_start);
+        v->swap_growth_peak = (int64_t)(sm->swap_peak - sm->swap_start);
         v->has_swap_growth = 1;
     }
+    if (sm && sm->n_stage_events && sm->n_stages) {
+        snprintf(v->stage, sizeof v->stage, "%s", sm->stages[sm->n_stages - 1].stage);
+        v->has_stage = 1;
+    }
+    v->guard_active = rv->guard_active;
+    v->guard_tripped = rv->guard_tripped;
+    v->swap_budget = rv->guard_opts.swap_budget;
+    v->has_swap_budget = rv->guard_active && rv->guard_opts.has_swap_budget;
+    v->kill_free_c = rv->guard_opts.kill_free_c;
+    v->has_kill_free = rv->guard_active && rv->guard_opts.has_kill_free;
+    v->exit_code = rv->exit_code;
+    v->has_exit_code = rv->job_launched && rv->job_state == ST_JOB_EXITED;
+    v->samples_total = rv->samples_total;
+    v->dropped_total = rv->dropped;
+    if (rv->uptime_s > 0)
+        v->start_wall = wall - rv->uptime_s;
 }
 
 static void add(st_metrics *mx, int *oom, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -136,69 +107,208 @@ static void add(st_metrics *mx, int *oom, const char *fmt, ...)
     }
 }
 
-static void head(st_metrics *mx, int *oom, const char *name, const char *help)
+/* Where a series' labels come from. */
+enum { SC_SYSTEM, SC_JOB };
+
+typedef struct out {
+    st_metrics *mx;
+    int oom;
+} out;
+
+static void head(out *o, const char *name, const char *type, const char *help)
 {
-    add(mx, oom, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+    add(o->mx, &o->oom, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-static void gauge_u64(st_metrics *mx, int *oom, const char *name, const char *help, uint64_t v)
+/* name{labels} : the job's labels (scope SC_JOB) and extra ("" none), or
+ * none at all (SC_SYSTEM); the value follows. */
+static void series(out *o, const char *name, int scope, const char *extra)
 {
-    head(mx, oom, name, help);
-    add(mx, oom, "%s{%s} %llu\n", name, mx->labels, (unsigned long long)v);
+    const char *user = scope == SC_JOB ? o->mx->labels : "";
+    if (!*user && !*extra)
+        add(o->mx, &o->oom, "%s ", name);
+    else
+        add(o->mx, &o->oom, "%s{%s%s%s} ", name, user, *user && *extra ? "," : "", extra);
+}
+
+static void one_u64(out *o, const char *name, const char *type, int scope, const char *help, uint64_t v)
+{
+    head(o, name, type, help);
+    series(o, name, scope, "");
+    add(o->mx, &o->oom, "%llu\n", (unsigned long long)v);
+}
+
+static void one_i64(out *o, const char *name, int scope, const char *help, int64_t v)
+{
+    head(o, name, "gauge", help);
+    series(o, name, scope, "");
+    add(o->mx, &o->oom, "%lld\n", (long long)v);
+}
+
+/* An info series: name{labels,key="value"} 1 (value escaped). */
+static void info(out *o, const char *name, const char *help, const char *key, const char *value)
+{
+    char esc[256], extra[300];
+    st_metrics_escape_label(value, 60, esc, sizeof esc);
+    snprintf(extra, sizeof extra, "%s=\"%s\"", key, esc);
+    head(o, name, "gauge", help);
+    series(o, name, SC_JOB, extra);
+    add(o->mx, &o->oom, "1\n");
+}
+
+/* The per-lane gauges: one row per field of st_sample that goes in the
+ * file (the lane table's Prometheus columns, docs/metrics-export.md).  A
+ * row is written while the job lives, when the sample holds its field and
+ * the platform matches (PR_*). */
+enum { FMT_INT, FMT_RATIO_C }; /* the value; hundredths of a percent as a ratio 0..1 */
+enum { PR_ANY, PR_PSI, PR_LEVEL }; /* the pressure lane: Linux PSI or macOS's level */
+
+typedef struct lane_prom {
+    unsigned bit;          /* enum st_field */
+    int scope, fmt, pressure;
+    const char *name, *help;
+} lane_prom;
+
+static const lane_prom lane_rows[] = {
+    {ST_F_FOOTPRINT, SC_JOB, FMT_INT, PR_ANY, "stagetop_tree_footprint_bytes",
+     "Footprint of the watched process tree, summed over its processes "
+     "(macOS phys_footprint; Linux RssAnon+RssShmem+VmSwap)."},
+    {ST_F_RSS, SC_JOB, FMT_INT, PR_ANY, "stagetop_tree_rss_bytes",
+     "Resident set size of the watched process tree, summed over its processes."},
+    {ST_F_GPU, SC_JOB, FMT_INT, PR_ANY, "stagetop_tree_gpu_bytes",
+     "GPU memory used by the tree's processes on all GPUs (NVML)."},
+    {ST_F_PROCS, SC_JOB, FMT_INT, PR_ANY, "stagetop_tree_processes", "Processes in the watched tree."},
+    {ST_F_SWAP, SC_SYSTEM, FMT_INT, PR_ANY, "stagetop_system_swap_used_bytes", "System swap used."},
+    {ST_F_LEVEL, SC_SYSTEM, FMT_RATIO_C, PR_ANY, "stagetop_system_memory_available_ratio",
+     "Memory-available level, 0..1 (macOS kern.memorystatus_level; Linux MemAvailable/MemTotal)."},
+    {ST_F_PRESSURE, SC_SYSTEM, FMT_RATIO_C, PR_PSI, "stagetop_system_memory_pressure_some_avg10_ratio",
+     "Linux PSI memory 'some avg10': share of the last 10 s in which a task stalled on memory, 0..1."},
+    {ST_F_PRESSURE, SC_SYSTEM, FMT_INT, PR_LEVEL, "stagetop_system_memory_pressure_level",
+     "macOS kern.memorystatus_vm_pressure_level: 1 normal, 2 warning, 4 critical."},
+};
+
+static uint64_t lane_raw(unsigned bit, const st_sample *s)
+{
+    switch (bit) {
+    case ST_F_FOOTPRINT: return s->footprint;
+    case ST_F_RSS: return s->rss;
+    case ST_F_SWAP: return s->swap_used;
+    case ST_F_LEVEL: return s->level_c;
+    case ST_F_PRESSURE: return s->pressure_c;
+    case ST_F_GPU: return s->gpu;
+    default: return s->procs;
+    }
+}
+
+static void lanes(out *o, const st_metrics_values *v, int scope)
+{
+    unsigned has = v->has_sample && v->state != ST_JOB_EXITED ? v->last.valid : 0;
+    for (size_t i = 0; i < sizeof lane_rows / sizeof lane_rows[0]; i++) {
+        const lane_prom *l = &lane_rows[i];
+        if (l->scope != scope || !(has & l->bit) ||
+            (l->pressure == PR_PSI && v->pressure_is_level) ||
+            (l->pressure == PR_LEVEL && !v->pressure_is_level))
+            continue;
+        uint64_t raw = lane_raw(l->bit, &v->last);
+        if (l->pressure == PR_LEVEL)
+            raw /= 100; /* stored as level * 100 */
+        head(o, l->name, "gauge", l->help);
+        series(o, l->name, scope, "");
+        if (l->fmt == FMT_RATIO_C)
+            add(o->mx, &o->oom, "%u.%04u\n", (unsigned)(raw / 10000u), (unsigned)(raw % 10000u));
+        else
+            add(o->mx, &o->oom, "%llu\n", (unsigned long long)raw);
+    }
+}
+
+/* Two-or-more-valued states: one series per state, 1 for the current. */
+static void stateset(out *o, const char *name, const char *help, const char *const *states, int n,
+                     int now)
+{
+    char extra[64];
+    head(o, name, "gauge", help);
+    for (int i = 0; i < n; i++) {
+        snprintf(extra, sizeof extra, "state=\"%s\"", states[i]);
+        series(o, name, SC_JOB, extra);
+        add(o->mx, &o->oom, "%d\n", i == now);
+    }
 }
 
 int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err)
 {
-    int oom = 0;
-    const st_sample *s = &v->last;
-    unsigned has = v->has_sample ? s->valid : 0;
+    out o = {mx, 0};
     mx->len = 0;
-    if (has & ST_F_FOOTPRINT)
-        gauge_u64(mx, &oom, "stagetop_tree_footprint_bytes",
-                  "Footprint of the watched process tree, summed over its processes "
-                  "(macOS phys_footprint; Linux RssAnon+RssShmem+VmSwap).", s->footprint);
-    if (has & ST_F_RSS)
-        gauge_u64(mx, &oom, "stagetop_tree_rss_bytes",
-                  "Resident set size of the watched process tree, summed over its processes.", s->rss);
-    if (v->has_kernel_peak)
-        gauge_u64(mx, &oom, "stagetop_tree_kernel_peak_bytes",
-                  "Largest per-process kernel high-water mark seen in the tree since the start "
-                  "(macOS lifetime max footprint; Linux VmHWM).", v->kernel_peak);
-    if (has & ST_F_GPU)
-        gauge_u64(mx, &oom, "stagetop_tree_gpu_bytes",
-                  "GPU memory used by the tree's processes on all GPUs (NVML).", s->gpu);
-    if (has & ST_F_PROCS)
-        gauge_u64(mx, &oom, "stagetop_tree_processes", "Processes in the watched tree.", s->procs);
-    if (has & ST_F_SWAP)
-        gauge_u64(mx, &oom, "stagetop_swap_used_bytes", "System swap used.", s->swap_used);
-    if (v->has_swap_growth) {
-        head(mx, &oom, "stagetop_swap_growth_bytes",
-             "System swap used at the latest sample minus at the run's first sample "
-             "(swap growth).");
-        add(mx, &oom, "stagetop_swap_growth_bytes{%s} %lld\n", mx->labels, (long long)v->swap_growth);
-    }
-    if (has & ST_F_LEVEL) {
-        head(mx, &oom, "stagetop_memory_available_ratio",
-             "Memory-available level, 0..1 (macOS kern.memorystatus_level; Linux MemAvailable/MemTotal).");
-        add(mx, &oom, "stagetop_memory_available_ratio{%s} %u.%04u\n", mx->labels,
-            (unsigned)s->level_c / 10000u, (unsigned)s->level_c % 10000u);
-    }
-    if (has & ST_F_PRESSURE) {
-        head(mx, &oom, "stagetop_memory_pressure",
-             "Memory pressure (Linux: PSI some avg10 in percent; macOS: 1 normal, 2 warn, 4 critical).");
-        add(mx, &oom, "stagetop_memory_pressure{%s} %u.%02u\n", mx->labels,
-            (unsigned)s->pressure_c / 100u, (unsigned)s->pressure_c % 100u);
-    }
+    /* the job's identity, once */
+    head(&o, "stagetop_run_info", "gauge",
+         "The watched job: root pid, command line, stagetop version and platform (value 1).");
+    add(mx, &o.oom, "stagetop_run_info{%s%s%s} 1\n", mx->labels, *mx->labels ? "," : "", mx->info);
+    /* the job */
     static const char *const states[] = {"running", "paused", "exited"};
-    int now_state = v->state == ST_JOB_PAUSED ? 1 : v->state == ST_JOB_EXITED ? 2 : 0;
-    head(mx, &oom, "stagetop_job_state",
-         "1 for the job's state (running, paused or exited), 0 for the others.");
-    for (int i = 0; i < 3; i++)
-        add(mx, &oom, "stagetop_job_state{%s,state=\"%s\"} %d\n", mx->labels, states[i], i == now_state);
-    head(mx, &oom, "stagetop_last_sample_timestamp_seconds",
+    stateset(&o, "stagetop_job_state",
+             "1 for the job's state (running, paused or exited), 0 for the others.", states, 3,
+             v->state == ST_JOB_PAUSED ? 1 : v->state == ST_JOB_EXITED ? 2 : 0);
+    if (v->has_exit_code)
+        one_i64(&o, "stagetop_job_exit_code", SC_JOB,
+                "Exit code of a job stagetop started, once it has exited (128+N: signal N).",
+                v->exit_code);
+    if (v->has_stage)
+        info(&o, "stagetop_stage_info", "The stage the job is in (its last stage event), value 1.",
+             "stage", v->stage);
+    lanes(&o, v, SC_JOB);
+    if (v->has_footprint_peak)
+        one_u64(&o, "stagetop_tree_footprint_peak_bytes", "gauge", SC_JOB,
+                "Largest footprint of the whole tree in one sample since the run started.",
+                v->footprint_peak);
+    if (v->has_kernel_peak) {
+        one_u64(&o, "stagetop_tree_kernel_peak_bytes", "gauge", SC_JOB,
+                "Largest per-process kernel high-water mark of the tree since the start "
+                "(macOS lifetime max footprint; Linux VmHWM, wait4 ru_maxrss or cgroup memory.peak).",
+                v->kernel_peak);
+        if (v->kernel_peak_source[0])
+            info(&o, "stagetop_tree_kernel_peak_info",
+                 "Where stagetop_tree_kernel_peak_bytes came from (sampled, wait4, lifetime_max, "
+                 "cgroup), value 1.", "source", v->kernel_peak_source);
+    }
+    if (v->has_swap_growth) {
+        one_i64(&o, "stagetop_swap_growth_bytes", SC_JOB,
+                "System swap used at the job's latest sample minus at its first (may be negative).",
+                v->swap_growth);
+        one_i64(&o, "stagetop_swap_growth_peak_bytes", SC_JOB,
+                "Largest system swap used during the run minus swap used at its first sample.",
+                v->swap_growth_peak);
+    }
+    if (v->guard_active) {
+        static const char *const gstates[] = {"armed", "tripped"};
+        if (v->has_swap_budget)
+            one_u64(&o, "stagetop_guard_swap_budget_bytes", "gauge", SC_JOB,
+                    "--swap-budget: swap growth the guard allows before it acts.", v->swap_budget);
+        if (v->has_kill_free) {
+            head(&o, "stagetop_guard_min_available_ratio", "gauge",
+                 "--kill-free: the guard acts when the memory-available level stays under it, 0..1.");
+            series(&o, "stagetop_guard_min_available_ratio", SC_JOB, "");
+            add(mx, &o.oom, "%u.%04u\n", (unsigned)v->kill_free_c / 10000u,
+                (unsigned)v->kill_free_c % 10000u);
+        }
+        stateset(&o, "stagetop_guard_state",
+                 "1 for the guard's state: armed, or tripped (a limit was crossed and acted on).",
+                 gstates, 2, v->guard_tripped != 0);
+    }
+    if (v->start_wall > 0) {
+        head(&o, "stagetop_run_start_timestamp_seconds", "gauge", "Unix time the run started.");
+        series(&o, "stagetop_run_start_timestamp_seconds", SC_JOB, "");
+        add(mx, &o.oom, "%.3f\n", v->start_wall);
+    }
+    head(&o, "stagetop_last_sample_timestamp_seconds", "gauge",
          "Unix time of the latest sample (a stale value: stagetop stopped).");
-    add(mx, &oom, "stagetop_last_sample_timestamp_seconds{%s} %.3f\n", mx->labels, v->wall);
-    if (oom)
+    series(&o, "stagetop_last_sample_timestamp_seconds", SC_JOB, "");
+    add(mx, &o.oom, "%.3f\n", v->wall);
+    one_u64(&o, "stagetop_samples_total", "counter", SC_JOB, "Samples taken since the run started.",
+            v->samples_total);
+    one_u64(&o, "stagetop_dropped_samples_total", "counter", SC_JOB,
+            "Sample deadlines missed since the run started.", v->dropped_total);
+    /* the system, without the job's labels */
+    lanes(&o, v, SC_SYSTEM);
+    if (o.oom)
         return st_error_set(err, ST_ENOMEM, ENOMEM, "metrics: out of memory");
     return ST_OK;
 }

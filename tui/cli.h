@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include "stagetop/metrics.h"
 #include "stagetop/monitor.h"
 #include "stagetop/trace.h"
 
@@ -26,6 +27,8 @@ typedef struct cli_args {
     const char *export_dir;
     const char *job_log;    /* where a launched job's output goes with a screen */
     const char *metrics_path; /* --metrics FILE; NULL none */
+    const char *metrics_labels[ST_METRICS_MAX_LABELS]; /* --metrics-label name=value */
+    int n_metrics_labels;
     int notify;             /* --notify */
     struct tui_outputs *outs; /* opened by main.c from the two above */
     double wait_free;       /* percent, < 0 none */

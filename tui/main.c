@@ -77,6 +77,8 @@ static void usage(FILE *f)
 "      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
 "      --metrics FILE      after each sample, replace FILE with the latest values in\n"
 "                          Prometheus text format (node_exporter's textfile collector)\n"
+"      --metrics-label NAME=VALUE  (repeatable, with --metrics) a label on the\n"
+"                          job's series naming it across runs: job_name=gen\n"
 "      --notify            bell + desktop notification (OSC 9/777; tmux passthrough)\n"
 "                          when the guard acts, the job ends, or a limit is near\n"
 "      --allow-wide        let p, k and the guard signal a wide tree (one holding\n"
@@ -129,7 +131,7 @@ enum {
     OPT_NO_GPU, OPT_EVENTS, OPT_KEEP_EVENTS, OPT_ALLOW_WIDE,
     OPT_OVERWRITE = 400, OPT_RECORD_SYNC
 };
-enum { OPT_METRICS = 512, OPT_NOTIFY }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
+enum { OPT_METRICS = 512, OPT_NOTIFY, OPT_METRICS_LABEL }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
 
 static int parse_args(int argc, char **argv, cli_args *a)
 {
@@ -150,6 +152,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"job-log", required_argument, NULL, OPT_JOB_LOG},
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"metrics", required_argument, NULL, OPT_METRICS},
+        {"metrics-label", required_argument, NULL, OPT_METRICS_LABEL},
         {"notify", no_argument, NULL, OPT_NOTIFY},
         {"no-gpu", no_argument, NULL, OPT_NO_GPU},
         {"events", required_argument, NULL, OPT_EVENTS},
@@ -230,6 +233,13 @@ static int parse_args(int argc, char **argv, cli_args *a)
         case OPT_JOB_LOG: a->job_log = optarg; break;
         case OPT_ASCII: a->ascii = 1; break;
         case OPT_METRICS: a->metrics_path = optarg; break;
+        case OPT_METRICS_LABEL:
+            if (st_metrics_label_check(optarg, &e) != ST_OK)
+                return bad_usage("--metrics-label: %s", e.msg);
+            if (a->n_metrics_labels == ST_METRICS_MAX_LABELS)
+                return bad_usage("--metrics-label: more than %d labels", ST_METRICS_MAX_LABELS);
+            a->metrics_labels[a->n_metrics_labels++] = optarg;
+            break;
         case OPT_NOTIFY: a->notify = 1; break;
         case OPT_NO_GPU: a->mon.no_gpu = 1; break;
         case OPT_EVENTS: a->mon.events_path = optarg; break;
@@ -265,6 +275,15 @@ static int parse_args(int argc, char **argv, cli_args *a)
         return bad_usage("--keep-events needs a command to start (-- CMD)");
     if (a->wait_free >= 0 && !a->cmd)
         return bad_usage("--wait-free needs a command to start (-- CMD)");
+    if (a->n_metrics_labels && !a->metrics_path)
+        return bad_usage("--metrics-label needs --metrics FILE");
+    if (a->n_metrics_labels) { /* a name given twice, labels too long */
+        st_metrics probe;
+        memset(&probe, 0, sizeof probe);
+        for (int i = 0; i < a->n_metrics_labels; i++)
+            if (st_metrics_add_label(&probe, a->metrics_labels[i], &e) != ST_OK)
+                return bad_usage("--metrics-label: %s", e.msg);
+    }
     if (a->headless && !a->pid && !a->cmd)
         return bad_usage("--headless needs -p PID or -- CMD");
     if (!a->on_budget_set)
@@ -357,7 +376,7 @@ static int run_watch(cli_args *a)
         return CLI_EXIT_USAGE;
     }
     tui_outputs outs; /* --metrics, --notify: checked before a job starts (holds nothing yet) */
-    if (tui_outputs_open(&outs, a->metrics_path, a->notify, !a->headless, &e) != ST_OK) {
+    if (tui_outputs_open(&outs, a->metrics_path, a->metrics_labels, a->n_metrics_labels, a->notify, !a->headless, &e) != ST_OK) {
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return CLI_EXIT_WATCH;
     }

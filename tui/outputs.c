@@ -31,8 +31,8 @@ static int notify_fd(int *own)
     return fd;
 }
 
-int tui_outputs_open(tui_outputs *o, const char *metrics_path, int notify, int screen,
-                     st_error *err)
+int tui_outputs_open(tui_outputs *o, const char *metrics_path, const char *const *labels,
+                     int n_labels, int notify, int screen, st_error *err)
 {
     memset(o, 0, sizeof *o);
     o->fd = -1;
@@ -40,6 +40,9 @@ int tui_outputs_open(tui_outputs *o, const char *metrics_path, int notify, int s
         int rc = st_metrics_open(&o->mx, metrics_path, err);
         if (rc != ST_OK)
             return rc;
+        for (int i = 0; i < n_labels; i++)
+            if ((rc = st_metrics_add_label(&o->mx, labels[i], err)) != ST_OK)
+                return rc;
         o->metrics_on = 1;
     }
     if (notify) {
@@ -65,7 +68,7 @@ void tui_outputs_bind(tui_outputs *o, const st_monitor *m)
     if (o->metrics_on) {
         st_run_view rv;
         st_monitor_view(m, 0, &rv);
-        st_metrics_set_labels(&o->mx, rv.meta->pid, rv.meta->command);
+        st_metrics_set_run(&o->mx, rv.meta->pid, rv.meta->command, rv.meta->platform);
     }
     if (o->notify_on) {
         o->fd = o->screen ? STDOUT_FILENO : notify_fd(&o->own_fd);

@@ -31,11 +31,13 @@ typedef struct tui_outputs {
  * move no cursor).  Headless, they go to /dev/tty (the controlling
  * terminal) or, when there is none, to stderr if it is a terminal;
  * otherwise ST_EINVAL ("no terminal").  ST_EIO when no file can be created
- * beside the metrics file. */
-int tui_outputs_open(tui_outputs *o, const char *metrics_path, int notify, int screen,
-                     st_error *err);
-/* Once the run is open: its pid and command label the metrics, and the
- * terminal for notifications is opened. */
+ * beside the metrics file.  labels: n_labels "name=value" strings
+ * (--metrics-label) put on the job's series (ST_EINVAL when one is not a
+ * valid label, st_metrics_add_label). */
+int tui_outputs_open(tui_outputs *o, const char *metrics_path, const char *const *labels,
+                     int n_labels, int notify, int screen, st_error *err);
+/* Once the run is open: its pid, command and platform go in the metrics'
+ * stagetop_run_info, and the terminal for notifications is opened. */
 void tui_outputs_bind(tui_outputs *o, const st_monitor *m);
 
 /* After a sample: rewrite the metrics file, write due notifications.

@@ -4,21 +4,42 @@ the Prometheus text format), for tests/e2e/metrics.sh and tui_outputs.sh.
 
 usage:
   check_metrics.py read FILE [--state S] [--min-footprint BYTES] [--procs N]
-      one complete reading (every family present, a final newline)
-  check_metrics.py loop FILE STOPFILE OUT
-      read FILE over and over until STOPFILE exists; every read must be
-      complete; OUT gets "reads N distinct M"
+                   [--labels k=v,k=v] [--stage NAME] [--guard armed|tripped]
+                   [--budget BYTES]
+      one complete reading (the families every file has, a final newline,
+      the labels where they belong: pid and command on stagetop_run_info
+      only, the user's labels on every job series, none on the system's;
+      once exited, no live reading)
+  check_metrics.py loop FILE STOPFILE OUT [--save DIR] [--labels k=v,...]
+      a scraper: read FILE over and over until STOPFILE exists, then once
+      more; every read must be complete and valid, counters and the sample
+      time never go back, the state never leaves "exited"; OUT gets
+      "reads N distinct M states S"; --save keeps each distinct reading as
+      DIR/NNNN.prom (at most 200) for promtool
   check_metrics.py match FILE RECORD.jsonl
-      the file against the record's last sample, end summary and start record
+      a final file against the record: the end summary's peaks, the swap
+      growth, the samples counted, the start record's pid and command
+  check_metrics.py match-live FILE RECORD.jsonl
+      a file written while the job ran against the record's sample of the
+      same number (stagetop_samples_total)
 """
 import json
 import os
 import sys
 
-ALWAYS = ["stagetop_tree_footprint_bytes", "stagetop_tree_rss_bytes",
-          "stagetop_tree_processes", "stagetop_job_state",
-          "stagetop_last_sample_timestamp_seconds"]
+ALWAYS = ["stagetop_run_info", "stagetop_job_state", "stagetop_last_sample_timestamp_seconds",
+          "stagetop_samples_total", "stagetop_dropped_samples_total"]
 STATES = ("running", "paused", "exited")
+LIVE = ("stagetop_tree_footprint_bytes", "stagetop_tree_rss_bytes", "stagetop_tree_gpu_bytes",
+        "stagetop_tree_processes")
+OWN = {"stagetop_job_state": {"state"}, "stagetop_guard_state": {"state"},
+       "stagetop_stage_info": {"stage"}, "stagetop_tree_kernel_peak_info": {"source"},
+       "stagetop_run_info": {"pid", "command", "version", "platform"}}
+
+
+def is_name(k):
+    return bool(k) and (k[0].isalpha() or k[0] == "_") and k.isascii() and \
+        k.replace("_", "a").isalnum()
 
 
 def unescape_labels(s, i):
@@ -29,7 +50,8 @@ def unescape_labels(s, i):
     while s[i] != "}":
         eq = s.index("=", i)
         key = s[i:eq]
-        assert key.replace("_", "a").isalnum(), f"bad label name {key!r}"
+        assert is_name(key) and not key.startswith("__"), f"bad label name {key!r}"
+        assert key not in labels, f"label {key} twice"
         assert s[eq + 1] == '"', s[eq:eq + 10]
         j, val = eq + 2, []
         while s[j] != '"':
@@ -56,16 +78,22 @@ def parse(text):
     fams, types, helps = {}, {}, set()
     for line in text[:-1].split("\n"):
         if line.startswith("# HELP "):
-            helps.add(line.split(" ")[2])
+            name = line.split(" ")[2]
+            assert name not in helps, f"HELP {name} twice"
+            helps.add(name)
         elif line.startswith("# TYPE "):
             _, _, name, typ = line.split(" ")
+            assert name not in types, f"TYPE {name} twice"
             types[name] = typ
         elif line.startswith("#") or not line:
             raise ValueError(f"unexpected line {line!r}")
         else:
-            brace = line.index("{")
-            name = line[:brace]
-            labels, end = unescape_labels(line, brace)
+            if "{" in line:
+                brace = line.index("{")
+                name = line[:brace]
+                labels, end = unescape_labels(line, brace)
+            else:
+                name, end, labels = line[:line.index(" ")], line.index(" "), {}
             assert line[end] == " ", line
             value = float(line[end + 1:])
             assert name in types and name in helps, f"{name} without HELP/TYPE"
@@ -79,18 +107,48 @@ def one(fams, name):
     return rows[0]
 
 
-def reading(path):
-    with open(path, encoding="utf-8") as f:  # not UTF-8: an error too
-        text = f.read()
-    fams, types = parse(text)
+def user_labels(spec):
+    return dict(kv.split("=", 1) for kv in spec.split(",")) if spec else {}
+
+
+def check_reading(fams, types, want_labels=None):
+    """The rules every file keeps (docs/metrics-export.md)."""
     for n in ALWAYS:
         if n not in fams:
             raise ValueError(f"{n} missing")
     for n, t in types.items():
-        assert t == "gauge" and n.startswith("stagetop_"), (n, t)
+        assert n.startswith("stagetop_") and ":" not in n, n
+        assert t in ("gauge", "counter"), (n, t)
+        assert (t == "counter") == n.endswith("_total"), f"{n}: type {t} (counters end in _total)"
+    info = one(fams, "stagetop_run_info")
+    assert info[1] == 1 and {"pid", "command", "version"} <= set(info[0]), info
+    user = {k: v for k, v in info[0].items() if k not in OWN["stagetop_run_info"]}
+    if want_labels is not None:
+        assert user == want_labels, f"user labels {user}, want {want_labels}"
+    for name, rows in fams.items():
+        for labels, _ in rows:
+            if name.startswith("stagetop_system_"):
+                assert labels == {}, f"{name} has labels {labels} (a system series has none)"
+            elif name != "stagetop_run_info":
+                own = {k: v for k, v in labels.items() if k not in OWN.get(name, set())}
+                assert own == user, f"{name}: labels {labels}, the job's are {user}"
     states = {l["state"]: v for l, v in fams["stagetop_job_state"]}
     assert sorted(states) == sorted(STATES) and sum(states.values()) == 1, states
-    return fams
+    if state_of(fams) == "exited":
+        live = [n for n in fams if n in LIVE or n.startswith("stagetop_system_")]
+        assert not live, f"exited, yet live readings: {live}"
+    for name in ("stagetop_stage_info", "stagetop_tree_kernel_peak_info"):
+        if name in fams:
+            assert len(fams[name]) == 1 and fams[name][0][1] == 1, fams[name]
+    return user
+
+
+def reading(path, want_labels=None):
+    with open(path, encoding="utf-8") as f:  # not UTF-8: an error too
+        text = f.read()
+    fams, types = parse(text)
+    check_reading(fams, types, want_labels)
+    return fams, text
 
 
 def state_of(fams):
@@ -98,8 +156,9 @@ def state_of(fams):
 
 
 def cmd_read(args):
-    fams = reading(args[0])
     opts = dict(zip(args[1::2], args[2::2]))
+    want = user_labels(opts["--labels"]) if "--labels" in opts else None
+    fams, _ = reading(args[0], want)
     if "--state" in opts:
         assert state_of(fams) == opts["--state"], state_of(fams)
     if "--min-footprint" in opts:
@@ -108,19 +167,54 @@ def cmd_read(args):
     if "--procs" in opts:
         n = one(fams, "stagetop_tree_processes")[1]
         assert n == int(opts["--procs"]), f"procs {n}"
+    if "--guard" in opts:
+        on = [l["state"] for l, v in fams["stagetop_guard_state"] if v == 1]
+        assert on == [opts["--guard"]], f"guard {on}"
+    if "--budget" in opts:
+        b = one(fams, "stagetop_guard_swap_budget_bytes")[1]
+        assert b == int(opts["--budget"]), f"budget {b}"
+    if "--stage" in opts:
+        st = one(fams, "stagetop_stage_info")[0]["stage"]
+        assert st == opts["--stage"], f"stage {st!r}"
 
 
-def cmd_loop(path, stop, out):
-    reads, stamps = 0, set()
-    while not os.path.exists(stop):
+def cmd_loop(path, stop, out, *rest):
+    opts = dict(zip(rest[0::2], rest[1::2]))
+    want = user_labels(opts["--labels"]) if "--labels" in opts else None
+    save = opts.get("--save")
+    reads, texts, seen_states = 0, set(), []
+    prev = None
+    last_round = False
+    while True:
+        if os.path.exists(stop):
+            last_round = True
         try:
-            fams = reading(path)
+            fams, text = reading(path, want)
         except FileNotFoundError:
+            if last_round:
+                raise
             continue
         reads += 1
-        stamps.add(one(fams, "stagetop_last_sample_timestamp_seconds")[1])
+        now = {"samples": one(fams, "stagetop_samples_total")[1],
+               "dropped": one(fams, "stagetop_dropped_samples_total")[1],
+               "t": one(fams, "stagetop_last_sample_timestamp_seconds")[1],
+               "state": state_of(fams)}
+        if prev:
+            for k in ("samples", "dropped", "t"):
+                assert now[k] >= prev[k], f"{k} went back: {prev[k]} -> {now[k]}"
+            assert prev["state"] != "exited" or now["state"] == "exited", "left exited"
+        prev = now
+        if not seen_states or seen_states[-1] != now["state"]:
+            seen_states.append(now["state"])
+        if text not in texts:
+            texts.add(text)
+            if save and len(texts) <= 200:
+                with open(os.path.join(save, f"{len(texts):04d}.prom"), "w", encoding="utf-8") as f:
+                    f.write(text)
+        if last_round:
+            break
     with open(out, "w") as f:
-        f.write(f"reads {reads} distinct {len(stamps)}\n")
+        f.write(f"reads {reads} distinct {len(texts)} states {'>'.join(seen_states)}\n")
 
 
 def escaped_cut(cmd, n=120):
@@ -132,35 +226,60 @@ def escaped_cut(cmd, n=120):
     return "".join(out) + ("..." if len(cmd) > n else "")
 
 
+def records(path):
+    recs = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
+    return recs[0], [r for r in recs if r.get("type") == "sample"], \
+        [r for r in recs if r.get("type") == "end"]
+
+
+def close(name, got, want):
+    assert abs(got - want) <= 1e-9 * max(1.0, abs(want)), f"{name}: file {got}, record {want}"
+    print(f"{name} = {got} (record {want})")
+
+
 def cmd_match(path, record):
-    fams = reading(path)
-    recs = [json.loads(l) for l in open(record, encoding="utf-8") if l.strip()]
-    start = recs[0]
-    samples = [r for r in recs if r.get("type") == "sample"]
-    end = [r for r in recs if r.get("type") == "end"]
-    last, first = samples[-1], samples[0]
-    labels, fp = one(fams, "stagetop_tree_footprint_bytes")
-    assert labels["pid"] == str(start["pid"]), (labels, start["pid"])
-    assert labels["command"] == escaped_cut(start["command"]), (labels["command"], start["command"])
-    want = {"stagetop_tree_footprint_bytes": last["footprint"],
-            "stagetop_tree_rss_bytes": last["rss"],
-            "stagetop_tree_processes": last["procs"]}
-    if "swap_used" in last:
-        want["stagetop_swap_used_bytes"] = last["swap_used"]
-        want["stagetop_swap_growth_bytes"] = last["swap_used"] - first["swap_used"]
-    if "level" in last:
-        want["stagetop_memory_available_ratio"] = last["level"] / 100.0
-    if "pressure" in last:
-        want["stagetop_memory_pressure"] = last["pressure"]
-    if "gpu" in last:
-        want["stagetop_tree_gpu_bytes"] = last["gpu"]
-    if end and end[0]["summary"].get("kernel_peak") is not None:
-        want["stagetop_tree_kernel_peak_bytes"] = end[0]["summary"]["kernel_peak"]
-    for name, v in want.items():
-        got = one(fams, name)[1]
-        assert abs(got - v) <= 1e-9 * max(1.0, abs(v)), f"{name}: file {got}, record {v}"
-        print(f"{name} = {got} (record {v})")
+    fams, _ = reading(path)
+    start, samples, end = records(record)
+    assert end, "the record has no end"
+    summ = end[0]["summary"]
+    info = one(fams, "stagetop_run_info")[0]
+    assert info["pid"] == str(start["pid"]), (info, start["pid"])
+    assert info["command"] == escaped_cut(start["command"]), (info["command"], start["command"])
     assert state_of(fams) == "exited", state_of(fams)
+    first, last = samples[0], samples[-1]
+    want = {"stagetop_tree_footprint_peak_bytes": summ["peak_footprint"],
+            "stagetop_samples_total": len(samples)}
+    if "swap_used" in last:
+        want["stagetop_swap_growth_bytes"] = last["swap_used"] - first["swap_used"]
+        want["stagetop_swap_growth_peak_bytes"] = summ["swap"]["peak"] - summ["swap"]["start"]
+    if summ.get("kernel_peak") is not None:
+        want["stagetop_tree_kernel_peak_bytes"] = summ["kernel_peak"]
+        src = one(fams, "stagetop_tree_kernel_peak_info")[0]["source"]
+        assert src == summ["kernel_peak_source"], (src, summ["kernel_peak_source"])
+    for name, v in want.items():
+        close(name, one(fams, name)[1], v)
+
+
+def cmd_match_live(path, record):
+    fams, _ = reading(path)
+    assert state_of(fams) != "exited"
+    _, samples, _ = records(record)
+    n = int(one(fams, "stagetop_samples_total")[1])
+    s = samples[n - 1]
+    want = {"stagetop_tree_footprint_bytes": s["footprint"], "stagetop_tree_rss_bytes": s["rss"],
+            "stagetop_tree_processes": s["procs"]}
+    if "swap_used" in s:
+        want["stagetop_system_swap_used_bytes"] = s["swap_used"]
+        want["stagetop_swap_growth_bytes"] = s["swap_used"] - samples[0]["swap_used"]
+    if "level" in s:
+        want["stagetop_system_memory_available_ratio"] = s["level"] / 100.0
+    if "pressure" in s:  # Linux: PSI percent in the record, a ratio in the file
+        want["stagetop_system_memory_pressure_some_avg10_ratio"] = s["pressure"] / 100.0
+    if "gpu" in s:
+        want["stagetop_tree_gpu_bytes"] = s["gpu"]
+    for name, v in want.items():
+        close(name, one(fams, name)[1], v)
+    assert "stagetop_memory_pressure" not in fams  # 0.2's name, PSI and macOS mixed
 
 
 def main(argv):
@@ -172,6 +291,8 @@ def main(argv):
             cmd_loop(*args)
         elif what == "match":
             cmd_match(*args)
+        elif what == "match-live":
+            cmd_match_live(*args)
         else:
             sys.exit(__doc__)
     except (AssertionError, ValueError, KeyError, IndexError) as e:

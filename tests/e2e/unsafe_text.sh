@@ -58,9 +58,9 @@ check "plot FILE: the SVG's labels hold no bidi control or control" no_raw "$T/p
 "$STAGETOP" plot "$EAGER" "$T/evil.jsonl" -o "$T/pab.svg" 2>"$T/err"
 check "plot A B: no unsafe character" no_raw "$T/pab.svg" rlo iso
 
-# --metrics: the command label of a live run whose argv holds U+202E, U+2066
+# --metrics: the command label (on stagetop_run_info) of a live run whose argv holds U+202E, U+2066
 # and U+061C.  The job ends when the file has been written once.
 "$STAGETOP" --headless --interval 0.05 --metrics "$T/m.prom" \
     -- sh -c 'while [ ! -s "$1" ]; do sleep 0.05; done' "arg$(printf '\342\200\256')rlo$(printf '\342\201\246')iso$(printf '\330\234')x" "$T/m.prom" \
     >"$T/out" 2>"$T/err"
-check "--metrics: the command label holds no bidi control" no_raw "$T/m.prom" 'stagetop_tree_footprint_bytes{' 'rlo?iso?x'
+check "--metrics: the command label holds no bidi control" no_raw "$T/m.prom" 'stagetop_run_info{' 'rlo?iso?x'
