@@ -1,6 +1,8 @@
 /* cmd_report.c: `stagetop report FILE|A B [-o OUT.md]` (docs/report.md):
- * loads the traces, draws the chart with the sparkline renderer (spark.h)
- * and hands it to core's Markdown writer (report.h). */
+ * loads the traces, draws the text chart with the sparkline renderer
+ * (spark.h), writes the SVG chart beside OUT.md with `stagetop plot`'s code
+ * (plot.h: OUT.svg, atomically) and hands both to core's Markdown writer
+ * (report.h). */
 #include "cli.h"
 
 #include <math.h>
@@ -13,6 +15,7 @@
 #include "stagetop/atomic_file.h"
 #include "stagetop/diff.h"
 #include "stagetop/md.h"
+#include "stagetop/plot.h"
 #include "stagetop/report.h"
 #include "stagetop/units.h"
 
@@ -173,6 +176,54 @@ static int emit(char *md, const char *out, st_error *e)
     return rc;
 }
 
+/* OUT.md's chart: OUT.svg beside it (OUT + ".svg" for another name);
+ * malloc'd, NULL when out of memory. */
+static char *svg_path(const char *out)
+{
+    size_t n = strlen(out);
+    if (n > 3 && strcmp(out + n - 3, ".md") == 0)
+        n -= 3;
+    char *p = malloc(n + 5);
+    if (p)
+        snprintf(p, n + 5, "%.*s.svg", (int)n, out);
+    return p;
+}
+
+/* Draw the SVG chart of t (or of t and t2) into OUT.svg with `plot`'s code
+ * and writer; *link: its name relative to the report (its directory is
+ * OUT's).  A trace without samples has no chart (*link NULL, 0). */
+static int write_svg(const st_trace *t, const st_trace *t2, const char *la, const char *lb,
+                     const char *out, char **link)
+{
+    st_plot_opts o;
+    st_error e;
+    *link = NULL;
+    if (!t->summary.n_samples || (t2 && !t2->summary.n_samples))
+        return 0;
+    char *path = svg_path(out);
+    if (!path) {
+        fprintf(stderr, "stagetop: report: out of memory\n");
+        return -1;
+    }
+    st_plot_opts_init(&o);
+    if ((t2 ? st_plot_cmp_svg_file(t, t2, la, lb, &o, path, &e)
+            : st_plot_svg_file(t, &o, path, &e)) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", path, e.msg);
+        free(path);
+        return -1;
+    }
+    const char *base = strrchr(path, '/');
+    *link = strdup(base ? base + 1 : path);
+    free(path);
+    return *link ? 0 : -1;
+}
+
+static const char *file_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b && b[1] ? b + 1 : path;
+}
+
 int cli_report(int argc, char **argv)
 {
     static const char *const use = "usage: stagetop report FILE [-o OUT.md]\n"
@@ -201,20 +252,30 @@ int cli_report(int argc, char **argv)
             st_trace_free(&t[loaded]);
             break;
         }
-    if (loaded == n && n == 1) {
-        char *c = chart(&t[0]);
-        rc = emit(st_report_md(&t[0], in[0], c, &e), out, &e);
-        free(c);
-    } else if (loaded == n) {
-        st_diff d;
-        if (st_diff_compute(&t[0], &t[1], &d, &e) != ST_OK) {
-            fprintf(stderr, "stagetop: report: %s\n", e.msg);
+    int to_file = out && strcmp(out, "-") != 0;
+    char *link = NULL;
+    if (loaded == n && to_file &&
+        write_svg(&t[0], n == 2 ? &t[1] : NULL, file_name(in[0]), n == 2 ? file_name(in[1]) : NULL,
+                  out, &link) != 0)
+        loaded = -1; /* the chart was not written: nor is the report */
+    if (loaded == n) {
+        st_report_charts c = {{chart(&t[0]), n == 2 ? chart(&t[1]) : NULL}, link};
+        if (n == 1) {
+            rc = emit(st_report_md_charts(&t[0], in[0], &c, &e), out, &e);
         } else {
-            rc = emit(st_report_diff_md(&d, in[0], in[1], &e), out, &e);
-            st_diff_free(&d);
+            st_diff d;
+            if (st_diff_compute(&t[0], &t[1], &d, &e) != ST_OK) {
+                fprintf(stderr, "stagetop: report: %s\n", e.msg);
+            } else {
+                rc = emit(st_report_diff_md_charts(&d, in[0], in[1], &c, &e), out, &e);
+                st_diff_free(&d);
+            }
         }
+        free((char *)c.text[0]);
+        free((char *)c.text[1]);
     }
-    for (int i = 0; i < loaded; i++)
+    free(link);
+    for (int i = 0; i < (loaded < 0 ? n : loaded); i++)
         st_trace_free(&t[i]);
     return rc;
 }

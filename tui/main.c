@@ -43,6 +43,7 @@ static void usage(FILE *f)
 "                                            footprint (duration) is more than PCT %% above\n"
 "                                            A's (2: bad usage/input)\n"
 "       stagetop report FILE|A B [-o OUT.md] a trace (or two compared) as Markdown\n"
+"                                            (-o r.md: the SVG chart beside it, r.svg)\n"
 "       stagetop doctor [-p PID] [--json]    check every number against an independent source\n"
 "\n"
 "Watches a process tree's memory footprint, the system's swap used and its\n"
