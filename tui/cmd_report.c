@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "sanitize.h"
 #include "spark.h"
@@ -17,6 +19,7 @@
 #include "stagetop/md.h"
 #include "stagetop/plot.h"
 #include "stagetop/report.h"
+#include "stagetop/sb.h"
 #include "stagetop/units.h"
 
 #define CHART_COLS 64
@@ -277,5 +280,29 @@ int cli_report(int argc, char **argv)
     free(link);
     for (int i = 0; i < (loaded < 0 ? n : loaded); i++)
         st_trace_free(&t[i]);
+    return rc;
+}
+
+int cli_summary_text(const char *path)
+{
+    st_trace t;
+    struct winsize ws;
+    int width = 80, rc = CLI_EXIT_OK;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        width = ws.ws_col;
+    if (cli_load_trace(path, &t) != 0) {
+        st_trace_free(&t);
+        return CLI_EXIT_WATCH;
+    }
+    st_sb w;
+    st_sb_init(&w);
+    st_report_summary_text(&t, &w, width);
+    char *text = st_sb_take(&w);
+    if (!text || fputs(text, stdout) < 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "stagetop: cannot write the summary\n");
+        rc = CLI_EXIT_WATCH;
+    }
+    free(text);
+    st_trace_free(&t);
     return rc;
 }

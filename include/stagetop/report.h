@@ -43,5 +43,26 @@ char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label
 char *st_report_diff_md_charts(const st_diff *d, const char *label_a, const char *label_b,
                                const st_report_charts *c, st_error *err);
 
+/* The summary of t for a terminal (`stagetop summary --text`; meant for the
+ * closing summary of a run too), one measure a line, then the stages:
+ *
+ *   exit status     0                      (its last exit event; "–" none)
+ *   duration        1m58s, 235 samples
+ *   peak footprint  43.6 GiB
+ *   kernel peak     44.0 GiB (source: wait4)   ("–" when not recorded)
+ *   swap            11.5 GiB start → 19.5 GiB peak, growth +7.97 GiB
+ *   min level       6%
+ *   stage               time       peak   swap growth  min level
+ *   setup              19.9s   31.4 GiB     +4.16 GiB        29%
+ *
+ * Swap growth is docs/metrics.md's one definition (swap at the last sample
+ * minus at the first); a stage's is summary.h's st_stage_row's.  A trace
+ * without stage events says "no stages".  width: the terminal's columns (0:
+ * 80); the stage names get what the numbers leave, 8 to 24 columns
+ * (cleaned by md.h's rules, shortened with "…"), so a line is at most
+ * max(width, 52) columns.  No colour, no escape sequences; appended to w
+ * (an allocation failure is the builder's: sb.h).  t's summary finished
+ * (st_trace_load* leaves it so). */
+void st_report_summary_text(const st_trace *t, st_sb *w, int width);
 
 #endif
