@@ -5,11 +5,13 @@
  * (report.h). */
 #include "cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sanitize.h"
@@ -179,6 +181,20 @@ static int emit(char *md, const char *out, st_error *e)
     return rc;
 }
 
+/* Whether OUT.md gets its SVG beside it: a regular file or a new name,
+ * not a directory, a device, a FIFO or a socket (a report sent to
+ * /dev/stdout or a pipe has no "beside"), nor a name ending in '/'. */
+static int svg_beside(const char *out)
+{
+    struct stat st;
+    size_t n = strlen(out);
+    if (!n || out[n - 1] == '/')
+        return 0;
+    if (stat(out, &st) == 0)
+        return S_ISREG(st.st_mode);
+    return errno == ENOENT;
+}
+
 /* OUT.md's chart: OUT.svg beside it (OUT + ".svg" for another name);
  * malloc'd, NULL when out of memory. */
 static char *svg_path(const char *out)
@@ -255,9 +271,9 @@ int cli_report(int argc, char **argv)
             st_trace_free(&t[loaded]);
             break;
         }
-    int to_file = out && strcmp(out, "-") != 0;
+    int with_svg = out && strcmp(out, "-") != 0 && svg_beside(out);
     char *link = NULL;
-    if (loaded == n && to_file &&
+    if (loaded == n && with_svg &&
         write_svg(&t[0], n == 2 ? &t[1] : NULL, file_name(in[0]), n == 2 ? file_name(in[1]) : NULL,
                   out, &link) != 0)
         loaded = -1; /* the chart was not written: nor is the report */

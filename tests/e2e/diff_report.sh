@@ -211,8 +211,22 @@ if command -v cmark >/dev/null 2>&1 && command -v cmark-gfm >/dev/null 2>&1 &&
 else
     echo "SKIP: report charts: needs cmark, cmark-gfm and python3-markdown (scripts/deps.sh)"
 fi
-"$ST" report "$STAGED" -o "$tmp/out/r.svg/x.md" 2>"$tmp/err"; r=$?
-[ "$r" -eq 1 ] && [ ! -e "$tmp/out/r.svg/x.md" ] && grep -q "x.svg" "$tmp/err" &&
+# no "beside" for a report into a directory or a FIFO: no SVG written there
+mkdir "$tmp/nb" "$tmp/nb/adir"; mkfifo "$tmp/nb/p.md"
+"$ST" report "$STAGED" -o "$tmp/nb/adir" 2>/dev/null; r1=$?
+"$ST" report "$STAGED" -o "$tmp/nb/" 2>/dev/null; r2=$?
+cat "$tmp/nb/p.md" >"$tmp/fifo.out" 2>/dev/null & reader=$!
+"$ST" report "$STAGED" -o "$tmp/nb/p.md" 2>"$tmp/err"; r3=$?
+kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null
+if [ "$r1" -eq 1 ] && [ "$r2" -eq 1 ] && [ ! -e "$tmp/nb/adir.svg" ] && [ ! -e "$tmp/nb/.svg" ] &&
+   [ ! -e "$tmp/nb/p.svg" ]; then
+    pass "report -o a directory or a FIFO: no SVG beside it (exit $r1, $r2, $r3)"
+else
+    fail "report -o non-regular" "exit $r1 $r2 $r3: $(ls -A "$tmp/nb" | tr '\n' ' ')"
+fi
+mkdir -p "$tmp/u/x.svg"   # the chart's name taken by a directory
+"$ST" report "$STAGED" -o "$tmp/u/x.md" 2>"$tmp/err"; r=$?
+[ "$r" -eq 1 ] && [ ! -e "$tmp/u/x.md" ] && grep -q "x.svg" "$tmp/err" &&
     pass "report -o: a chart that cannot be written fails the report, naming the chart" ||
     fail "report -o, unwritable chart" "exit $r: $(cat "$tmp/err")"
 "$ST" report "$STAGED" -o "$tmp/missing/r.md" 2>"$tmp/err"; r=$?
