@@ -97,18 +97,26 @@ static void stage_row(FILE *w, const st_trace *t, uint32_t col_ms, uint64_t col0
 }
 
 /* The chart: footprint (3 rows), swap and level sparklines, the stage row
- * and the time axis, CHART_COLS columns over the trace's time. */
-static char *chart(const st_trace *t)
+ * and the time axis, CHART_COLS columns over the trace's time.  other: the
+ * trace it is compared with (or NULL): both charts then share the time axis
+ * (to the later end) and the footprint's scale (to the higher peak). */
+static char *chart(const st_trace *t, const st_trace *other)
 {
     const st_summary *s = &t->summary;
     if (!s->n_samples)
         return NULL;
-    double span = s->last_t_ms - (double)s->first_t_ms;
+    uint32_t last = s->last_t_ms;
+    uint64_t top = s->peak_footprint;
+    if (other && other->summary.n_samples) {
+        last = other->summary.last_t_ms > last ? other->summary.last_t_ms : last;
+        top = other->summary.peak_footprint > top ? other->summary.peak_footprint : top;
+    }
+    double span = last - (double)s->first_t_ms;
     double x0 = s->first_t_ms <= 0.1 * span ? 0 : s->first_t_ms;
-    uint32_t col_ms = (uint32_t)ceil((s->last_t_ms - x0 + 1) / CHART_COLS);
+    uint32_t col_ms = (uint32_t)ceil((last - x0 + 1) / CHART_COLS);
     if (col_ms < 1)
         col_ms = 1;
-    while (s->last_t_ms / col_ms - (uint32_t)x0 / col_ms >= CHART_COLS)
+    while (last / col_ms - (uint32_t)x0 / col_ms >= CHART_COLS)
         col_ms++; /* the last sample in the last column, whatever x0's phase */
     uint64_t col0 = (uint64_t)x0 / col_ms;
     double v[CHART_COLS];
@@ -120,10 +128,15 @@ static char *chart(const st_trace *t)
         return NULL;
     st_samples_view view = st_trace_view(t);
     tui_bucket(view, ST_F_FOOTPRINT, TUI_AGG_MAX, col_ms, 1, col0, CHART_COLS, v);
+    char peak_note[80];
+    st_format_bytes(s->peak_footprint, a, sizeof a);
+    if (top > s->peak_footprint) /* the scale is the other run's peak */
+        snprintf(peak_note, sizeof peak_note, "%s (peak %s)", st_format_bytes(top, b, sizeof b), a);
+    else
+        snprintf(peak_note, sizeof peak_note, "%s", a);
     for (int r = 0; r < 3; r++) {
-        tui_graph_row(v, CHART_COLS, 0, (double)s->peak_footprint, 3, r, 0, g, sizeof g);
-        put_row(w, r ? "" : "footprint", g,
-                r ? (r == 2 ? "0" : "") : st_format_bytes(s->peak_footprint, a, sizeof a));
+        tui_graph_row(v, CHART_COLS, 0, (double)top, 3, r, 0, g, sizeof g);
+        put_row(w, r ? "" : "footprint", g, r ? (r == 2 ? "0" : "") : peak_note);
     }
     if (s->has_swap) {
         double lo = INFINITY, hi = -INFINITY;
@@ -147,7 +160,7 @@ static char *chart(const st_trace *t)
     if (s->n_stages && s->n_stage_events) /* no stage events: no "setup" band over the run */
         stage_row(w, t, col_ms, col0);
     st_format_duration(x0 / 1000.0, a, sizeof a);
-    st_format_duration(s->last_t_ms / 1000.0, d, sizeof d);
+    st_format_duration(last / 1000.0, d, sizeof d);
     fprintf(w, LABEL " %-*s%s\n", "time", CHART_COLS - (int)strlen(d), a, d);
     if (ferror(w)) {
         fclose(w);
@@ -278,7 +291,8 @@ int cli_report(int argc, char **argv)
                   out, &link) != 0)
         loaded = -1; /* the chart was not written: nor is the report */
     if (loaded == n) {
-        st_report_charts c = {{chart(&t[0]), n == 2 ? chart(&t[1]) : NULL}, link};
+        st_report_charts c = {{chart(&t[0], n == 2 ? &t[1] : NULL),
+                               n == 2 ? chart(&t[1], &t[0]) : NULL}, link};
         if (n == 1) {
             rc = emit(st_report_md_charts(&t[0], in[0], &c, &e), out, &e);
         } else {
