@@ -12,7 +12,8 @@
   check_diff_report.py charts OUT.md N [IMAGE]   the chart section read by python-markdown
                                                  with its default extensions (none), cmark
                                                  and cmark-gfm (tables): N text charts, each
-                                                 a code block; the SVG linked as IMAGE (or no image)
+                                                 a code block (two: on one time axis); the SVG
+                                                 linked as IMAGE (or no image)
 TRACE is a stageload JSONL file (what the expectations are derived from);
 the file stagetop read may be the same run in another format.  Exit 0 or a
 message saying what differs.
@@ -339,6 +340,10 @@ def charts(out, n, image=None):
             for lab in ("footprint", "swap", "level", "time"):
                 if lab not in rows:
                     fail(f"{name}: a chart has no {lab!r} row: {rows}")
+        if n == 2:  # one time axis for both runs
+            times = [[l for l in c.splitlines() if l.startswith("time")] for c in blocks]
+            if times[0] != times[1]:
+                fail(f"{name}: the two charts' time axes differ: {times}")
         if re.search(r"<code>[^<]*footprint", doc.replace("<pre><code>", "")):
             fail(f"{name}: the chart is inline code")
         imgs = re.findall(r'<img[^>]*src="([^"]*)"', doc)
