@@ -61,6 +61,10 @@ int cli_headless(st_monitor *m, const cli_args *a);
 
 /* `stagetop summary FILE|-`. */
 int cli_summary(const char *path);
+/* `stagetop summary --text FILE|-`: the summary for a terminal (core's
+ * st_report_summary_text, report.h), as wide as the terminal (80 when
+ * standard output is not one). */
+int cli_summary_text(const char *path);
 
 /* `stagetop plot FILE -o OUT.svg` (OUT "-" = stdout). */
 int cli_plot(const char *path, const char *out);

@@ -1,19 +1,27 @@
 /* cmd_report.c: `stagetop report FILE|A B [-o OUT.md]` (docs/report.md):
- * loads the traces, draws the chart with the sparkline renderer (spark.h)
- * and hands it to core's Markdown writer (report.h). */
+ * loads the traces, draws the text chart with the sparkline renderer
+ * (spark.h), writes the SVG chart beside OUT.md with `stagetop plot`'s code
+ * (plot.h: OUT.svg, atomically) and hands both to core's Markdown writer
+ * (report.h). */
 #include "cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sanitize.h"
 #include "spark.h"
 #include "stagetop/atomic_file.h"
 #include "stagetop/diff.h"
 #include "stagetop/md.h"
+#include "stagetop/plot.h"
 #include "stagetop/report.h"
+#include "stagetop/sb.h"
 #include "stagetop/units.h"
 
 #define CHART_COLS 64
@@ -89,18 +97,26 @@ static void stage_row(FILE *w, const st_trace *t, uint32_t col_ms, uint64_t col0
 }
 
 /* The chart: footprint (3 rows), swap and level sparklines, the stage row
- * and the time axis, CHART_COLS columns over the trace's time. */
-static char *chart(const st_trace *t)
+ * and the time axis, CHART_COLS columns over the trace's time.  other: the
+ * trace it is compared with (or NULL): both charts then share the time axis
+ * (to the later end) and the footprint's scale (to the higher peak). */
+static char *chart(const st_trace *t, const st_trace *other)
 {
     const st_summary *s = &t->summary;
     if (!s->n_samples)
         return NULL;
-    double span = s->last_t_ms - (double)s->first_t_ms;
+    uint32_t last = s->last_t_ms;
+    uint64_t top = s->peak_footprint;
+    if (other && other->summary.n_samples) {
+        last = other->summary.last_t_ms > last ? other->summary.last_t_ms : last;
+        top = other->summary.peak_footprint > top ? other->summary.peak_footprint : top;
+    }
+    double span = last - (double)s->first_t_ms;
     double x0 = s->first_t_ms <= 0.1 * span ? 0 : s->first_t_ms;
-    uint32_t col_ms = (uint32_t)ceil((s->last_t_ms - x0 + 1) / CHART_COLS);
+    uint32_t col_ms = (uint32_t)ceil((last - x0 + 1) / CHART_COLS);
     if (col_ms < 1)
         col_ms = 1;
-    while (s->last_t_ms / col_ms - (uint32_t)x0 / col_ms >= CHART_COLS)
+    while (last / col_ms - (uint32_t)x0 / col_ms >= CHART_COLS)
         col_ms++; /* the last sample in the last column, whatever x0's phase */
     uint64_t col0 = (uint64_t)x0 / col_ms;
     double v[CHART_COLS];
@@ -112,10 +128,15 @@ static char *chart(const st_trace *t)
         return NULL;
     st_samples_view view = st_trace_view(t);
     tui_bucket(view, ST_F_FOOTPRINT, TUI_AGG_MAX, col_ms, 1, col0, CHART_COLS, v);
+    char peak_note[80];
+    st_format_bytes(s->peak_footprint, a, sizeof a);
+    if (top > s->peak_footprint) /* the scale is the other run's peak */
+        snprintf(peak_note, sizeof peak_note, "%s (peak %s)", st_format_bytes(top, b, sizeof b), a);
+    else
+        snprintf(peak_note, sizeof peak_note, "%s", a);
     for (int r = 0; r < 3; r++) {
-        tui_graph_row(v, CHART_COLS, 0, (double)s->peak_footprint, 3, r, 0, g, sizeof g);
-        put_row(w, r ? "" : "footprint", g,
-                r ? (r == 2 ? "0" : "") : st_format_bytes(s->peak_footprint, a, sizeof a));
+        tui_graph_row(v, CHART_COLS, 0, (double)top, 3, r, 0, g, sizeof g);
+        put_row(w, r ? "" : "footprint", g, r ? (r == 2 ? "0" : "") : peak_note);
     }
     if (s->has_swap) {
         double lo = INFINITY, hi = -INFINITY;
@@ -139,7 +160,7 @@ static char *chart(const st_trace *t)
     if (s->n_stages && s->n_stage_events) /* no stage events: no "setup" band over the run */
         stage_row(w, t, col_ms, col0);
     st_format_duration(x0 / 1000.0, a, sizeof a);
-    st_format_duration(s->last_t_ms / 1000.0, d, sizeof d);
+    st_format_duration(last / 1000.0, d, sizeof d);
     fprintf(w, LABEL " %-*s%s\n", "time", CHART_COLS - (int)strlen(d), a, d);
     if (ferror(w)) {
         fclose(w);
@@ -173,6 +194,68 @@ static int emit(char *md, const char *out, st_error *e)
     return rc;
 }
 
+/* Whether OUT.md gets its SVG beside it: a regular file or a new name,
+ * not a directory, a device, a FIFO or a socket (a report sent to
+ * /dev/stdout or a pipe has no "beside"), nor a name ending in '/'. */
+static int svg_beside(const char *out)
+{
+    struct stat st;
+    size_t n = strlen(out);
+    if (!n || out[n - 1] == '/')
+        return 0;
+    if (stat(out, &st) == 0)
+        return S_ISREG(st.st_mode);
+    return errno == ENOENT;
+}
+
+/* OUT.md's chart: OUT.svg beside it (OUT + ".svg" for another name);
+ * malloc'd, NULL when out of memory. */
+static char *svg_path(const char *out)
+{
+    size_t n = strlen(out);
+    if (n > 3 && strcmp(out + n - 3, ".md") == 0)
+        n -= 3;
+    char *p = malloc(n + 5);
+    if (p)
+        snprintf(p, n + 5, "%.*s.svg", (int)n, out);
+    return p;
+}
+
+/* Draw the SVG chart of t (or of t and t2) into OUT.svg with `plot`'s code
+ * and writer; *link: its name relative to the report (its directory is
+ * OUT's).  A trace without samples has no chart (*link NULL, 0). */
+static int write_svg(const st_trace *t, const st_trace *t2, const char *la, const char *lb,
+                     const char *out, char **link)
+{
+    st_plot_opts o;
+    st_error e;
+    *link = NULL;
+    if (!t->summary.n_samples || (t2 && !t2->summary.n_samples))
+        return 0;
+    char *path = svg_path(out);
+    if (!path) {
+        fprintf(stderr, "stagetop: report: out of memory\n");
+        return -1;
+    }
+    st_plot_opts_init(&o);
+    if ((t2 ? st_plot_cmp_svg_file(t, t2, la, lb, &o, path, &e)
+            : st_plot_svg_file(t, &o, path, &e)) != ST_OK) {
+        fprintf(stderr, "stagetop: %s: %s\n", path, e.msg);
+        free(path);
+        return -1;
+    }
+    const char *base = strrchr(path, '/');
+    *link = strdup(base ? base + 1 : path);
+    free(path);
+    return *link ? 0 : -1;
+}
+
+static const char *file_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b && b[1] ? b + 1 : path;
+}
+
 int cli_report(int argc, char **argv)
 {
     static const char *const use = "usage: stagetop report FILE [-o OUT.md]\n"
@@ -201,20 +284,55 @@ int cli_report(int argc, char **argv)
             st_trace_free(&t[loaded]);
             break;
         }
-    if (loaded == n && n == 1) {
-        char *c = chart(&t[0]);
-        rc = emit(st_report_md(&t[0], in[0], c, &e), out, &e);
-        free(c);
-    } else if (loaded == n) {
-        st_diff d;
-        if (st_diff_compute(&t[0], &t[1], &d, &e) != ST_OK) {
-            fprintf(stderr, "stagetop: report: %s\n", e.msg);
+    int with_svg = out && strcmp(out, "-") != 0 && svg_beside(out);
+    char *link = NULL;
+    if (loaded == n && with_svg &&
+        write_svg(&t[0], n == 2 ? &t[1] : NULL, file_name(in[0]), n == 2 ? file_name(in[1]) : NULL,
+                  out, &link) != 0)
+        loaded = -1; /* the chart was not written: nor is the report */
+    if (loaded == n) {
+        st_report_charts c = {{chart(&t[0], n == 2 ? &t[1] : NULL),
+                               n == 2 ? chart(&t[1], &t[0]) : NULL}, link};
+        if (n == 1) {
+            rc = emit(st_report_md_charts(&t[0], in[0], &c, &e), out, &e);
         } else {
-            rc = emit(st_report_diff_md(&d, in[0], in[1], &e), out, &e);
-            st_diff_free(&d);
+            st_diff d;
+            if (st_diff_compute(&t[0], &t[1], &d, &e) != ST_OK) {
+                fprintf(stderr, "stagetop: report: %s\n", e.msg);
+            } else {
+                rc = emit(st_report_diff_md_charts(&d, in[0], in[1], &c, &e), out, &e);
+                st_diff_free(&d);
+            }
         }
+        free((char *)c.text[0]);
+        free((char *)c.text[1]);
     }
-    for (int i = 0; i < loaded; i++)
+    free(link);
+    for (int i = 0; i < (loaded < 0 ? n : loaded); i++)
         st_trace_free(&t[i]);
+    return rc;
+}
+
+int cli_summary_text(const char *path)
+{
+    st_trace t;
+    struct winsize ws;
+    int width = 80, rc = CLI_EXIT_OK;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        width = ws.ws_col;
+    if (cli_load_trace(path, &t) != 0) {
+        st_trace_free(&t);
+        return CLI_EXIT_WATCH;
+    }
+    st_sb w;
+    st_sb_init(&w);
+    st_report_summary_text(&t, &w, width);
+    char *text = st_sb_take(&w);
+    if (!text || fputs(text, stdout) < 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "stagetop: cannot write the summary\n");
+        rc = CLI_EXIT_WATCH;
+    }
+    free(text);
+    st_trace_free(&t);
     return rc;
 }

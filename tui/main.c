@@ -33,7 +33,8 @@ static void usage(FILE *f)
 "       stagetop [options] -- CMD [ARG...]   start CMD in its own process group and watch it\n"
 "       stagetop [options]                   pick a process tree from the largest ones\n"
 "       stagetop replay FILE|-               view a saved trace; - follows a JSONL stream on stdin\n"
-"       stagetop summary FILE|-              print a trace's summary as JSON\n"
+"       stagetop summary [--text] FILE|-     print a trace's summary as JSON (--text: for\n"
+"                                            a terminal: exit, time, peaks, swap, stages)\n"
 "       stagetop plot FILE -o OUT.svg        draw a trace as an SVG chart for a bug report\n"
 "       stagetop mark TEXT | stage NAME      (inside a job stagetop started) mark a moment or\n"
 "                                            a stage: appends to $STAGETOP_EVENTS\n"
@@ -44,6 +45,7 @@ static void usage(FILE *f)
 "                                            footprint (duration) is more than PCT %% above\n"
 "                                            A's (2: bad usage/input)\n"
 "       stagetop report FILE|A B [-o OUT.md] a trace (or two compared) as Markdown\n"
+"                                            (-o r.md: the SVG chart beside it, r.svg)\n"
 "       stagetop doctor [-p PID] [--json]    check every number against an independent source\n"
 "\n"
 "Watches a process tree's memory footprint, the system's swap used and its\n"
@@ -503,8 +505,10 @@ int main(int argc, char **argv)
     if (argc >= 2 && (strcmp(argv[1], "mark") == 0 || strcmp(argv[1], "stage") == 0))
         return cli_mark(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "summary") == 0) {
-        if (argc != 3)
-            return bad_usage("usage: stagetop summary FILE|-");
+        if (argc == 4 && (strcmp(argv[2], "--text") == 0 || strcmp(argv[3], "--text") == 0))
+            return cli_summary_text(strcmp(argv[2], "--text") == 0 ? argv[3] : argv[2]);
+        if (argc != 3 || strcmp(argv[2], "--text") == 0)
+            return bad_usage("usage: stagetop summary [--text] FILE|-");
         return cli_summary(argv[2]);
     }
     if (argc >= 2 && strcmp(argv[1], "plot") == 0)

@@ -1,8 +1,10 @@
 /* plot_cmp.c: two traces on one chart (`stagetop plot A B`, docs/plot.md):
  * one time axis (seconds since each run's start) and one byte axis for
- * both, A's series solid and B's dashed, each run's stage bands as a strip
- * at the top of the plot area (A above B), a title naming both runs, a
- * line of numbers per run, and a legend.  Event markers are left out. */
+ * both, every series of A solid and of B dashed (one colour per measure),
+ * each run's stage bands as a strip at the top of the plot area (A above
+ * B), a title naming both runs, a line of numbers per run, and one legend
+ * (line styles, then colours).  Text is fitted to the width (fit_line), the
+ * whole of a shortened text in a <title>.  Event markers are left out. */
 #include "stagetop/plot.h"
 #include "stagetop/atomic_file.h"
 
@@ -69,17 +71,74 @@ static int check(const st_trace *t, const char *side, const st_plot_opts *o, st_
     return ST_OK;
 }
 
-/* "A: label · what · peak X · swap rise Y · D" (+ the peak's change for B). */
+static size_t cps_of(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* <text> of head + label + tail fitting max_w pixels: the font shrinks
+ * from fs to min_fs at most, then the label (untrusted, cleaned) is shortened with
+ * "…", the head and tail (numbers) only when even an 8-character label
+ * leaves no room.  A shortened line carries its whole text in a <title>
+ * (a tooltip), so nothing is lost. */
+static void fit_line(st_plot_ctx *p, double x, double y, const char *attrs, double fs,
+                     double min_fs, const char *head, const char *label, const char *tail,
+                     double max_w)
+{
+    char lab[1024], fixed[600];
+    size_t n_lab = st_plot_text_clean(label, 4096, lab, sizeof lab, 0);
+    size_t n_fixed = cps_of(head) + cps_of(tail);
+    while (fs > min_fs && n_fixed + n_lab > st_plot_fit_cps(max_w, fs))
+        fs -= 0.5;
+    size_t room = st_plot_fit_cps(max_w, fs);
+    int cut = n_fixed + n_lab > room;
+    fputs("<text x=\"", p->f);
+    st_plot_num(p, x);
+    fputs("\" y=\"", p->f);
+    st_plot_num(p, y);
+    fputs("\" font-size=\"", p->f);
+    st_plot_num(p, fs);
+    fprintf(p->f, "\"%s%s>", *attrs ? " " : "", attrs);
+    if (cut) {
+        fputs("<title>", p->f);
+        st_plot_xml_puts(p->f, head);
+        st_plot_xml_puts(p->f, lab);
+        st_plot_xml_puts(p->f, tail);
+        fputs("</title>", p->f);
+        if (room >= n_fixed + 8) {
+            st_plot_text_clean(label, 4096, lab, sizeof lab, room - n_fixed);
+        } else { /* the fixed text itself is cut: head + 8 of the label + tail, shortened */
+            st_plot_text_clean(label, 4096, lab, sizeof lab, 8);
+            snprintf(fixed, sizeof fixed, "%s", tail);
+            size_t keep = room > cps_of(head) + 8 ? room - cps_of(head) - 8 : 1;
+            st_plot_xml_puts(p->f, head);
+            st_plot_xml_puts(p->f, lab);
+            st_plot_text_clean(fixed, sizeof fixed, lab, sizeof lab, keep);
+            st_plot_xml_puts(p->f, lab);
+            fputs("</text>\n", p->f);
+            return;
+        }
+    }
+    st_plot_xml_puts(p->f, head);
+    st_plot_xml_puts(p->f, lab);
+    st_plot_xml_puts(p->f, tail);
+    fputs("</text>\n", p->f);
+}
+
+/* "A: label · peak footprint X · swap rise Y · D" (+ the peak's change for
+ * B); what ran is the title's.  The numbers are never cut: the label is. */
 static void run_line(st_plot_ctx *p, double y, const char *side, const char *label,
                      const st_plot_ctx *other)
 {
-    char what[640], line[1400], b[64], c[64], d[64], ch[64] = "";
-    st_trace_what(&p->t->meta, what, sizeof what);
+    char head[16], tail[400], b[64], c[64], d[64], ch[64] = "";
     if (other && p->has[S_FOOT] && other->has[S_FOOT] && other->peak[S_FOOT] > 0)
         snprintf(ch, sizeof ch, " (%+.1f %%)",
                  100.0 * (p->peak[S_FOOT] - other->peak[S_FOOT]) / other->peak[S_FOOT]);
-    snprintf(line, sizeof line, "%s: %.300s%s%.300s \xC2\xB7 peak footprint %s%s \xC2\xB7 "
-             "swap rise %s \xC2\xB7 %s", side, label, what[0] ? " \xC2\xB7 " : "", what,
+    snprintf(head, sizeof head, "%s: ", side);
+    snprintf(tail, sizeof tail, " \xC2\xB7 peak footprint %s%s \xC2\xB7 swap rise %s \xC2\xB7 %s",
              p->has[S_FOOT] ? st_format_bytes_as(p->peak[S_FOOT], ST_UNITS_POINT, b, sizeof b)
                             : "\xE2\x80\x93",
              ch,
@@ -87,20 +146,21 @@ static void run_line(st_plot_ctx *p, double y, const char *side, const char *lab
                  ? st_format_bytes_as(p->peak[S_SWAP] - p->swap_start, ST_UNITS_POINT, c, sizeof c)
                  : "\xE2\x80\x93",
              st_format_duration_as(p->tmax - p->tmin, ST_UNITS_POINT, d, sizeof d));
-    st_plot_text(p, p->L - 60, y, "fill=\"#24292f\"", 12.5, line, strlen(line), p->W - 28.0);
+    fit_line(p, 14, y, "class=\"run-line\" fill=\"#24292f\"", 12.5, 10.5, head, label, tail,
+             p->W - 28.0);
 }
 
-static void run_legend(st_plot_ctx *p, double x, const char *side, const char *label,
+/* The line style of a run in the legend: "A (solid): label". */
+static void run_legend(st_plot_ctx *p, double x, double w, const char *side, const char *label,
                        const char *dash)
 {
-    char attrs[96], text[600];
+    char attrs[96], head[32];
     snprintf(attrs, sizeof attrs, "stroke=\"#24292f\" stroke-width=\"2\" stroke-dasharray=\"%s\"",
              dash);
     fputs("<g class=\"legend-run\">", p->f);
     st_plot_line(p, attrs, x, p->H - 42, x + 28, p->H - 42);
-    snprintf(text, sizeof text, "%s: %.500s", side, label);
-    st_plot_text(p, x + 34, p->H - 38, "fill=\"#24292f\"", 12, text, strlen(text),
-                 (p->W - 2 * p->L) / 2.0 - 40);
+    snprintf(head, sizeof head, "%s (%s): ", side, strcmp(dash, "none") ? "dashed" : "solid");
+    fit_line(p, x + 34, p->H - 38, "fill=\"#24292f\"", 12, 11, head, label, "", w - 40);
     fputs("</g>\n", p->f);
 }
 
@@ -172,16 +232,38 @@ static int render(st_plot_ctx *pa, st_plot_ctx *pb, const char *la, const char *
     st_trace_what(&pa->t->meta, wa, sizeof wa);
     st_trace_what(&pb->t->meta, wb, sizeof wb);
     snprintf(title, sizeof title, "%.600s vs %.600s", wa[0] ? wa : "A", wb[0] ? wb : "B");
-    st_plot_text(pa, 14, 28, "font-weight=\"bold\" fill=\"#24292f\"", 17, title, strlen(title),
-                 pa->W - 28.0);
+    /* bold glyphs are wider: fitted to 92 % of the width; too long, each
+     * side keeps half the room (B's name is not cut off), the whole title
+     * in a <title> */
+    double tw = 0.92 * (pa->W - 28.0);
+    size_t room = st_plot_fit_cps(tw, 15);
+    char ca[640], cb[640], shortened[1400];
+    size_t na = st_plot_text_clean(title, sizeof title, ca, sizeof ca, 0);
+    if (na > room && room > 12) {
+        st_plot_text_clean(wa[0] ? wa : "A", sizeof wa, ca, sizeof ca, (room - 4) / 2);
+        st_plot_text_clean(wb[0] ? wb : "B", sizeof wb, cb, sizeof cb, (room - 4) / 2);
+        snprintf(shortened, sizeof shortened, "%s vs %s", ca, cb);
+        fputs("<text x=\"14\" y=\"28\" font-size=\"15\" font-weight=\"bold\" fill=\"#24292f\"><title>", f);
+        st_plot_put_raw(pa, title, sizeof title, 0);
+        fputs("</title>", f);
+        st_plot_xml_puts(f, shortened);
+        fputs("</text>\n", f);
+    } else {
+        fit_line(pa, 14, 28, "font-weight=\"bold\" fill=\"#24292f\"", 17, 15, "", title, "", tw);
+    }
     run_line(pa, 47, "A", la, NULL);
     run_line(pb, 65, "B", lb, pa);
+    /* one legend: the line style says the run (A solid, B dashed, every
+     * measure), the colour the measure */
+    fputs("<g id=\"legend\">\n", f);
+    double half = (pa->W - pa->L - 14) / 2.0;
+    run_legend(pa, pa->L, half, "A", la, "none");
+    run_legend(pa, pa->L + half, half, "B", lb, "7 4");
     axes.dash = "none";
     axes.n_bands = (ba != NULL) || (bb != NULL);
     axes.ev_seen = 0;
-    st_plot_draw_legend(&axes);
-    run_legend(pa, pa->L, "A", la, "none");
-    run_legend(pa, (pa->L + pa->R) / 2, "B", lb, "7 4");
+    st_plot_legend_items(&axes, pa->L);
+    fputs("</g>\n", f);
     fputs("</svg>\n", f);
 out:
     free(ba);

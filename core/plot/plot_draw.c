@@ -17,10 +17,12 @@ static const struct series_style {
     const char *id, *label, *color, *dash;
     const char *width;
 } SERIES[S_N] = {
-    {ST_F_FOOTPRINT, "footprint", "footprint (tree)", "#1f5fbf", NULL, "2"},
-    {ST_F_SWAP, "swap", "swap used (system)", "#d1242f", NULL, "1.6"},
-    {ST_F_GPU, "gpu", "GPU memory (tree)", "#8250df", NULL, "1.6"},
-    {ST_F_LEVEL, "level", "memory available (%, right axis)", "#0f8a7e", "6 3", "1.5"},
+    /* Okabe-Ito's colour-blind safe colours, one hue per measure; every
+     * line solid (a comparison dashes B's: plot_cmp.c) */
+    {ST_F_FOOTPRINT, "footprint", "footprint (tree)", "#0072B2", NULL, "2"},
+    {ST_F_SWAP, "swap", "swap used (system)", "#D55E00", NULL, "1.6"},
+    {ST_F_GPU, "gpu", "GPU memory (tree)", "#E69F00", NULL, "1.6"},
+    {ST_F_LEVEL, "level", "memory available (%, right axis)", "#CC79A7", NULL, "1.5"},
 };
 
 /* ---- small writers ---- */
@@ -39,7 +41,7 @@ void st_plot_put_raw(st_plot_ctx *p, const char *s, size_t n, size_t max_cps)
     st_plot_xml_puts(p->f, clean);
 }
 
-static size_t fit_cps(double width_px, double font_px)
+size_t st_plot_fit_cps(double width_px, double font_px)
 {
     double n = width_px / (font_px * CHAR_W);
     return n < 1 ? 1 : n > 1000 ? 1000 : (size_t)n;
@@ -56,7 +58,7 @@ void st_plot_text(st_plot_ctx *p, double x, double y, const char *attrs, double 
     fputs("\" font-size=\"", p->f);
     st_plot_num(p, font_px);
     fprintf(p->f, "\"%s%s>", *attrs ? " " : "", attrs);
-    st_plot_put_raw(p, s, n, fit_cps(max_w, font_px));
+    st_plot_put_raw(p, s, n, st_plot_fit_cps(max_w, font_px));
     fputs("</text>\n", p->f);
 }
 
@@ -375,7 +377,7 @@ void st_plot_draw_band_labels(st_plot_ctx *p, const st_plot_band *b)
             fputc(' ', p->f);
             st_plot_num(p, p->T + 6);
             fputs(") rotate(90)\">", p->f);
-            st_plot_put_raw(p, FIELD(e->stage), fit_cps(0.45 * (p->B - p->T), fs));
+            st_plot_put_raw(p, FIELD(e->stage), st_plot_fit_cps(0.45 * (p->B - p->T), fs));
             fputs("</text>\n", p->f);
         }
     }
@@ -416,8 +418,13 @@ static void legend_item(st_plot_ctx *p, double *x, const char *label, int s, int
 
 void st_plot_draw_legend(st_plot_ctx *p)
 {
-    double x = p->L;
     fputs("<g id=\"legend\">\n", p->f);
+    st_plot_legend_items(p, p->L);
+    fputs("</g>\n", p->f);
+}
+
+void st_plot_legend_items(st_plot_ctx *p, double x)
+{
     for (int s = 0; s < S_N; s++)
         if (p->has[s])
             legend_item(p, &x, SERIES[s].label, s, 0, 0);
@@ -426,7 +433,6 @@ void st_plot_draw_legend(st_plot_ctx *p)
     for (int k = 0; k <= ST_EV_OTHER; k++)
         if (p->ev_seen & (1u << k))
             legend_item(p, &x, st_plot_event_label(k), -1, k, 0);
-    fputs("</g>\n", p->f);
 }
 
 /* A dashed line at the machine's RAM when it fits on the axis. */

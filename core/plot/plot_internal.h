@@ -70,6 +70,9 @@ void st_plot_xml_puts(FILE *f, const char *clean);
 void st_plot_num(st_plot_ctx *p, double v);
 /* Untrusted text, cleaned, shortened to max_cps and escaped. */
 void st_plot_put_raw(st_plot_ctx *p, const char *s, size_t n, size_t max_cps);
+/* How many code points of text at font_px fit width_px (an estimate: an
+ * average glyph is 0.58 em wide), 1 .. 1000. */
+size_t st_plot_fit_cps(double width_px, double font_px);
 /* <text x y font-size attrs>s</text>, shortened to fit max_w pixels. */
 void st_plot_text(st_plot_ctx *p, double x, double y, const char *attrs, double font_px,
                   const char *s, size_t n, double max_w);
@@ -98,5 +101,8 @@ void st_plot_marker(st_plot_ctx *p, int kind, double x, double y);
 /* "load", "release", ...; "other" for unknown kinds. */
 const char *st_plot_event_label(int kind);
 void st_plot_draw_legend(st_plot_ctx *p);
+/* The legend's items (series, stage, event kinds) from x along the bottom
+ * row, without the group (the comparison puts its line styles first). */
+void st_plot_legend_items(st_plot_ctx *p, double x);
 
 #endif

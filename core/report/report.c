@@ -266,8 +266,82 @@ static void event_line(st_sb *w, const st_event *ev)
     st_sb_char(w, '\n');
 }
 
+/* The SVG chart's link: bytes outside RFC 3986's unreserved set and '/'
+ * percent-encoded (a file name with spaces or parentheses stays one link). */
+static void link_to(st_sb *w, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("-._~/", *p))
+            st_sb_char(w, (char)*p);
+        else
+            st_sb_printf(w, "%%%02X", *p);
+    }
+}
+
+/* A text chart as an indented code block: a block in every renderer (a
+ * fence is not one in python-markdown without its fenced_code extension),
+ * and no fence for trace text to close. */
+static int code_block(st_sb *w, const char *chart, st_error *err)
+{
+    st_sb c;
+    st_sb_init(&c);
+    st_text_clean_lines_to(&c, chart);
+    char *body = st_sb_take(&c);
+    if (!body) {
+        st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory writing the report");
+        return ST_ENOMEM;
+    }
+    for (char *line = body; *line;) {
+        char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        st_sb_str(w, "    ");
+        st_sb_add(w, line, n);
+        st_sb_char(w, '\n');
+        line += n + (nl ? 1 : 0);
+    }
+    free(body);
+    return ST_OK;
+}
+
+/* "#### Chart": the SVG's link, then the text chart(s) (captioned A and B
+ * in a comparison).  Nothing when c holds none. */
+static int chart_section(st_sb *w, const st_report_charts *c, const char *const label[2],
+                         st_error *err)
+{
+    int two = label[1] != NULL;
+    if (!c || (!c->image && !(c->text[0] && *c->text[0]) && !(c->text[1] && *c->text[1])))
+        return ST_OK;
+    st_sb_str(w, "\n#### Chart\n\n");
+    if (c->image && *c->image) {
+        st_sb_str(w, two ? "![Memory over time, A solid and B dashed](" : "![Memory over time](");
+        link_to(w, c->image);
+        st_sb_str(w, ")\n\n");
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!c->text[i] || !*c->text[i])
+            continue;
+        if (two) {
+            st_sb_str(w, i ? "\nB: " : "A: ");
+            esc(w, label[i], 4096);
+            st_sb_str(w, "\n\n");
+        }
+        if (code_block(w, c->text[i], err) != ST_OK)
+            return ST_ENOMEM;
+    }
+    return ST_OK;
+}
+
 char *st_report_md(const st_trace *t, const char *label, const char *chart, st_error *err)
 {
+    st_report_charts c = {{chart, NULL}, NULL};
+    return st_report_md_charts(t, label, &c, err);
+}
+
+char *st_report_md_charts(const st_trace *t, const char *label, const st_report_charts *c,
+                          st_error *err)
+{
+    const char *labels[2] = {label, NULL};
     st_sb w;
     st_sb_init(&w);
     st_sb_str(&w, "### Memory report: ");
@@ -277,25 +351,9 @@ char *st_report_md(const st_trace *t, const char *label, const char *chart, st_e
     st_sb_str(&w, "\n#### Summary\n\n");
     summary_rows(&w, &t->summary);
     st_sb_str(&w, "\n#### Stages\n\n");
-    if (stage_rows(&w, t, err) != ST_OK) {
+    if (stage_rows(&w, t, err) != ST_OK || chart_section(&w, c, labels, err) != ST_OK) {
         st_sb_free(&w);
         return NULL;
-    }
-    if (chart && *chart) {
-        st_sb c;
-        char fence[64];
-        st_sb_init(&c);
-        st_text_clean_lines_to(&c, chart);
-        char *body = st_sb_take(&c);
-        if (!body) {
-            st_sb_free(&w);
-            st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory writing the report");
-            return NULL;
-        }
-        st_md_fence(body, fence, sizeof fence);
-        st_sb_printf(&w, "\n#### Chart\n\n%s\n%s%s%s\n", fence, body,
-                     body[0] && body[strlen(body) - 1] == '\n' ? "" : "\n", fence);
-        free(body);
     }
     st_sb_str(&w, "\n#### Events\n\n");
     if (!t->events.len)
@@ -316,6 +374,13 @@ static void row4(st_sb *w, const char *key, const char *a, const char *b, const 
 
 char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label_b, st_error *err)
 {
+    return st_report_diff_md_charts(d, label_a, label_b, NULL, err);
+}
+
+char *st_report_diff_md_charts(const st_diff *d, const char *label_a, const char *label_b,
+                               const st_report_charts *charts, st_error *err)
+{
+    const char *labels[2] = {label_a, label_b};
     char what[640], x[128], y[128], z[64];
     st_sb w;
     st_sb_init(&w);
@@ -366,6 +431,10 @@ char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label
         row4(&w, r->label, st_rm_format(&r->a, r->unit, ST_RM_MD, x, sizeof x),
              st_rm_format(&r->b, r->unit, ST_RM_MD, y, sizeof y),
              st_rm_format_change(r, ST_RM_MD, z, sizeof z));
+    }
+    if (chart_section(&w, charts, labels, err) != ST_OK) {
+        st_sb_free(&w);
+        return NULL;
     }
     return finish(&w, err);
 }

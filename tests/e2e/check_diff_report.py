@@ -9,6 +9,11 @@
   check_diff_report.py report TRACE OUT.md       the Markdown report (python3-markdown or cmark-gfm)
   check_diff_report.py reportdiff A B OUT.md     `stagetop report A B`
   check_diff_report.py svg A B OUT.svg           `stagetop plot A B`
+  check_diff_report.py charts OUT.md N [IMAGE]   the chart section read by python-markdown
+                                                 with its default extensions (none), cmark
+                                                 and cmark-gfm (tables): N text charts, each
+                                                 a code block (two: on one time axis); the SVG
+                                                 linked as IMAGE (or no image)
 TRACE is a stageload JSONL file (what the expectations are derived from);
 the file stagetop read may be the same run in another format.  Exit 0 or a
 message saying what differs.
@@ -308,6 +313,50 @@ def svg(fa, fb, out):
     print("ok")
 
 
+def charts(out, n, image=None):
+    """The chart section as three parsers read it: python-markdown with its
+    defaults (no fenced_code: a fence would be inline <code>), cmark
+    (CommonMark) and cmark-gfm with tables (GitHub)."""
+    import re
+    import subprocess
+    import markdown
+    src = open(out, encoding="utf-8").read()
+    parsers = {
+        "python-markdown (defaults)": lambda s: markdown.markdown(s),
+        "cmark": lambda s: subprocess.run(["cmark"], input=s.encode(), stdout=subprocess.PIPE,
+                                          check=True).stdout.decode(),
+        "cmark-gfm -e table": lambda s: subprocess.run(["cmark-gfm", "-e", "table"], input=s.encode(),
+                                                       stdout=subprocess.PIPE, check=True).stdout.decode(),
+    }
+    for name, to_html in parsers.items():
+        doc = to_html(src)
+        h = Html()
+        h.feed(doc)
+        blocks = [c for c in h.code if any(l.startswith("footprint") for l in c.splitlines())]
+        if len(blocks) != n:
+            fail(f"{name}: {len(blocks)} text charts in <pre><code>, expected {n}")
+        for c in blocks:
+            rows = [l.split()[0] for l in c.splitlines() if l.strip() and not l.startswith(" ")]
+            for lab in ("footprint", "swap", "level", "time"):
+                if lab not in rows:
+                    fail(f"{name}: a chart has no {lab!r} row: {rows}")
+        if n == 2:  # one time axis for both runs
+            times = [[l for l in c.splitlines() if l.startswith("time")] for c in blocks]
+            if times[0] != times[1]:
+                fail(f"{name}: the two charts' time axes differ: {times}")
+        if re.search(r"<code>[^<]*footprint", doc.replace("<pre><code>", "")):
+            fail(f"{name}: the chart is inline code")
+        imgs = re.findall(r'<img[^>]*src="([^"]*)"', doc)
+        if image is None and imgs:
+            fail(f"{name}: an image {imgs} where none was written")
+        if image is not None and imgs != [image]:
+            fail(f"{name}: images {imgs}, expected [{image!r}]")
+        if name.startswith("cmark-gfm") and doc.count("<table>") < 2:
+            fail(f"{name}: {doc.count('<table>')} tables")
+    print(f"{n} text chart(s) as blocks and {'the image ' + image if image else 'no image'} "
+          f"in {', '.join(parsers)}")
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == "expect":
@@ -326,6 +375,8 @@ def main(argv):
         reportdiff(argv[2], argv[3], argv[4])
     elif cmd == "svg":
         svg(argv[2], argv[3], argv[4])
+    elif cmd == "charts":
+        charts(argv[2], int(argv[3]), argv[4] if len(argv) > 4 else None)
     else:
         fail(f"unknown check {cmd}")
 

@@ -15,7 +15,9 @@
 #  - report FILE, report A B: valid Markdown (python3-markdown: one table row
 #    per stage with the right cells, the chart inside <pre><code>, no escape
 #    bytes), also with hostile stage names (a|b, backtick runs, ESC, HTML);
-#    -o writes the same text atomically (no temporary file left);
+#    -o writes the same text atomically (no temporary file left) and the
+#    SVG chart beside it (r.md -> r.svg, `plot`'s bytes), linked; the text
+#    chart(s) a block for python-markdown's defaults, cmark and cmark-gfm;
 #  - plot A B: xmllint and rsvg-convert accept it; A solid, B dashed, both
 #    runs' stage bands, a legend.
 # Prints PASS/FAIL/SKIP lines.
@@ -151,8 +153,8 @@ with open(sys.argv[1], encoding="utf-8") as src, open(sys.argv[2], "w", encoding
 PY
 if "$ST" report "$tmp/hostile.jsonl" >"$tmp/h.md" 2>"$tmp/err" &&
    $CHECK report "$tmp/hostile.jsonl" "$tmp/h.md" >"$tmp/why" 2>&1 &&
-   grep -q '^`````$' "$tmp/h.md"; then
-    pass "report: hostile stage names stay in their cells and the fence holds"
+   ! grep -q '^```' "$tmp/h.md"; then
+    pass "report: hostile stage names stay in their cells and the chart's block holds"
 else
     fail "report: hostile stage names" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
 fi
@@ -176,12 +178,57 @@ else
     fail "report A B" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
 fi
 mkdir "$tmp/out"
+# -o r.md: r.svg beside it, the same bytes as `stagetop plot`, linked from
+# the report (relative), which is otherwise the text printed to stdout.
 if "$ST" report "$STAGED" -o "$tmp/out/r.md" 2>"$tmp/err" && "$ST" report "$STAGED" >"$tmp/stdout.md" &&
-   cmp -s "$tmp/out/r.md" "$tmp/stdout.md" && [ "$(ls -A "$tmp/out")" = "r.md" ]; then
-    pass "report -o: the same text, no temporary file left"
+   grep -v '^!\[Memory over time\](r\.svg)$' "$tmp/out/r.md" | cat -s >"$tmp/nolink.md" &&
+   cat -s "$tmp/stdout.md" | cmp -s - "$tmp/nolink.md" &&
+   "$ST" plot "$STAGED" -o "$tmp/plot.svg" && cmp -s "$tmp/plot.svg" "$tmp/out/r.svg" &&
+   [ "$(ls -A "$tmp/out" | tr '\n' ' ')" = "r.md r.svg " ]; then
+    pass "report -o r.md: r.svg beside it (the plot's bytes), linked; no temporary file left"
 else
     fail "report -o" "$(cat "$tmp/err"; ls -A "$tmp/out")"
 fi
+# The chart section as three parsers read it: the text chart a block with
+# python-markdown's default extensions, cmark and cmark-gfm; the image linked.
+if command -v cmark >/dev/null 2>&1 && command -v cmark-gfm >/dev/null 2>&1 &&
+   "$PY" -c 'import markdown' 2>/dev/null; then
+    for c in "$tmp/out/r.md 1 r.svg" "$tmp/stdout.md 1" "$tmp/rd.md 2"; do
+        if $CHECK charts $c >"$tmp/why" 2>&1; then
+            pass "report charts $(basename "${c%% *}"): $(cat "$tmp/why")"
+        else
+            fail "report charts $(basename "${c%% *}")" "$(head -3 "$tmp/why" | tr '\n' ' ')"
+        fi
+    done
+    mkdir "$tmp/cmp"
+    if "$ST" report "$EAGER" "$STAGED" -o "$tmp/cmp/e vs s.md" 2>"$tmp/err" &&
+       $CHECK charts "$tmp/cmp/e vs s.md" 2 "e%20vs%20s.svg" >"$tmp/why" 2>&1 &&
+       "$ST" plot "$EAGER" "$STAGED" -o "$tmp/cmp.svg" && cmp -s "$tmp/cmp.svg" "$tmp/cmp/e vs s.svg"; then
+        pass "report A B -o: the comparison plot beside it, linked (percent-encoded), two text charts"
+    else
+        fail "report A B -o" "$(cat "$tmp/err" "$tmp/why" | head -3 | tr '\n' ' '; ls -A "$tmp/cmp")"
+    fi
+else
+    echo "SKIP: report charts: needs cmark, cmark-gfm and python3-markdown (scripts/deps.sh)"
+fi
+# no "beside" for a report into a directory or a FIFO: no SVG written there
+mkdir "$tmp/nb" "$tmp/nb/adir"; mkfifo "$tmp/nb/p.md"
+"$ST" report "$STAGED" -o "$tmp/nb/adir" 2>/dev/null; r1=$?
+"$ST" report "$STAGED" -o "$tmp/nb/" 2>/dev/null; r2=$?
+cat "$tmp/nb/p.md" >"$tmp/fifo.out" 2>/dev/null & reader=$!
+"$ST" report "$STAGED" -o "$tmp/nb/p.md" 2>"$tmp/err"; r3=$?
+kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null
+if [ "$r1" -eq 1 ] && [ "$r2" -eq 1 ] && [ ! -e "$tmp/nb/adir.svg" ] && [ ! -e "$tmp/nb/.svg" ] &&
+   [ ! -e "$tmp/nb/p.svg" ]; then
+    pass "report -o a directory or a FIFO: no SVG beside it (exit $r1, $r2, $r3)"
+else
+    fail "report -o non-regular" "exit $r1 $r2 $r3: $(ls -A "$tmp/nb" | tr '\n' ' ')"
+fi
+mkdir -p "$tmp/u/x.svg"   # the chart's name taken by a directory
+"$ST" report "$STAGED" -o "$tmp/u/x.md" 2>"$tmp/err"; r=$?
+[ "$r" -eq 1 ] && [ ! -e "$tmp/u/x.md" ] && grep -q "x.svg" "$tmp/err" &&
+    pass "report -o: a chart that cannot be written fails the report, naming the chart" ||
+    fail "report -o, unwritable chart" "exit $r: $(cat "$tmp/err")"
 "$ST" report "$STAGED" -o "$tmp/missing/r.md" 2>"$tmp/err"; r=$?
 [ "$r" -eq 1 ] && [ ! -e "$tmp/missing" ] && grep -q "missing" "$tmp/err" &&
     pass "report -o into a missing directory fails with a message" ||
@@ -219,6 +266,6 @@ else
 fi
 printf '{"type":"start","interval":0.5}\n' >"$tmp/empty.jsonl"
 "$ST" plot "$EAGER" "$tmp/empty.jsonl" -o "$tmp/out/none.svg" 2>"$tmp/err"; r=$?
-[ "$r" -eq 1 ] && [ ! -e "$tmp/out/none.svg" ] && [ "$(ls -A "$tmp/out")" = "r.md" ] &&
+[ "$r" -eq 1 ] && [ ! -e "$tmp/out/none.svg" ] && [ "$(ls -A "$tmp/out" | tr '\n' ' ')" = "r.md r.svg " ] &&
     pass "plot A B: a trace without samples fails, leaving no file" ||
     fail "plot A B, no samples" "exit $r: $(cat "$tmp/err")"

@@ -7,7 +7,8 @@
 #    the left axis (read from the axis labels), the level's lowest point
 #    where the minimum level falls on the right axis;
 #  - a real renderer (rsvg-convert) turns it into a 1000x560 PNG that is
-#    not blank and shows the footprint's blue and the swap's red;
+#    not blank and shows the footprint's blue and the swap's vermillion
+#    (Okabe-Ito: #0072B2, #D55E00);
 #  - a trace without samples and an unwritable output fail, leaving no file.
 # Uses $STAGETOP plot when that binary has the plot command, else the
 # driver $ST_BUILD/tools/plot-svg (mk/tool-plot-svg.mk).  Prints PASS/FAIL/SKIP lines.
@@ -168,9 +169,9 @@ for line in rows:
         assert alpha == 255, "transparent pixel: the white background is missing"
         if (r, g, b) != (255, 255, 255):
             nonwhite += 1
-        if abs(r - 0x1f) < 24 and abs(g - 0x5f) < 24 and abs(b - 0xbf) < 24:
+        if abs(r - 0x00) < 24 and abs(g - 0x72) < 24 and abs(b - 0xb2) < 24:  # #0072B2
             blue += 1
-        if abs(r - 0xd1) < 24 and abs(g - 0x24) < 24 and abs(b - 0x2f) < 24:
+        if abs(r - 0xd5) < 24 and abs(g - 0x5e) < 24 and abs(b - 0x00) < 24:  # #D55E00
             red += 1
 assert nonwhite > 0.05 * w * h, ("nearly blank", nonwhite)
 assert blue > 300 and red > 300, ("series colours not drawn", blue, red)

@@ -1,0 +1,139 @@
+/* summary_text.c: a trace's summary for a terminal (report.h:
+ * st_report_summary_text; `stagetop summary --text`, the closing summary
+ * of a run).  Values are the report model's (report_model.h), written as
+ * the text form of `stagetop diff` writes them. */
+#include "stagetop/report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stagetop/md.h"
+#include "stagetop/report_model.h"
+#include "stagetop/sb.h"
+#include "stagetop/units.h"
+
+#define DASH "\xE2\x80\x93"  /* – */
+#define ARROW "\xE2\x86\x92" /* → */
+#define LABEL_W 16           /* "peak footprint  " */
+
+/* The value of the model's row key for one trace, as text. */
+static const char *value(const st_rm_row *rows, size_t n, const char *key, char *buf, size_t size)
+{
+    const st_rm_row *r = st_rm_find(rows, n, key);
+    if (!r) {
+        snprintf(buf, size, DASH);
+        return buf;
+    }
+    return st_rm_format(&r->a, r->unit, ST_RM_TEXT, buf, size);
+}
+
+/* The job's exit status: its last exit event with a value. */
+static const st_event *exit_event(const st_trace *t)
+{
+    const st_event *ev = NULL;
+    for (size_t i = 0; i < t->events.len; i++)
+        if (t->events.v[i].kind == ST_EV_EXIT && (t->events.v[i].has & ST_EVF_VALUE))
+            ev = &t->events.v[i];
+    return ev;
+}
+
+/* Right-aligned cell of w columns (ASCII and the "–" dash: one column). */
+static void cell(st_sb *w, const char *s, int width)
+{
+    int cols = 0;
+    for (const char *p = s; *p; p++)
+        cols += ((unsigned char)*p & 0xC0) != 0x80;
+    for (int i = cols; i < width; i++)
+        st_sb_char(w, ' ');
+    st_sb_str(w, s);
+}
+
+/* The stage table: name, time, peak footprint, swap growth, min level. */
+static void stages(const st_trace *t, st_sb *w, int width)
+{
+    const st_summary *s = &t->summary;
+    char a[48], b[48], c[48], d[48];
+    if (!s->n_stages || !s->n_stage_events) {
+        st_sb_str(w, "no stages (no stage events in the trace)\n");
+        return;
+    }
+    /* 4 numeric columns of 8, 10, 12, 10 and a space each */
+    int name_w = width - (9 + 11 + 13 + 11);
+    name_w = name_w < 8 ? 8 : name_w > 24 ? 24 : name_w;
+    st_sb_printf(w, "%-*s", name_w, "stage");
+    cell(w, "time", 9);
+    cell(w, "peak", 11);
+    cell(w, "swap growth", 13);
+    cell(w, "min level", 11);
+    st_sb_char(w, '\n');
+    for (size_t i = 0; i < s->n_stages; i++) {
+        st_stage_row r;
+        st_summary_stage(s, i, &r);
+        size_t before = w->len;
+        st_text_clean_to(w, r.stage, sizeof r.stage, (size_t)name_w - 1);
+        int cols = 0;
+        for (size_t k = before; k < w->len; k++)
+            cols += ((unsigned char)w->buf[k] & 0xC0) != 0x80;
+        for (; cols < name_w; cols++)
+            st_sb_char(w, ' ');
+        st_rm_value secs = st_rm_seconds(1, r.seconds_ms / 1000.0);
+        st_rm_value peak = st_rm_bytes(r.has_peak, r.peak_footprint);
+        st_rm_value grow = st_rm_bytes(r.has_swap, 0);
+        grow.i[0] = r.swap_growth;
+        st_rm_value lvl = st_rm_bytes(r.has_level, r.min_level_c);
+        cell(w, st_rm_format(&secs, ST_RM_SECONDS, ST_RM_TEXT, a, sizeof a), 9);
+        cell(w, st_rm_format(&peak, ST_RM_BYTES, ST_RM_TEXT, b, sizeof b), 11);
+        cell(w, st_rm_format(&grow, ST_RM_SBYTES, ST_RM_TEXT, c, sizeof c), 13);
+        cell(w, st_rm_format(&lvl, ST_RM_LEVEL, ST_RM_TEXT, d, sizeof d), 11);
+        st_sb_char(w, '\n');
+    }
+}
+
+void st_report_summary_text(const st_trace *t, st_sb *w, int width)
+{
+    const st_summary *s = &t->summary;
+    st_rm_row rows[ST_RM_MAX_ROWS];
+    size_t n = st_rm_summary(s, NULL, rows, ST_RM_MAX_ROWS);
+    char a[128], b[64], c[64], d[64];
+    width = width <= 0 ? 80 : width < 40 ? 40 : width;
+
+    const st_event *ex = exit_event(t);
+    st_sb_printf(w, "%-*s", LABEL_W, "exit status");
+    if (ex)
+        st_sb_printf(w, "%lld", (long long)ex->value);
+    else
+        st_sb_str(w, DASH " (no exit recorded)");
+    st_sb_printf(w, "\n%-*s%s, %zu samples\n", LABEL_W, "duration",
+                 value(rows, n, "duration", a, sizeof a), s->n_samples);
+
+    st_sb_printf(w, "%-*s%s\n", LABEL_W, "peak footprint",
+                 value(rows, n, "peak_footprint", a, sizeof a));
+    st_sb_printf(w, "%-*s", LABEL_W, "kernel peak");
+    if (s->has_kernel_peak) {
+        st_sb_str(w, st_format_bytes(s->kernel_peak, a, sizeof a));
+        st_sb_str(w, " (source: ");
+        if (s->kernel_peak_source[0])
+            st_text_clean_to(w, s->kernel_peak_source, sizeof s->kernel_peak_source, 16);
+        else
+            st_sb_str(w, "unknown");
+        st_sb_str(w, ")\n");
+    } else {
+        st_sb_str(w, DASH " (not recorded)\n");
+    }
+
+    /* docs/metrics.md: swap growth is swap at the last sample minus swap at
+     * the first */
+    st_sb_printf(w, "%-*s", LABEL_W, "swap");
+    if (s->has_swap) {
+        st_format_bytes(s->swap_start, b, sizeof b);
+        st_format_bytes(s->swap_peak, c, sizeof c);
+        st_format_bytes_as((double)((int64_t)s->swap_end - (int64_t)s->swap_start), ST_UNITS_SIGN, d,
+                           sizeof d);
+        st_sb_printf(w, "%s start " ARROW " %s peak, growth %s\n", b, c, d);
+    } else {
+        st_sb_str(w, DASH "\n");
+    }
+    st_sb_printf(w, "%-*s%s\n", LABEL_W, "min level", value(rows, n, "min_level", a, sizeof a));
+    stages(t, w, width);
+}
