@@ -23,7 +23,7 @@ $(B)/tests/test_darwin $(B)/tests/test_darwin_sys: $(B)/tests/%: tests/darwin/%.
 
 # The zombie peak (platform zombie_peak through core/run/peak.c).
 DARWIN_PEAK_SRC := tests/darwin/test_darwin_peak.c tests/darwin/fake_darwin.c \
-                   core/platform/platform_darwin.c core/run/peak.c core/model/summary.c core/model/events.c core/utf8.c core/error.c \
+                   core/platform/platform_darwin.c core/run/peak.c core/model/summary.c core/model/lanes.c core/model/events.c core/utf8.c core/error.c \
                    core/platform/proc_vec.c
 $(B)/tests/test_darwin_peak: $(DARWIN_PEAK_SRC) $(DARWIN_SHIM_HDR) include/stagetop/peak.h
 	@mkdir -p $(dir $@)

@@ -31,7 +31,7 @@ FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= 1
 FUZZ_DIR     := fuzz-out
-FUZZ_SRC     := core/trace/json_read.c core/trace/json_write.c core/model/events.c core/utf8.c core/model/summary.c core/error.c \
+FUZZ_SRC     := core/trace/json_read.c core/trace/json_write.c core/model/events.c core/utf8.c core/model/summary.c core/model/lanes.c core/error.c \
                 core/trace/trace_export.c core/trace/trace_record.c core/trace/trace_import.c core/trace/trace_load.c core/trace/trace_stream.c \
                 core/trace/trace_parse.c core/trace/trace_meta.c core/atomic_file.c
 FUZZ_CORPUS  := $(FUZZ_DIR)/corpus

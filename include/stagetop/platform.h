@@ -55,11 +55,14 @@ typedef struct st_proc_mem {
     uint16_t valid;     /* enum st_pm_field bits */
 } st_proc_mem;
 
-/* Valid bits of st_sys_mem beyond the st_field ones (ST_F_SWAP, ST_F_LEVEL,
- * ST_F_PRESSURE from sample.h are reused). */
+/* Valid bits of st_sys_mem: their own bit space, not the sample's lane bits
+ * (sample.h); the monitor copies the three lanes into a sample. */
 enum st_sys_field {
-    ST_SYS_MEMTOTAL = 1u << 8,
-    ST_SYS_SWAPTOTAL = 1u << 9
+    ST_SYS_SWAP = 1u << 0,      /* swap_used */
+    ST_SYS_LEVEL = 1u << 1,     /* level_c */
+    ST_SYS_PRESSURE = 1u << 2,  /* pressure_c */
+    ST_SYS_MEMTOTAL = 1u << 3,
+    ST_SYS_SWAPTOTAL = 1u << 4
 };
 
 typedef struct st_sys_mem {
@@ -68,7 +71,7 @@ typedef struct st_sys_mem {
     uint64_t swap_used;  /* bytes */
     uint16_t level_c;    /* memory-available level, hundredths of a percent */
     uint16_t pressure_c; /* Linux PSI some avg10 * 100; macOS 100/200/400 */
-    uint16_t valid;      /* ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE | ST_SYS_* */
+    uint16_t valid;      /* enum st_sys_field bits */
 } st_sys_mem;
 
 typedef struct st_backend st_backend; /* opaque per-platform state */

@@ -2,21 +2,40 @@
  *
  * A sample says which fields it holds (valid bits): a field that the
  * platform cannot provide is "not available", not an error.  The struct is
- * kept small (48 bytes) because the ring holds hours of them. */
+ * kept small (48 bytes, asserted below) because the ring holds hours of
+ * them.
+ *
+ * Each field is a lane: its id (enum st_lane_id, in the order traces write
+ * the keys) gives its valid bit, and the lane table (stagetop/lanes.h,
+ * core/model/lanes.c) says everything else about it once: trace key and
+ * range, unit, summary rule, label, colour, Prometheus name, plot axis,
+ * doctor reference.  A new lane: a field here, an id here, a row there. */
 #ifndef STAGETOP_SAMPLE_H
 #define STAGETOP_SAMPLE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+enum st_lane_id {
+    ST_LANE_FOOTPRINT, /* tree footprint, bytes (see docs/metrics.md) */
+    ST_LANE_RSS,       /* tree resident size, bytes */
+    ST_LANE_SWAP,      /* system swap used, bytes */
+    ST_LANE_LEVEL,     /* memory-available level, percent */
+    ST_LANE_PROCS,     /* number of processes in the tree */
+    ST_LANE_GPU,       /* tree GPU memory, bytes */
+    ST_LANE_PRESSURE,  /* pressure: Linux PSI some avg10 (%), macOS 1/2/4 */
+    ST_LANE_COUNT      /* the number of lanes: decided here, once */
+};
+
+/* Valid bits of a sample: one per lane, bit = 1 << lane id. */
 enum st_field {
-    ST_F_FOOTPRINT = 1u << 0, /* tree footprint, bytes (see docs/metrics.md) */
-    ST_F_RSS = 1u << 1,       /* tree resident size, bytes */
-    ST_F_SWAP = 1u << 2,      /* system swap used, bytes */
-    ST_F_LEVEL = 1u << 3,     /* memory-available level, percent */
-    ST_F_PRESSURE = 1u << 4,  /* pressure: Linux PSI some avg10 (%), macOS 1/2/4 */
-    ST_F_GPU = 1u << 5,       /* tree GPU memory, bytes */
-    ST_F_PROCS = 1u << 6      /* number of processes in the tree */
+    ST_F_FOOTPRINT = 1u << ST_LANE_FOOTPRINT,
+    ST_F_RSS = 1u << ST_LANE_RSS,
+    ST_F_SWAP = 1u << ST_LANE_SWAP,
+    ST_F_LEVEL = 1u << ST_LANE_LEVEL,
+    ST_F_PROCS = 1u << ST_LANE_PROCS,
+    ST_F_GPU = 1u << ST_LANE_GPU,
+    ST_F_PRESSURE = 1u << ST_LANE_PRESSURE
 };
 
 typedef struct st_sample {
@@ -31,6 +50,11 @@ typedef struct st_sample {
     uint16_t valid;     /* enum st_field bits */
     uint16_t reserved;  /* zero */
 } st_sample;
+
+/* The ring's unit: say the new size here and in docs/performance.md when a
+ * lane grows it. */
+_Static_assert(sizeof(st_sample) == 48, "st_sample is 48 bytes (docs/performance.md)");
+_Static_assert(ST_LANE_COUNT <= 16, "a lane's valid bit fits st_sample.valid");
 
 /* Samples as (at most) two contiguous spans, oldest first: a ring's view. */
 typedef struct st_samples_view {
