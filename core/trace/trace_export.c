@@ -255,6 +255,19 @@ void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
         st_jw_lit(w, ",\"peak_gpu\":");
         st_jw_u64(w, s->peak_gpu);
     }
+    for (int i = 0; i < ST_LANE_COUNT; i++) { /* the lanes the table summarizes */
+        const st_lane *l = &st_lanes[i];
+        if (!l->summary_key || !(s->lanes.has & st_lane_bit(i)))
+            continue;
+        uint64_t v = l->rule == ST_LR_MIN ? s->lanes.min[i] : s->lanes.max[i];
+        st_jw_lit(w, ",\"");
+        st_jw_raw(w, l->summary_key, strlen(l->summary_key)); /* the table's: plain ASCII */
+        st_jw_lit(w, "\":");
+        if (l->type == ST_LT_CENTI)
+            st_jw_centi(w, (uint32_t)v);
+        else
+            st_jw_u64(w, v);
+    }
     st_jw_lit(w, ",\"swap\":{");
     if (s->has_swap) {
         st_jw_lit(w, "\"start\":");

@@ -84,6 +84,9 @@ typedef struct st_lane {
     /* its meaning */
     uint8_t unit;            /* enum st_lane_unit */
     uint8_t rule;            /* enum st_lane_rule */
+    const char *summary_key; /* the trace summary's member for the rule's value
+                                ("peak_tree_swap"), written when read; NULL:
+                                the summary names the lane itself (0.2's) */
     /* the screen (docs/screen.md) */
     const char *label;       /* its own row of a tall label: "footprint (tree)" */
     const char *label_inline, *label_short; /* "footprint", "fp" */
