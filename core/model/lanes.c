@@ -103,6 +103,18 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_CENTI, .prom_rank = 7,
         .doctor = "pressure",
     },
+    [ST_LANE_TREE_SWAP] = {
+        .id = ST_LANE_TREE_SWAP, .type = ST_LT_U64, .offset = AT(tree_swap),
+        KEY("tree_swap"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_PEAK, .summary_key = "peak_tree_swap",
+        .label = "swap (tree)", .label_inline = "tree swap", .label_short = "tsw",
+        .absent = "not available", .absent_short = "n/a",
+        .colour = ST_LC_RED,
+        .prom_name = "stagetop_tree_swap_bytes",
+        .prom_help = "Memory of the watched process tree that sits in swap, summed over its "
+                     "processes (Linux VmSwap; not available on macOS).",
+        .prom_format = ST_LP_INT, .prom_rank = 8,
+    },
 };
 
 const st_lane *st_lane_by_key(const char *key)

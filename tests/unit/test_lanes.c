@@ -28,7 +28,7 @@ static void test_rows_match_the_sample(void **state)
 {
     (void)state;
     unsigned char used[sizeof(st_sample)] = {0};
-    assert_int_equal(sizeof(st_sample), 48);
+    assert_int_equal(sizeof(st_sample), 56);
     for (int i = 0; i < ST_LANE_COUNT; i++) {
         const st_lane *l = &st_lanes[i];
         assert_int_equal(l->id, i);
@@ -81,11 +81,12 @@ static void test_orders(void **state)
     /* the metrics file's gauges, the screen's slots and the plot's series in
      * the order 0.2 wrote them */
     static const int prom[] = {ST_LANE_FOOTPRINT, ST_LANE_RSS, ST_LANE_GPU, ST_LANE_PROCS,
-                               ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_PRESSURE};
+                               ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_PRESSURE,
+                               ST_LANE_TREE_SWAP /* [lanes]: after 0.2's */};
     static const int screen[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_GPU};
     /* core/plot/plot_internal.h's S_FOOT, S_SWAP, S_GPU, S_LEVEL */
     static const int plot[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_GPU, ST_LANE_LEVEL};
-    assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 7);
+    assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 8);
     assert_memory_equal(ids, prom, sizeof prom);
     assert_int_equal(st_lanes_order(ST_LO_SCREEN, ids), 4);
     assert_memory_equal(ids, screen, sizeof screen);
@@ -250,6 +251,66 @@ static void test_sys_bits_own_space(void **state)
     }
 }
 
+/* A lane with a summary key (tree_swap: peak_tree_swap) is in the trace
+ * summary when the samples have it, and only then: a 0.2 trace's summary
+ * stays as it was. */
+static void test_summary_key(void **state)
+{
+    (void)state;
+    static const char with[] = "{\"type\":\"sample\",\"t\":1,\"tree_swap\":8192}\n"
+                               "{\"type\":\"sample\",\"t\":2,\"tree_swap\":12288}\n"
+                               "{\"type\":\"sample\",\"t\":3,\"tree_swap\":4096}\n";
+    static const char without[] = "{\"type\":\"sample\",\"t\":1,\"footprint\":5}\n";
+    st_trace t;
+    st_error e;
+    st_trace_init(&t);
+    assert_int_equal(st_trace_load_mem(with, strlen(with), &t, &e), ST_OK);
+    char *js = st_summary_to_json(&t.summary, NULL);
+    assert_non_null(js);
+    assert_non_null(strstr(js, ",\"peak_tree_swap\":12288,"));
+    free(js);
+    st_trace_free(&t);
+    st_trace_init(&t);
+    assert_int_equal(st_trace_load_mem(without, strlen(without), &t, &e), ST_OK);
+    js = st_summary_to_json(&t.summary, NULL);
+    assert_non_null(js);
+    assert_null(strstr(js, "tree_swap"));
+    free(js);
+    st_trace_free(&t);
+}
+
+/* tree_swap: the members' own swapped memory summed over the tree (the
+ * three alive members of the script); absent when the backend does not
+ * read it (macOS). */
+static void test_tree_swap_sums_members(void **state)
+{
+    (void)state;
+    for (int read = 0; read <= 1; read++) {
+        st_monitor m;
+        st_monitor_opts o;
+        st_monitor_opts_default(&o);
+        o.no_gpu = 1;
+        open_mon(&m, &o, 100.0);
+        for (int i = 0; i < NPROC; i++) {
+            the_backend->procs[i].swap = (uint64_t)(i + 1) * 4096 * 1000;
+            if (read)
+                the_backend->procs[i].valid |= ST_PM_SWAP;
+        }
+        assert_int_equal(st_monitor_step(&m, 100.0, NULL), ST_OK);
+        const st_sample *smp = st_ring_last(&m.ring);
+        assert_non_null(smp);
+        if (read) {
+            assert_true(st_sample_has(smp, ST_F_TREE_SWAP));
+            assert_int_equal(smp->tree_swap, (1ull + 2 + 3) * 4096 * 1000); /* members 0..2 alive */
+            assert_int_equal(m.summary.lanes.max[ST_LANE_TREE_SWAP], smp->tree_swap);
+        } else {
+            assert_false(st_sample_has(smp, ST_F_TREE_SWAP));
+            assert_int_equal(smp->tree_swap, 0);
+        }
+        st_monitor_close(&m, 0, NULL);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +320,8 @@ int main(void)
         cmocka_unit_test(test_range_refused),
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_sys_bits_own_space),
+        cmocka_unit_test(test_tree_swap_sums_members),
+        cmocka_unit_test(test_summary_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
