@@ -1,11 +1,13 @@
 /* lanes.c: the lane table (include/stagetop/lanes.h), one row per field of
  * st_sample, and the few functions every output shares to read it. */
 #include "stagetop/lanes.h"
+#include "stagetop/platform.h"
 
 #include <string.h>
 
 
 #define AT(f) offsetof(st_sample, f)
+#define SYS(bit, f) .sys_bit = bit, .sys_offset = offsetof(st_sys_mem, f)
 #define U53 0 /* bytes: integers 0..2^53 (JSON's exact integers) */
 #define KEY(k) .key = k, .key_len = sizeof k - 1, .json_key = ",\"" k "\":"
 
@@ -38,7 +40,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .doctor = "rss",
     },
     [ST_LANE_SWAP] = {
-        .id = ST_LANE_SWAP, .type = ST_LT_U64, .offset = AT(swap_used),
+        .id = ST_LANE_SWAP, .type = ST_LT_U64, .offset = AT(swap_used), SYS(ST_SYS_SWAP, swap_used),
         KEY("swap_used"), .max = U53, .range = "integers 0..2^53",
         .unit = ST_LU_BYTES, .rule = ST_LR_GROWTH,
         .label = "swap used", .label_inline = "swap", .label_short = "swap",
@@ -51,7 +53,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .doctor = "swap used",
     },
     [ST_LANE_LEVEL] = {
-        .id = ST_LANE_LEVEL, .type = ST_LT_CENTI, .offset = AT(level_c),
+        .id = ST_LANE_LEVEL, .type = ST_LT_CENTI, .offset = AT(level_c), SYS(ST_SYS_LEVEL, level_c),
         KEY("level"), .max = 10000, .range = "0..100",
         .unit = ST_LU_PERCENT, .rule = ST_LR_MIN,
         .label = "memory available", .label_inline = "available", .label_short = "avail",
@@ -92,6 +94,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_PRESSURE] = {
         .id = ST_LANE_PRESSURE, .type = ST_LT_CENTI, .offset = AT(pressure_c),
+        SYS(ST_SYS_PRESSURE, pressure_c),
         KEY("pressure"), .max = 65535, .range = "0..655.35",
         .unit = ST_LU_PRESSURE, .rule = ST_LR_LAST,
         .label = "pressure", .label_inline = "pressure", .label_short = "pr",
@@ -188,5 +191,21 @@ void st_lane_stats_add(st_lane_stats *st, const st_sample *s)
         } else if (v > st->max[i]) {
             st->max[i] = v;
         }
+    }
+}
+
+void st_lanes_from_sys(st_sample *s, const st_sys_mem *sys)
+{
+    for (int i = 0; i < ST_LANE_COUNT; i++) {
+        const st_lane *l = &st_lanes[i];
+        if (!l->sys_bit)
+            continue;
+        const unsigned char *p = (const unsigned char *)sys + l->sys_offset;
+        uint64_t v = l->type == ST_LT_U64 ? *(const uint64_t *)(const void *)p
+                   : l->type == ST_LT_U32 ? *(const uint32_t *)(const void *)p
+                   : *(const uint16_t *)(const void *)p;
+        st_lane_set_raw(l, s, v); /* the value always, as 0.2 did ... */
+        if (!(sys->valid & l->sys_bit)) /* ... the bit only when read */
+            s->valid &= (uint16_t)~st_lane_bit(i);
     }
 }

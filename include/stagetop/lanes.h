@@ -87,6 +87,10 @@ typedef struct st_lane {
     const char *summary_key; /* the trace summary's member for the rule's value
                                 ("peak_tree_swap"), written when read; NULL:
                                 the summary names the lane itself (0.2's) */
+    /* where a system lane comes from: its bit and field in st_sys_mem
+       (platform.h; same type as in the sample); sys_bit 0: not a system lane */
+    uint16_t sys_bit;        /* enum st_sys_field */
+    uint8_t sys_offset;      /* offsetof(st_sys_mem, field) */
     /* the screen (docs/screen.md) */
     const char *label;       /* its own row of a tall label: "footprint (tree)" */
     const char *label_inline, *label_short; /* "footprint", "fp" */
@@ -173,5 +177,10 @@ typedef struct st_lane_stats {
 } st_lane_stats;
 
 void st_lane_stats_add(st_lane_stats *st, const st_sample *s);
+
+/* Copy the system lanes (sys_bit != 0) of a system reading into s: each
+ * value, and its lane bit where the reading has the lane's ST_SYS_* bit. */
+struct st_sys_mem;
+void st_lanes_from_sys(st_sample *s, const struct st_sys_mem *sys);
 
 #endif

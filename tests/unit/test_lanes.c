@@ -232,6 +232,23 @@ static void test_sys_bits_own_space(void **state)
         {ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_PRESSURE, ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE},
         {ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL, 0},
     };
+    /* the table's system lanes: swap, level, pressure, from their fields */
+    st_sys_mem sm;
+    memset(&sm, 0, sizeof sm);
+    sm.swap_used = 123456789;
+    sm.level_c = 4321;
+    sm.pressure_c = 777;
+    sm.mem_total = 1;
+    sm.valid = ST_SYS_SWAP | ST_SYS_PRESSURE | ST_SYS_MEMTOTAL;
+    st_sample one = {0};
+    one.footprint = 5;
+    one.valid = ST_F_FOOTPRINT;
+    st_lanes_from_sys(&one, &sm);
+    assert_int_equal(one.valid, ST_F_FOOTPRINT | ST_F_SWAP | ST_F_PRESSURE);
+    assert_int_equal(one.swap_used, 123456789);
+    assert_int_equal(one.pressure_c, 777);
+    assert_int_equal(one.level_c, 4321); /* copied, but not valid */
+    assert_int_equal(one.footprint, 5);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         st_monitor m;
         st_monitor_opts o;
