@@ -128,22 +128,6 @@ const st_lane *st_lane_by_key(const char *key)
     return NULL;
 }
 
-const st_lane *st_lane_by_padded_key(const char key[ST_LANE_KEY_MAX], int *next)
-{
-    /* Records write the keys in id order, so the lane after the last one
-     * found is tried first: one fixed-size comparison per key, no libc
-     * call (the reader's hot loop). */
-    int i = next && *next >= 0 && *next < ST_LANE_COUNT ? *next : 0;
-    for (int tried = 0; tried < ST_LANE_COUNT; tried++, i = i + 1 == ST_LANE_COUNT ? 0 : i + 1) {
-        if (memcmp(st_lanes[i].key, key, ST_LANE_KEY_MAX) == 0) {
-            if (next)
-                *next = i + 1;
-            return &st_lanes[i];
-        }
-    }
-    return NULL;
-}
-
 const st_lane *st_lane_by_bit(unsigned bit)
 {
     for (int i = 0; i < ST_LANE_COUNT; i++)

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "stagetop/sample.h"
 
 /* A trace key's bytes with its NUL at most (the reader's key buffer). */
@@ -156,8 +157,20 @@ const st_lane *st_lane_by_key(const char *key);
 /* The same for the reader: key is zero-filled to ST_LANE_KEY_MAX bytes;
  * *next (NULL, or 0 for a record's first key) is where to look first, and
  * is set to the lane after the one found, so that a record's keys in id
- * order cost one comparison each. */
-const st_lane *st_lane_by_padded_key(const char key[ST_LANE_KEY_MAX], int *next);
+ * order cost one fixed-size comparison each (inline: the reader's hot
+ * loop). */
+static inline const st_lane *st_lane_by_padded_key(const char key[ST_LANE_KEY_MAX], int *next)
+{
+    int i = next && *next >= 0 && *next < ST_LANE_COUNT ? *next : 0;
+    for (int tried = 0; tried < ST_LANE_COUNT; tried++, i = i + 1 == ST_LANE_COUNT ? 0 : i + 1) {
+        if (memcmp(st_lanes[i].key, key, ST_LANE_KEY_MAX) == 0) {
+            if (next)
+                *next = i + 1;
+            return &st_lanes[i];
+        }
+    }
+    return NULL;
+}
 
 /* The lane whose valid bit is bit (exactly one bit), or NULL. */
 const st_lane *st_lane_by_bit(unsigned bit);
