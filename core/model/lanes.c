@@ -118,6 +118,30 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
                      "processes (Linux VmSwap; not available on macOS).",
         .prom_format = ST_LP_INT, .prom_rank = 8,
     },
+    [ST_LANE_CPU] = {
+        .id = ST_LANE_CPU, .type = ST_LT_CENTI32, .offset = AT(cpu_c),
+        KEY("cpu"), .max = UINT32_MAX, .range = "0..42949672.95",
+        .unit = ST_LU_PERCENT, .rule = ST_LR_RATE, .summary_key = "peak_cpu",
+        .label = "CPU (tree)", .label_inline = "cpu", .label_short = "cpu",
+        .absent = "no reading", .absent_short = "-",
+        .colour = ST_LC_YELLOW,
+        .prom_name = "stagetop_tree_cpu_cores",
+        .prom_help = "CPU of the watched process tree over the last interval, in cores (1 = one "
+                     "core busy; Linux utime+stime of /proc/PID/stat).",
+        .prom_format = ST_LP_RATIO, .prom_rank = 9,
+    },
+    [ST_LANE_PAGEINS] = {
+        .id = ST_LANE_PAGEINS, .type = ST_LT_CENTI32, .offset = AT(pageins_c),
+        KEY("pageins"), .max = UINT32_MAX, .range = "0..42949672.95",
+        .unit = ST_LU_PER_S, .rule = ST_LR_RATE, .summary_key = "peak_pageins",
+        .label = "page-ins (tree)", .label_inline = "pageins", .label_short = "pgin",
+        .absent = "no reading", .absent_short = "-",
+        .colour = ST_LC_RED,
+        .prom_name = "stagetop_tree_pageins_per_second",
+        .prom_help = "Page-ins from disk of the watched process tree per second over the last "
+                     "interval (Linux majflt of /proc/PID/stat).",
+        .prom_format = ST_LP_CENTI, .prom_rank = 10,
+    },
 };
 
 const st_lane *st_lane_by_key(const char *key)
@@ -186,7 +210,7 @@ void st_lanes_from_sys(st_sample *s, const st_sys_mem *sys)
             continue;
         const unsigned char *p = (const unsigned char *)sys + l->sys_offset;
         uint64_t v = l->type == ST_LT_U64 ? *(const uint64_t *)(const void *)p
-                   : l->type == ST_LT_U32 ? *(const uint32_t *)(const void *)p
+                   : l->type == ST_LT_U32 || l->type == ST_LT_CENTI32 ? *(const uint32_t *)(const void *)p
                    : *(const uint16_t *)(const void *)p;
         st_lane_set_raw(l, s, v); /* the value always, as 0.2 did ... */
         if (!(sys->valid & l->sys_bit)) /* ... the bit only when read */

@@ -28,7 +28,8 @@
 enum st_lane_type {
     ST_LT_U64,   /* uint64_t, the unit itself */
     ST_LT_U32,   /* uint32_t, the unit itself */
-    ST_LT_CENTI  /* uint16_t, hundredths of the unit */
+    ST_LT_CENTI, /* uint16_t, hundredths of the unit */
+    ST_LT_CENTI32 /* uint32_t, hundredths of the unit */
 };
 
 /* What the value is measured in (and so how it is formatted). */
@@ -36,7 +37,8 @@ enum st_lane_unit {
     ST_LU_BYTES,    /* st_format_bytes */
     ST_LU_PERCENT,  /* "%.1f%%" */
     ST_LU_COUNT,    /* "%u" */
-    ST_LU_PRESSURE  /* "%.2f" (Linux PSI percent; macOS level 1/2/4) */
+    ST_LU_PRESSURE, /* "%.2f" (Linux PSI percent; macOS level 1/2/4) */
+    ST_LU_PER_S     /* a rate: "%.1f/s" */
 };
 
 /* The lane's summary over a run (st_lane_stats holds all of them; the rule
@@ -116,6 +118,8 @@ typedef struct st_lane {
 extern const st_lane st_lanes[ST_LANE_COUNT];
 
 static inline unsigned st_lane_bit(int id) { return 1u << id; }
+/* Does lane l hold hundredths of its unit? */
+static inline int st_lane_centi(const st_lane *l) { return l->type >= ST_LT_CENTI; }
 
 /* The raw stored value of lane l in s (hundredths for ST_LT_CENTI),
  * whether or not s holds it. */
@@ -124,7 +128,7 @@ static inline uint64_t st_lane_raw(const st_lane *l, const st_sample *s)
     const unsigned char *p = (const unsigned char *)s + l->offset;
     switch (l->type) {
     case ST_LT_U64: return *(const uint64_t *)(const void *)p;
-    case ST_LT_U32: return *(const uint32_t *)(const void *)p;
+    case ST_LT_U32: case ST_LT_CENTI32: return *(const uint32_t *)(const void *)p;
     default: return *(const uint16_t *)(const void *)p;
     }
 }
@@ -135,7 +139,7 @@ static inline void st_lane_set_raw(const st_lane *l, st_sample *s, uint64_t raw)
     unsigned char *p = (unsigned char *)s + l->offset;
     switch (l->type) {
     case ST_LT_U64: *(uint64_t *)(void *)p = raw; break;
-    case ST_LT_U32: *(uint32_t *)(void *)p = (uint32_t)raw; break;
+    case ST_LT_U32: case ST_LT_CENTI32: *(uint32_t *)(void *)p = (uint32_t)raw; break;
     default: *(uint16_t *)(void *)p = (uint16_t)raw; break;
     }
     s->valid |= (uint16_t)st_lane_bit(l->id);
@@ -149,7 +153,7 @@ static inline double st_lane_value(int id, const st_sample *s)
     if (!(s->valid & st_lane_bit(id)))
         return NAN;
     uint64_t raw = st_lane_raw(l, s);
-    return l->type == ST_LT_CENTI ? (double)raw / 100.0 : (double)raw;
+    return st_lane_centi(l) ? (double)raw / 100.0 : (double)raw;
 }
 
 /* The lane whose trace key is key, or NULL. */

@@ -41,7 +41,8 @@ enum st_pm_field {
     ST_PM_FOOTPRINT = 1u << 0,
     ST_PM_RSS = 1u << 1,
     ST_PM_SWAP = 1u << 2, /* the process's own swapped memory (Linux VmSwap) */
-    ST_PM_PEAK = 1u << 3  /* the kernel's high-water mark for the process */
+    ST_PM_PEAK = 1u << 3, /* the kernel's high-water mark for the process */
+    ST_PM_COUNTERS = 1u << 4 /* cpu_ns and pageins */
 };
 
 /* One process's memory, bytes. */
@@ -52,6 +53,9 @@ typedef struct st_proc_mem {
     uint64_t rss;       /* Linux VmRSS; macOS ri_resident_size */
     uint64_t swap;      /* Linux VmSwap; macOS: not available */
     uint64_t peak;      /* Linux VmHWM; macOS ri_lifetime_max_phys_footprint */
+    uint64_t cpu_ns;    /* CPU time so far, user + system, nanoseconds (Linux
+                           utime+stime of /proc/PID/stat) */
+    uint64_t pageins;   /* page-ins from disk so far (Linux majflt) */
     uint16_t valid;     /* enum st_pm_field bits */
 } st_proc_mem;
 

@@ -2,7 +2,7 @@
  *
  * A sample says which fields it holds (valid bits): a field that the
  * platform cannot provide is "not available", not an error.  The struct is
- * kept small (56 bytes, asserted below) because the ring holds hours of
+ * kept small (64 bytes, asserted below) because the ring holds hours of
  * them.
  *
  * Each field is a lane: its id (enum st_lane_id, in the order traces write
@@ -25,6 +25,8 @@ enum st_lane_id {
     ST_LANE_GPU,       /* tree GPU memory, bytes */
     ST_LANE_PRESSURE,  /* pressure: Linux PSI some avg10 (%), macOS 1/2/4 */
     ST_LANE_TREE_SWAP, /* the tree's own memory in swap, bytes (Linux VmSwap) */
+    ST_LANE_CPU,       /* the tree's CPU, percent of one core */
+    ST_LANE_PAGEINS,   /* the tree's page-ins from disk per second */
     ST_LANE_COUNT      /* the number of lanes: decided here, once */
 };
 
@@ -37,7 +39,9 @@ enum st_field {
     ST_F_PROCS = 1u << ST_LANE_PROCS,
     ST_F_GPU = 1u << ST_LANE_GPU,
     ST_F_PRESSURE = 1u << ST_LANE_PRESSURE,
-    ST_F_TREE_SWAP = 1u << ST_LANE_TREE_SWAP
+    ST_F_TREE_SWAP = 1u << ST_LANE_TREE_SWAP,
+    ST_F_CPU = 1u << ST_LANE_CPU,
+    ST_F_PAGEINS = 1u << ST_LANE_PAGEINS
 };
 
 typedef struct st_sample {
@@ -48,6 +52,8 @@ typedef struct st_sample {
     uint64_t tree_swap; /* bytes, sum over the tree (Linux VmSwap) */
     uint32_t t_ms;      /* milliseconds since the start of the run */
     uint32_t procs;     /* processes in the tree */
+    uint32_t cpu_c;     /* CPU in hundredths of a percent of one core, over the last interval */
+    uint32_t pageins_c; /* page-ins per second in hundredths, over the last interval */
     uint16_t level_c;   /* level in hundredths of a percent (0..10000) */
     uint16_t pressure_c;/* pressure in hundredths (PSI %, or macOS level 1/2/4 * 100) */
     uint16_t valid;     /* enum st_field bits */
@@ -56,7 +62,7 @@ typedef struct st_sample {
 
 /* The ring's unit: say the new size here and in docs/performance.md when a
  * lane grows it. */
-_Static_assert(sizeof(st_sample) == 56, "st_sample is 56 bytes (docs/performance.md)");
+_Static_assert(sizeof(st_sample) == 64, "st_sample is 64 bytes (docs/performance.md)");
 _Static_assert(ST_LANE_COUNT <= 16, "a lane's valid bit fits st_sample.valid");
 
 /* Samples as (at most) two contiguous spans, oldest first: a ring's view. */
