@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "stagetop/lanes.h"
 #include "stagetop/metrics.h"
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
@@ -49,10 +50,7 @@ static int one_sample(bench *x)
     if (st_tree_sample(&x->t, x->now, &x->s, NULL) != ST_OK ||
         st_platform_native.read_system(x->b, &m, NULL) != ST_OK)
         return -1;
-    x->s.swap_used = m.swap_used;
-    x->s.level_c = m.level_c;
-    x->s.pressure_c = m.pressure_c;
-    x->s.valid |= m.valid & (ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE);
+    st_lanes_from_sys(&x->s, &m); /* as the monitor does */
     return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include "stagetop/atomic_file.h"
 #include "stagetop/grow.h"
+#include "stagetop/lanes.h"
 
 int st_metrics_open(st_metrics *mx, const char *path, st_error *err)
 {
@@ -163,59 +164,33 @@ static void info(out *o, const char *name, const char *help, const char *key, co
 enum { FMT_INT, FMT_RATIO_C }; /* the value; hundredths of a percent as a ratio 0..1 */
 enum { PR_ANY, PR_PSI, PR_LEVEL }; /* the pressure lane: Linux PSI or macOS's level */
 
-typedef struct lane_prom {
-    unsigned bit;          /* enum st_field */
-    int scope, fmt, pressure;
-    const char *name, *help;
-} lane_prom;
-
-static const lane_prom lane_rows[] = {
-    {ST_F_FOOTPRINT, SC_JOB, FMT_INT, PR_ANY, "stagetop_tree_footprint_bytes",
-     "Footprint of the watched process tree, summed over its processes "
-     "(macOS phys_footprint; Linux RssAnon+RssShmem+VmSwap)."},
-    {ST_F_RSS, SC_JOB, FMT_INT, PR_ANY, "stagetop_tree_rss_bytes",
-     "Resident set size of the watched process tree, summed over its processes."},
-    {ST_F_GPU, SC_JOB, FMT_INT, PR_ANY, "stagetop_tree_gpu_bytes",
-     "GPU memory used by the tree's processes on all GPUs (NVML)."},
-    {ST_F_PROCS, SC_JOB, FMT_INT, PR_ANY, "stagetop_tree_processes", "Processes in the watched tree."},
-    {ST_F_SWAP, SC_SYSTEM, FMT_INT, PR_ANY, "stagetop_system_swap_used_bytes", "System swap used."},
-    {ST_F_LEVEL, SC_SYSTEM, FMT_RATIO_C, PR_ANY, "stagetop_system_memory_available_ratio",
-     "Memory-available level, 0..1 (macOS kern.memorystatus_level; Linux MemAvailable/MemTotal)."},
-    {ST_F_PRESSURE, SC_SYSTEM, FMT_RATIO_C, PR_PSI, "stagetop_system_memory_pressure_some_avg10_ratio",
-     "Linux PSI memory 'some avg10': share of the last 10 s in which a task stalled on memory, 0..1."},
-    {ST_F_PRESSURE, SC_SYSTEM, FMT_INT, PR_LEVEL, "stagetop_system_memory_pressure_level",
-     "macOS kern.memorystatus_vm_pressure_level: 1 normal, 2 warning, 4 critical."},
-};
-
-static uint64_t lane_raw(unsigned bit, const st_sample *s)
-{
-    switch (bit) {
-    case ST_F_FOOTPRINT: return s->footprint;
-    case ST_F_RSS: return s->rss;
-    case ST_F_SWAP: return s->swap_used;
-    case ST_F_LEVEL: return s->level_c;
-    case ST_F_PRESSURE: return s->pressure_c;
-    case ST_F_GPU: return s->gpu;
-    default: return s->procs;
-    }
-}
-
+/* The lanes, from the lane table (lanes.h: each row's Prometheus name, help
+ * and format): the job's lanes, or the system's (a row with a st_sys_mem
+ * bit).  Left out once the job has exited: no live-looking gauges. */
 static void lanes(out *o, const st_metrics_values *v, int scope)
 {
     unsigned has = v->has_sample && v->state != ST_JOB_EXITED ? v->last.valid : 0;
-    for (size_t i = 0; i < sizeof lane_rows / sizeof lane_rows[0]; i++) {
-        const lane_prom *l = &lane_rows[i];
-        if (l->scope != scope || !(has & l->bit) ||
-            (l->pressure == PR_PSI && v->pressure_is_level) ||
-            (l->pressure == PR_LEVEL && !v->pressure_is_level))
+    int ids[ST_LANE_COUNT];
+    size_t n = st_lanes_order(ST_LO_PROM, ids);
+    for (size_t i = 0; i < n; i++) {
+        const st_lane *l = &st_lanes[ids[i]];
+        if ((l->sys_bit ? SC_SYSTEM : SC_JOB) != scope || !(has & st_lane_bit(l->id)))
             continue;
-        uint64_t raw = lane_raw(l->bit, &v->last);
-        if (l->pressure == PR_LEVEL)
-            raw /= 100; /* stored as level * 100 */
-        head(o, l->name, "gauge", l->help);
-        series(o, l->name, scope, "");
-        if (l->fmt == FMT_RATIO_C)
+        uint64_t raw = st_lane_raw(l, &v->last);
+        const char *name = l->prom_name, *help = l->prom_help;
+        int fmt = l->prom_format;
+        if (v->pressure_is_level && l->prom_level_name) {
+            name = l->prom_level_name; /* macOS: a level, not a share of time */
+            help = l->prom_level_help;
+            raw /= 100;                /* stored as level * 100 */
+            fmt = ST_LP_INT;
+        }
+        head(o, name, l->prom_counter ? "counter" : "gauge", help);
+        series(o, name, scope, "");
+        if (fmt == ST_LP_RATIO)
             add(o->mx, &o->oom, "%u.%04u\n", (unsigned)(raw / 10000u), (unsigned)(raw % 10000u));
+        else if (fmt == ST_LP_CENTI)
+            add(o->mx, &o->oom, "%u.%02u\n", (unsigned)(raw / 100u), (unsigned)(raw % 100u));
         else
             add(o->mx, &o->oom, "%llu\n", (unsigned long long)raw);
     }

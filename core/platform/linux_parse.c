@@ -197,6 +197,9 @@ int st_lx_parse_stat(const char *text, size_t len, st_lx_stat *out, st_error *er
             out->state = *s;
             break;
         case 1: /* ppid (field 4) */
+        case 9: /* majflt (field 12) */
+        case 11: /* utime (field 14) */
+        case 12: /* stime (field 15) */
         case 17: /* num_threads (field 20) */
         case 19: { /* starttime (field 22) */
             const char *q;
@@ -204,6 +207,8 @@ int st_lx_parse_stat(const char *text, size_t len, st_lx_stat *out, st_error *er
                 return st_error_set(err, ST_EPARSE, 0, "stat line 1: bad field %u", tok + 3);
             if (tok == 19) {
                 out->start = v;
+            } else if (tok == 9 || tok == 11 || tok == 12) {
+                *(tok == 9 ? &out->majflt : tok == 11 ? &out->utime : &out->stime) = v;
             } else {
                 if (v > INT32_MAX)
                     return st_error_set(err, ST_EPARSE, 0, "stat line 1: field %u out of range", tok + 3);

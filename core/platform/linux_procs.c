@@ -100,6 +100,10 @@ static void rec_remove(st_backend *b, size_t i)
     free(r->thr);
     close(r->status_fd);
     b->n_open--;
+    if (r->stat_fd >= 0) {
+        close(r->stat_fd);
+        b->n_open--;
+    }
     memmove(r, r + 1, (b->n_procs - i - 1) * sizeof *r);
     b->n_procs--;
 }
@@ -140,6 +144,7 @@ static long rec_insert(st_backend *b, int32_t pid, uint64_t start, int status_fd
     b->procs[i].pid = pid;
     b->procs[i].start = start;
     b->procs[i].status_fd = status_fd;
+    b->procs[i].stat_fd = -1;
     b->n_procs++;
     b->n_open++;
     return (long)i;
@@ -413,6 +418,45 @@ int st_lx_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, st_error
     return ST_OK;
 }
 
+/* The CPU and page-in counters of st into out, when st is id's. */
+static void fill_counters(const st_lx_stat *st, st_proc_id id, st_proc_mem *out)
+{
+    long hz = sysconf(_SC_CLK_TCK);
+    if (st->start != id.start)
+        return;
+    out->cpu_ns = (st->utime + st->stime) * (1000000000ull / (uint64_t)(hz > 0 ? hz : 100));
+    out->pageins = st->majflt;
+    out->valid |= ST_PM_COUNTERS;
+}
+
+/* Read record idx's counters through its stat fd, opened on first use when
+ * the fd cap allows (the start time it reads proves whose it is; a
+ * mismatch closes it), else by path. */
+static void read_counters(st_backend *b, long idx, st_proc_id id, st_proc_mem *out)
+{
+    st_lx_stat st;
+    lx_proc *r = idx >= 0 ? &b->procs[idx] : NULL;
+    if (r && r->stat_fd < 0 && b->n_open < b->fd_limit) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)id.pid);
+        if ((r->stat_fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0)
+            b->n_open++;
+    }
+    if (r && r->stat_fd >= 0) {
+        ssize_t n = st_lx_pread_whole(b, r->stat_fd);
+        if (n >= 0 && st_lx_parse_stat(b->buf, (size_t)n, &st, NULL) == ST_OK && st.start == id.start) {
+            fill_counters(&st, id, out);
+            return;
+        }
+        close(r->stat_fd); /* gone, or not this process's */
+        r->stat_fd = -1;
+        b->n_open--;
+        return;
+    }
+    if (st_lx_read_stat(b, id.pid, &st, NULL) == ST_OK)
+        fill_counters(&st, id, out);
+}
+
 int st_lx_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err)
 {
     st_lx_status s;
@@ -429,12 +473,14 @@ int st_lx_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *er
         if (r->stash_gen == b->gen && mono_ns() - r->stash_ns < ST_LX_STASH_NS) {
             *out = r->stash; /* read moments ago by descendants() */
             r->stash_gen = 0;
+            read_counters(b, idx, id, out);
             return ST_OK;
         }
         if ((rc = rec_read(b, (size_t)idx, &s, err)) != ST_OK)
             return rc;
         *out = b->procs[idx].stash;
         b->procs[idx].stash_gen = 0;
+        read_counters(b, idx, id, out);
         return ST_OK;
     }
     rc = open_member(b, id.pid, &id, NULL, 1, &st, &idx, &fd, err);
@@ -445,6 +491,7 @@ int st_lx_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *er
             return rc;
         *out = b->procs[idx].stash;
         b->procs[idx].stash_gen = 0;
+        read_counters(b, idx, id, out);
         return ST_OK;
     }
     n = st_lx_pread_whole(b, fd); /* past the fd cap: open, read, close */
@@ -455,6 +502,7 @@ int st_lx_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *er
     if ((rc = st_lx_parse_status(b->buf, (size_t)n, &s, err)) != ST_OK)
         return rc;
     fill_mem(&s, id, out);
+    fill_counters(&st, id, out); /* open_member read the stat after the open */
     return ST_OK;
 }
 

@@ -26,6 +26,7 @@ typedef struct lx_proc {
     int32_t pid;
     uint64_t start;
     int status_fd;        /* open on /proc/PID/status: bound to this process */
+    int stat_fd;          /* open on /proc/PID/stat for the counters; -1: none */
     lx_thr *thr;          /* children files, one per thread */
     int32_t n_thr, cap_thr;
     st_proc_mem stash;    /* reading taken during descendants() */

@@ -1,6 +1,7 @@
 /* monitor.c: one watched run, the single data path of docs/design.md:
  * backend -> tree sample -> ring (+ record stream) -> summary / export. */
 #include "monitor_internal.h"
+#include "stagetop/lanes.h"
 #include "stagetop/limits.h"
 
 #include <errno.h>
@@ -148,7 +149,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     open_gpu(m);
     if (st_guard_active(&o->guard)) {
         st_guard_init(&m->guard, &o->guard);
-        if (m->sys_start.valid & ST_F_SWAP)
+        if (m->sys_start.valid & ST_SYS_SWAP)
             st_guard_set_base(&m->guard, m->sys_start.swap_used);
         m->guard_on = 1;
     }
@@ -400,11 +401,8 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     if (rc != ST_OK)
         return rc;
     if (m->plat->read_system(m->b, &m->sys, NULL) == ST_OK) {
-        s.swap_used = m->sys.swap_used;
-        s.level_c = m->sys.level_c;
-        s.pressure_c = m->sys.pressure_c;
-        s.valid |= m->sys.valid & (ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE);
-        if (!m->summary.has_swap && (m->sys.valid & ST_F_SWAP)) {
+        st_lanes_from_sys(&s, &m->sys); /* the lane table's system lanes */
+        if (!m->summary.has_swap && (m->sys.valid & ST_SYS_SWAP)) {
             /* The run's start for swap growth (docs/metrics.md): the first
              * sample's reading, the summary's swap start, the guard's base. */
             m->sys_start = m->sys;

@@ -186,7 +186,7 @@ int st_prerun_level(const st_prerun *p, double *pct, st_error *err)
     int rc = p->plat->read_system(p->b, &sys, err);
     if (rc != ST_OK)
         return rc;
-    if (!(sys.valid & ST_F_LEVEL))
+    if (!(sys.valid & ST_SYS_LEVEL))
         return st_error_set(err, ST_ENOTSUP, 0, "the memory level is not readable here");
     *pct = sys.level_c / 100.0;
     return ST_OK;

@@ -42,6 +42,8 @@ typedef struct st_lx_stat {
     char comm[64];      /* the name between the first '(' and the last ')' */
     char state;         /* field 3: R, S, D, Z, T, ... */
     int32_t ppid;       /* field 4 */
+    uint64_t majflt;    /* field 12: major page faults (page-ins from disk) */
+    uint64_t utime, stime; /* fields 14, 15: CPU time, clock ticks */
     int32_t num_threads;/* field 20 */
     uint64_t start;     /* field 22: start time, clock ticks since boot */
 } st_lx_stat;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "stagetop/error.h"
+#include "stagetop/sample.h"
 
 typedef struct st_proc_id {
     int32_t pid;
@@ -41,7 +42,8 @@ enum st_pm_field {
     ST_PM_FOOTPRINT = 1u << 0,
     ST_PM_RSS = 1u << 1,
     ST_PM_SWAP = 1u << 2, /* the process's own swapped memory (Linux VmSwap) */
-    ST_PM_PEAK = 1u << 3  /* the kernel's high-water mark for the process */
+    ST_PM_PEAK = 1u << 3, /* the kernel's high-water mark for the process */
+    ST_PM_COUNTERS = 1u << 4 /* cpu_ns and pageins */
 };
 
 /* One process's memory, bytes. */
@@ -52,24 +54,14 @@ typedef struct st_proc_mem {
     uint64_t rss;       /* Linux VmRSS; macOS ri_resident_size */
     uint64_t swap;      /* Linux VmSwap; macOS: not available */
     uint64_t peak;      /* Linux VmHWM; macOS ri_lifetime_max_phys_footprint */
+    uint64_t cpu_ns;    /* CPU time so far, user + system, nanoseconds (Linux
+                           utime+stime of /proc/PID/stat) */
+    uint64_t pageins;   /* page-ins from disk so far (Linux majflt) */
     uint16_t valid;     /* enum st_pm_field bits */
 } st_proc_mem;
 
-/* Valid bits of st_sys_mem beyond the st_field ones (ST_F_SWAP, ST_F_LEVEL,
- * ST_F_PRESSURE from sample.h are reused). */
-enum st_sys_field {
-    ST_SYS_MEMTOTAL = 1u << 8,
-    ST_SYS_SWAPTOTAL = 1u << 9
-};
-
-typedef struct st_sys_mem {
-    uint64_t mem_total;  /* bytes of RAM */
-    uint64_t swap_total; /* bytes */
-    uint64_t swap_used;  /* bytes */
-    uint16_t level_c;    /* memory-available level, hundredths of a percent */
-    uint16_t pressure_c; /* Linux PSI some avg10 * 100; macOS 100/200/400 */
-    uint16_t valid;      /* ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE | ST_SYS_* */
-} st_sys_mem;
+/* st_sys_mem, the system's reading that read_system fills, is the model's
+ * (sample.h): the lane table copies its lanes into a sample. */
 
 typedef struct st_backend st_backend; /* opaque per-platform state */
 

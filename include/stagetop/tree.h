@@ -26,6 +26,9 @@ typedef struct st_tree {
     uint64_t kernel_peak;    /* max of every member's peak seen so far (bytes) */
     int has_kernel_peak;
     uint64_t eperm_count;    /* members whose memory the kernel refused */
+    st_proc_mem *prev;       /* the members as read at the previous sample: */
+    size_t n_prev, cap_prev; /* the base of the CPU and page-in rates */
+    double prev_s;           /* its time (< 0: none yet) */
 } st_tree;
 
 /* Start watching pid.  ST_ESRCH no such process, ST_EPERM not allowed. */
@@ -34,8 +37,11 @@ int st_tree_init(st_tree *t, const st_platform *plat, st_backend *b, int32_t pid
 void st_tree_free(st_tree *t);
 
 /* Read every member (discovering first when due) and fill the tree fields
- * of *out: footprint, rss, procs and their valid bits (t_ms and system
- * fields are the caller's).  A member that vanished drops out silently.
+ * of *out: footprint, rss, procs, tree_swap, and from the second sample on
+ * the CPU and page-in rates: the growth of the counters of the members
+ * read at both samples, over now_s minus the previous sample's now_s (a
+ * member that joined counts from its first reading); and their valid bits
+ * (t_ms and system fields are the caller's).  A member that vanished drops out silently.
  * Returns ST_OK also when the whole tree has exited (procs = 0). */
 int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err);
 
