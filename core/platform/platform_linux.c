@@ -5,6 +5,7 @@
  * this file has the table, the system numbers, command lines, the picker's
  * list and signals.  docs/performance.md ("Sampling") has the costs. */
 #include "linux_procs.h"
+#include "linux_cgroup.h"
 #include "stagetop/grow.h"
 #include "stagetop/sample.h"
 
@@ -350,5 +351,10 @@ const st_platform st_platform_native = {
     .list_all = lx_list_all,
     .send_signal = lx_send_signal,
     .identify_parent = lx_identify_parent,
+    .group_prepare = st_lx_group_prepare,
+    .group_enter = st_lx_group_enter,
+    .group_spawned = st_lx_group_spawned,
+    .group_discard = st_lx_group_discard,
+    .group_settle = st_lx_group_settle,
     .peak_is_maxrss = 1,
 };
