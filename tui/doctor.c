@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "stagetop/doctor.h"
+#include "stagetop/peak.h"
 #include "stagetop/units.h"
 
 static const char doctor_use[] = "usage: stagetop doctor [-p PID] [--json] [--no-gpu]";
@@ -88,6 +89,10 @@ static void print_table(const st_doc_report *r)
     else
         printf("  fd limit:       %llu (hard %llu)\n", (unsigned long long)f->fd_soft,
                f->fd_hard == UINT64_MAX ? 0ull : (unsigned long long)f->fd_hard);
+    st_job_peak pk; /* made and removed again: where a launched job would run */
+    st_peak_prepare(&pk);
+    printf("  job cgroup:     a launched job runs in %s\n", pk.grp.where);
+    st_peak_discard(&pk);
     printf("  cost:           %.1f us per sample of one process (%d samples)\n", f->us_per_sample,
            f->samples_timed);
     if (bad)

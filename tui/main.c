@@ -294,6 +294,8 @@ static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
     if (a->mon.job_events_path)
         setenv("STAGETOP_EVENTS", a->mon.job_events_path, 1);
     int rc = st_job_spawn(job, a->cmd, &e);
+    if (rc == ST_OK) /* where it runs (its cgroup, or why none): stderr, or the job's log */
+        fprintf(stderr, "stagetop: job %ld runs in %s\n", (long)job->pid, job->peak.grp.where);
     if (had)
         setenv("STAGETOP_EVENTS", had, 1);
     else

@@ -1,7 +1,8 @@
 /* linux_cgroup.c: the launched job's own cgroup v2 (st_platform_native's
  * group_* functions; docs/metrics.md, "cgroup").
  *
- * A directory stagetop-PID-N under stagetop's own cgroup v2, created
+ * A directory stagetop-PID-N under stagetop's own cgroup v2 (never beside
+ * it or elsewhere: st_lx_group_prepare_at says why), created
  * before the fork; the child writes "0" to its cgroup.procs before exec,
  * so everything the job forks is charged there and memory.peak (Linux
  * 5.19+) is the highest total of the whole tree, exited processes
@@ -27,6 +28,18 @@ static void why(st_job_group *g, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(g->why, sizeof g->why, fmt, ap);
+    va_end(ap);
+}
+
+/* snprintf whose truncation is expected (a long path is cut, not refused). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void put(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
     va_end(ap);
 }
 
@@ -108,7 +121,7 @@ static int has_word(const char *list, const char *w)
 /* Try to make the job's cgroup under dir (whose path in /proc is rel). */
 static int try_under(st_job_group *g, const char *dir, const char *rel)
 {
-    char path[600], ctl[256];
+    char path[1200], ctl[256];
     snprintf(path, sizeof path, "%s/cgroup.subtree_control", dir);
     if (read_small(path, ctl, sizeof ctl) < 0 || !has_word(ctl, "memory")) {
         why(g, "the memory controller is not enabled for the children of %s", dir);
@@ -147,51 +160,65 @@ static int try_under(st_job_group *g, const char *dir, const char *rel)
     return 0;
 }
 
+/* Where the job runs, once the placement is decided. */
+static void say_where(st_job_group *g, const char *home_rel)
+{
+    if (g->active)
+        put(g->where, sizeof g->where,
+                 "cgroup %s, its own inside stagetop's (every limit of stagetop's and above applies)",
+                 g->rel);
+    else if (home_rel)
+        put(g->where, sizeof g->where, "stagetop's cgroup %s (no cgroup of its own: %s)",
+                 home_rel, g->why);
+    else
+        put(g->where, sizeof g->where, "stagetop's own cgroup (no cgroup of its own: %s)", g->why);
+}
+
+/* Only under stagetop's own cgroup, never beside it: a cgroup beside it
+ * would take the job out of the limits (memory.max, pids.max, cpu.max) that
+ * whoever started stagetop put on it and its ancestors (a systemd scope, a
+ * Slurm step, a container).  A cgroup that holds processes (stagetop) cannot
+ * enable the memory controller for children unless it is the root, so
+ * usually the job simply stays where stagetop runs, and says why. */
 void st_lx_group_prepare_at(st_job_group *g, const char *mnt, const char *root, const char *rel)
 {
-    char dir[1100], prel[1024];
+    char dir[1100];
     size_t rl = strcmp(root, "/") == 0 ? 0 : strlen(root);
     if (rl && (strncmp(rel, root, rl) != 0 || (rel[rl] != '/' && rel[rl] != '\0'))) {
         why(g, "stagetop's cgroup %s is outside the cgroup v2 mount at %s", rel, mnt);
+        say_where(g, NULL);
         return;
     }
     int w = snprintf(dir, sizeof dir, "%s%s", mnt, strcmp(rel + rl, "/") == 0 ? "" : rel + rl);
     if (w < 0 || (size_t)w >= sizeof g->home) {
         why(g, "stagetop's cgroup path is too long");
+        say_where(g, NULL);
         return;
     }
     memcpy(g->home, dir, (size_t)w + 1);
-    if (try_under(g, dir, rel) == 0)
-        return;
-    /* stagetop's cgroup holds processes (at least stagetop), so unless it
-     * is the root it cannot enable controllers for children: try beside it. */
-    char *slash = strrchr(dir, '/');
-    snprintf(prel, sizeof prel, "%s", rel);
-    char *pslash = strrchr(prel, '/');
-    if (!slash || !pslash || strlen(dir) <= strlen(mnt) || strcmp(rel, "/") == 0)
-        return;
-    *slash = '\0';
-    if (pslash == prel)
-        pslash[1] = '\0';
-    else
-        *pslash = '\0';
-    (void)try_under(g, dir, prel); /* failing: why says why (this try) */
+    if (try_under(g, dir, rel) != 0)
+        why(g, "its memory controller is not enabled for children (a cgroup holding processes "
+               "cannot enable it), and one beside it would leave its limits");
+    say_where(g, rel);
 }
 
 void st_lx_group_prepare(st_job_group *g)
 {
     char root[1024], mnt[1024], rel[1024], ctl[256], path[1100];
     if (cg2_mount(root, sizeof root, mnt, sizeof mnt) != 0) {
-        why(g, "cgroup v2 not mounted");
+        why(g, "cgroup v2 is not mounted (cgroup v1 only: stagetop does not place jobs there)");
+        say_where(g, NULL);
         return;
     }
     snprintf(path, sizeof path, "%s/cgroup.controllers", mnt);
     if (read_small(path, ctl, sizeof ctl) < 0 || !has_word(ctl, "memory")) {
-        why(g, "the memory controller is not on cgroup v2 at %s (a v1 hierarchy has it)", mnt);
+        why(g, "the memory controller is on a cgroup v1 hierarchy, not on cgroup v2 at %s", mnt);
+        say_where(g, NULL);
         return;
     }
     if (cg2_of(0, rel, sizeof rel) != 0) {
         why(g, "stagetop's own cgroup v2 is unknown (/proc/self/cgroup)");
+        say_where(g, NULL);
         return;
     }
     st_lx_group_prepare_at(g, mnt, root, rel);
@@ -226,6 +253,7 @@ void st_lx_group_spawned(st_job_group *g, int32_t pid)
     if (cg2_of((pid_t)pid, rel, sizeof rel) != 0 || strcmp(rel, g->rel) != 0) {
         st_lx_group_discard(g);
         why(g, "the job could not join the cgroup %s", g->dir);
+        put(g->where, sizeof g->where, "stagetop's own cgroup (no cgroup of its own: %s)", g->why);
     }
 }
 

@@ -108,7 +108,7 @@ void st_peak_feed(const st_job_peak *pk, st_summary *s)
 static void why(st_job_peak *pk, const char *text)
 {
     snprintf(pk->grp.why, sizeof pk->grp.why, "%s", text);
-    snprintf(pk->grp.where, sizeof pk->grp.where, "where stagetop runs (no group of its own: %s)",
+    snprintf(pk->grp.where, sizeof pk->grp.where, "stagetop's own cgroup (no cgroup of its own: %s)",
              text);
 }
 
