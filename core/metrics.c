@@ -73,14 +73,11 @@ int st_metrics_open(st_metrics *mx, const char *path, st_error *err)
     st_metrics_set_labels(mx, 0, "");
     mx->path = path;
     /* Can a file be made there?  Say so now, not after the first sample. */
-    st_atomic_file probe;
     st_error why;
-    if (st_atomic_open(&probe, path, 0, &why) != ST_OK) {
+    if (st_atomic_check(path, &why) != ST_OK) {
         mx->path = NULL;
-        return st_error_set(err, ST_EIO, why.sys_errno, "metrics: cannot create a file beside %s: %s",
-                            path, strerror(why.sys_errno));
+        return st_error_set(err, why.code, why.sys_errno, "metrics: %s", why.msg);
     }
-    st_atomic_abort(&probe);
     return ST_OK;
 }
 
