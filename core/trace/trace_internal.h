@@ -43,6 +43,11 @@ void st_jw_meta_members(st_jw *w, const struct st_trace_meta *m, int *n);
 /* The summary object, stageload's keys plus kernel_peak (and peak_gpu when
  * known); with meta non-NULL, a "meta" member first (like summarize()). */
 void st_jw_summary(st_jw *w, const st_summary *s, const struct st_trace_meta *meta);
+/* The same, bounded: a memory-mode writer holds at most max bytes after it
+ * (the stages and outside_stage names that do not fit are left out and
+ * counted in "stages_omitted" / "outside_stage_omitted"; readers recompute
+ * them from the events anyway).  SIZE_MAX: unbounded. */
+void st_jw_summary_max(st_jw *w, const st_summary *s, const struct st_trace_meta *meta, size_t max);
 
 /* Write the whole JSON document (docs/trace-format.md) to w. */
 void st_jw_trace_doc(st_jw *w, const struct st_trace_meta *meta, const st_sample *a, size_t a_len,

@@ -261,6 +261,15 @@ int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err)
     if (meta)
         st_jw_meta_members(&r->line, meta, &n);
     st_jw_char(&r->line, '}');
+    if (meta && meta->extra && r->line.len >= ST_TRACE_MAX_LINE - ST_REC_PAGE) { /* without the extra keys */
+        st_trace_meta m = *meta;
+        m.extra = NULL;
+        n = 1;
+        st_jw_reset(&r->line);
+        st_jw_lit(&r->line, "{\"type\":\"start\"");
+        st_jw_meta_members(&r->line, &m, &n);
+        st_jw_lit(&r->line, ",\"extra_omitted\":true}");
+    }
     return emit(r, err);
 }
 
@@ -288,7 +297,10 @@ int st_recorder_end(st_recorder *r, const st_summary *s, uint64_t dropped_sample
     st_jw_lit(&r->line, "{\"type\":\"end\"");
     if (s) {
         st_jw_lit(&r->line, ",\"summary\":");
-        st_jw_summary(&r->line, s, NULL);
+        /* one line every reader takes, with the page padding before it
+         * (up to a page): stages beyond it are left out (and counted),
+         * since readers recompute them from the events */
+        st_jw_summary_max(&r->line, s, NULL, ST_TRACE_MAX_LINE - ST_REC_PAGE - 64);
     }
     st_jw_lit(&r->line, ",\"dropped_samples\":");
     st_jw_u64(&r->line, dropped_samples);
