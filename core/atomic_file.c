@@ -35,9 +35,9 @@ static int write_all(int fd, const char *p, size_t left)
 static int open_in_place(st_atomic_file *af, const char *path, const struct stat *sb, st_error *err)
 {
     if (S_ISDIR(sb->st_mode))
-        return st_error_set(err, ST_EINVAL, EISDIR, "%s is a directory", path);
+        return st_error_set(err, ST_EIO, EISDIR, "%s is a directory", path);
     if (!S_ISFIFO(sb->st_mode) && !S_ISCHR(sb->st_mode))
-        return st_error_set(err, ST_EINVAL, EINVAL,
+        return st_error_set(err, ST_EIO, EINVAL,
                             "%s is not a regular file, a FIFO or a character device", path);
     int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
@@ -118,9 +118,9 @@ int st_atomic_check(const char *path, st_error *err)
         return ST_OK;
     if (path && *path && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         if (S_ISDIR(sb.st_mode))
-            return st_error_set(err, ST_EINVAL, EISDIR, "%s is a directory", path);
+            return st_error_set(err, ST_EIO, EISDIR, "%s is a directory", path);
         if (!S_ISFIFO(sb.st_mode) && !S_ISCHR(sb.st_mode))
-            return st_error_set(err, ST_EINVAL, EINVAL,
+            return st_error_set(err, ST_EIO, EINVAL,
                                 "%s is not a regular file, a FIFO or a character device", path);
         if (access(path, W_OK) != 0)
             return st_error_set(err, ST_EIO, errno, "cannot write %s: %s", path, strerror(errno));

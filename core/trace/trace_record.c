@@ -23,8 +23,10 @@
  *
  * Durability (ST_REC_SYNC_*): the page cache dies with the machine (a
  * kernel panic), so the lines are pushed to the disk: by default at most
- * once a second, and at once after an event (a guard action is one) and
- * the end record. */
+ * once a second, and soon after an event (a guard action is one): at once
+ * when the last sync is 0.1 s old, else with the first line past that, so
+ * a flood of events costs at most 10 syncs a second; the end record at
+ * once. */
 #include "stagetop/trace.h"
 #include "trace_internal.h"
 
@@ -38,6 +40,8 @@
 #include <unistd.h>
 
 #define ST_REC_PAGE 4096 /* the smallest page size of the systems we run on */
+#define ST_REC_URGENT_GAP 0.1 /* 1s mode: an event's sync waits until this long after the
+                                 last one, so a flood of events costs at most 10 syncs a second */
 
 struct st_recorder {
     int fd;
@@ -48,6 +52,7 @@ struct st_recorder {
     int sync;      /* ST_REC_SYNC_* */
     int dirty;     /* lines written since the last sync */
     double synced_at; /* monotonic seconds of the last sync */
+    int urgent_due; /* an urgent sync was put off (ST_REC_URGENT_GAP) */
     uint64_t syncs;
     char label[256];
     st_jw line;    /* reused for every line */
@@ -197,8 +202,13 @@ int st_recorder_sync(st_recorder *r, int urgent, st_error *err)
     if (!r->regular || !r->dirty || r->sync == ST_REC_SYNC_NEVER)
         return ST_OK;
     double now = mono_s();
-    if (r->sync == ST_REC_SYNC_1S && !urgent && r->syncs && now - r->synced_at < 1.0)
-        return ST_OK;
+    if (r->sync == ST_REC_SYNC_1S && urgent < 2 && r->syncs) {
+        double gap = urgent || r->urgent_due ? ST_REC_URGENT_GAP : 1.0;
+        if (now - r->synced_at < gap) {
+            r->urgent_due |= urgent; /* done by the next line (or the end) past the gap */
+            return ST_OK;
+        }
+    }
     if (sync_fd(r->fd) != 0) {
         int e = errno;
         return st_error_set(err, ST_EIO, e, "syncing %s: %s", r->label, strerror(e));
@@ -206,6 +216,7 @@ int st_recorder_sync(st_recorder *r, int urgent, st_error *err)
     r->synced_at = now;
     r->syncs++;
     r->dirty = 0;
+    r->urgent_due = 0;
     return ST_OK;
 }
 
@@ -250,7 +261,7 @@ static int emit_line(st_recorder *r, int urgent, st_error *err)
         return st_error_set(err, ST_EIO, e, "writing %s: %s", r->label, strerror(e));
     }
     r->dirty = 1;
-    return st_recorder_sync(r, urgent || r->sync == ST_REC_SYNC_ALWAYS, err);
+    return st_recorder_sync(r, urgent ? urgent : r->sync == ST_REC_SYNC_ALWAYS, err);
 }
 
 int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err)
@@ -305,7 +316,7 @@ int st_recorder_end(st_recorder *r, const st_summary *s, uint64_t dropped_sample
     st_jw_lit(&r->line, ",\"dropped_samples\":");
     st_jw_u64(&r->line, dropped_samples);
     st_jw_char(&r->line, '}');
-    return emit_line(r, 1, err);
+    return emit_line(r, 2, err); /* the last line: synced now, whatever the gap */
 }
 
 void st_recorder_close(st_recorder *r)

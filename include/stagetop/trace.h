@@ -96,8 +96,10 @@ enum st_rec_sync {
  * ST_REC_SYNC_1S until st_recorder_set_sync. */
 int st_recorder_open(st_recorder **out, const char *path, int fd, unsigned flags, st_error *err);
 void st_recorder_set_sync(st_recorder *r, int mode);
-/* Sync now if lines are waiting and the mode allows (urgent: even within
- * the second); ST_EIO when the disk refuses. */
+/* Sync now if lines are waiting and the mode allows (1s mode: urgent 1
+ * syncs within the second once the last sync is 0.1 s old, else the first
+ * line past that does: at most 10 a second whatever the event rate;
+ * urgent 2: now); ST_EIO when the disk refuses. */
 int st_recorder_sync(st_recorder *r, int urgent, st_error *err);
 uint64_t st_recorder_syncs(const st_recorder *r); /* syncs done so far */
 int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err);

@@ -177,9 +177,9 @@ static void directory_is_refused(void **state)
     st_error e;
     snprintf(sub, sizeof sub, "%s/sub", dir);
     assert_int_equal(mkdir(sub, 0755), 0);
-    assert_int_equal(st_atomic_write(sub, "x", 1, 0, &e), ST_EINVAL);
+    assert_int_equal(st_atomic_write(sub, "x", 1, 0, &e), ST_EIO);
     assert_non_null(strstr(e.msg, "is a directory"));
-    assert_int_equal(st_atomic_check(sub, &e), ST_EINVAL);
+    assert_int_equal(st_atomic_check(sub, &e), ST_EIO);
     assert_int_equal(entries(), 1);
     rmdir(sub);
 }
