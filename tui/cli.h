@@ -69,8 +69,10 @@ typedef struct cli_job_events {
     char path[300];
 } cli_job_events;
 int cli_job_events_create(cli_job_events *je);
-/* Remove it (and its directory), or keep it and say where it is. */
-void cli_job_events_end(cli_job_events *je, int keep);
+/* Remove it (and its directory), or keep it and say where it is: kept when
+ * asked, and while the job still runs (job_alive), since removing the
+ * private directory would let another user make the path again. */
+void cli_job_events_end(cli_job_events *je, int keep, int job_alive);
 /* `stagetop mark [TEXT...]` and `stagetop stage NAME` (argv[1] is the verb):
  * append one line to $STAGETOP_EVENTS. */
 int cli_mark(int argc, char **argv);

@@ -4,7 +4,8 @@
  * The file lives in a private directory (mkdtemp, mode 0700) and is created
  * with O_EXCL, mode 0600: only the user (and the job) can write it.  The
  * monitor follows it exactly like --events (plain lines or stageload JSONL,
- * docs/trace-format.md); it is removed at the end unless --keep-events. */
+ * docs/trace-format.md); it is removed at the end unless --keep-events, or
+ * the job is left running (the directory must outlive the job's writes). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -43,12 +44,19 @@ int cli_job_events_create(cli_job_events *je)
     return 0;
 }
 
-void cli_job_events_end(cli_job_events *je, int keep)
+void cli_job_events_end(cli_job_events *je, int keep, int job_alive)
 {
     if (!je->path[0])
         return;
     if (keep) {
         fprintf(stderr, "stagetop: the job's events file is kept: %s\n", je->path);
+    } else if (job_alive) {
+        /* The job may still append to $STAGETOP_EVENTS: removing the
+         * private directory would let anyone make that path again (a
+         * symlink to a file of the user's) and receive its writes.  The
+         * directory stays, only the user can make anything in it. */
+        fprintf(stderr, "stagetop: the job's events file stays while the job runs: %s "
+                "(remove its directory when the job is over)\n", je->path);
     } else {
         unlink(je->path);
         rmdir(je->dir);

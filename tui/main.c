@@ -373,14 +373,14 @@ static int run_watch(cli_args *a)
         a->mon.job_events_path = jev.path;
         rc = spawn_job(a, &job, logpath, sizeof logpath);
         if (rc != 0) {
-            cli_job_events_end(&jev, 0);
+            cli_job_events_end(&jev, 0, 0);
             return rc;
         }
         a->pid = job.pid;
     }
     rc = st_monitor_open(&m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e);
     if (rc != ST_OK) {
-        cli_job_events_end(&jev, 0);
+        cli_job_events_end(&jev, 0, 0);
         fprintf(stderr, "stagetop: %s\n", e.msg);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
@@ -413,7 +413,7 @@ static int run_watch(cli_args *a)
         if (rc == CLI_EXIT_OK)
             rc = CLI_EXIT_WATCH;
     }
-    cli_job_events_end(&jev, a->keep_events);
+    cli_job_events_end(&jev, a->keep_events, launched_alive);
     if (keep_paused)
         fprintf(stderr, "stagetop: job %ld left paused as asked; resume with: %s\n", (long)pid,
                 resume ? resume : "kill -CONT on every process of the job");
