@@ -28,6 +28,19 @@ static int write_all(int fd, const char *p, size_t left)
     return 0;
 }
 
+/* path is in /dev or /proc, or a symlink whose target is. */
+static int names_a_descriptor(const char *path)
+{
+    char to[256];
+    if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0)
+        return 1;
+    ssize_t n = readlink(path, to, sizeof to - 1);
+    if (n <= 0)
+        return 0;
+    to[n] = '\0';
+    return strncmp(to, "/dev/", 5) == 0 || strncmp(to, "/proc/", 6) == 0;
+}
+
 /* A target that is not a regular file (a FIFO, a character device, a
  * terminal, a link to one such as /proc/self/fd/1): opened and written in
  * place, never replaced.  A FIFO is opened without blocking (no reader:
@@ -36,14 +49,22 @@ static int open_in_place(st_atomic_file *af, const char *path, const struct stat
 {
     if (S_ISDIR(sb->st_mode))
         return st_error_set(err, ST_EIO, EISDIR, "%s is a directory", path);
-    if (!S_ISFIFO(sb->st_mode) && !S_ISCHR(sb->st_mode))
+    if (!S_ISFIFO(sb->st_mode) && !S_ISCHR(sb->st_mode) && !S_ISREG(sb->st_mode))
         return st_error_set(err, ST_EIO, EINVAL,
                             "%s is not a regular file, a FIFO or a character device", path);
-    int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    int fd = -1, e = 0;
+    for (int waited = 0;; waited += 50) {
+        fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (S_ISREG(sb->st_mode) ? O_TRUNC : 0));
+        e = fd < 0 ? errno : 0;
+        if (fd >= 0 || e != ENXIO || waited >= (int)(ST_ATOMIC_FIFO_WAIT_S * 1000))
+            break;
+        struct timespec ts = { 0, 50 * 1000000L }; /* a FIFO whose reader is not there yet */
+        nanosleep(&ts, NULL);
+    }
     if (fd < 0) {
-        int e = errno;
         if (e == ENXIO)
-            return st_error_set(err, ST_EIO, e, "%s: a FIFO that nothing reads", path);
+            return st_error_set(err, ST_EIO, e, "%s: a FIFO that nothing read within %g s", path,
+                                ST_ATOMIC_FIFO_WAIT_S);
         return st_error_set(err, ST_EIO, e, "cannot open %s: %s", path, strerror(e));
     }
     int fl = fcntl(fd, F_GETFL);
@@ -73,8 +94,10 @@ int st_atomic_open(st_atomic_file *af, const char *path, unsigned flags, st_erro
         return ST_OK;
     }
     /* stat follows a symlink: a link to a regular file is replaced (the file
-     * it names untouched), a link to a device or a FIFO is written through. */
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+     * it names untouched), a link to a device or a FIFO is written through;
+     * so is a name in /dev or /proc, or a link to one (/proc/self/fd/1,
+     * /dev/stdout: the descriptor's file, whatever it is). */
+    if (stat(path, &sb) == 0 && (!S_ISREG(sb.st_mode) || names_a_descriptor(path)))
         return open_in_place(af, path, &sb, err);
     const char *slash = strrchr(path, '/');
     int nd;
@@ -116,10 +139,10 @@ int st_atomic_check(const char *path, st_error *err)
     struct stat sb;
     if (path && strcmp(path, "-") == 0)
         return ST_OK;
-    if (path && *path && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    if (path && *path && stat(path, &sb) == 0 && (!S_ISREG(sb.st_mode) || names_a_descriptor(path))) {
         if (S_ISDIR(sb.st_mode))
             return st_error_set(err, ST_EIO, EISDIR, "%s is a directory", path);
-        if (!S_ISFIFO(sb.st_mode) && !S_ISCHR(sb.st_mode))
+        if (!S_ISFIFO(sb.st_mode) && !S_ISCHR(sb.st_mode) && !S_ISREG(sb.st_mode))
             return st_error_set(err, ST_EIO, EINVAL,
                                 "%s is not a regular file, a FIFO or a character device", path);
         if (access(path, W_OK) != 0)

@@ -96,7 +96,7 @@ int cli_parse_record_sync(const char *s, int *mode);
 /* Before anything starts: --record over an existing file without
  * --overwrite, --events on a device...: say why, return CLI_EXIT_USAGE;
  * 0 when the run may go on. */
-int cli_preflight(const cli_args *a);
+int cli_preflight(cli_args *a);
 /* The launched job's log (--job-log, or a new stagetop-job-TIME.log in the
  * export dir, never through a symlink); its name into path; -1 (said on
  * stderr) on failure. */

@@ -11,9 +11,10 @@
  *
  * Not every target is a file to replace: "-" is stdout, and an existing
  * FIFO, character device or terminal (or a symlink to one, such as
- * /proc/self/fd/1) is opened and written in place, never replaced (a FIFO
- * nothing reads is refused at once; a write error, as /dev/full's ENOSPC,
- * is the writer's error).  A directory or any other kind of node is
+ * /proc/self/fd/1, /dev/stdout: then the descriptor's file, even a regular
+ * one, truncated) is opened and written in place, never replaced (a FIFO
+ * nothing reads within ST_ATOMIC_FIFO_WAIT_S is refused; a write error, as
+ * /dev/full's ENOSPC, is the writer's error).  A directory or any other kind of node is
  * refused.  A symlink to a regular file is replaced by the new file (the
  * file it named untouched). */
 #ifndef STAGETOP_ATOMIC_FILE_H
@@ -21,6 +22,8 @@
 
 #include <stddef.h>
 #include "stagetop/error.h"
+
+#define ST_ATOMIC_FIFO_WAIT_S 5.0 /* how long a FIFO target may wait for its reader */
 
 enum st_atomic_flags {
     ST_ATOMIC_SYNC = 1u << 0  /* fsync the file before the rename and the directory after
