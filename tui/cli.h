@@ -97,6 +97,13 @@ int cli_parse_record_sync(const char *s, int *mode);
  * --overwrite, --events on a device...: say why, return CLI_EXIT_USAGE;
  * 0 when the run may go on. */
 int cli_preflight(cli_args *a);
+/* "stagetop: " + the formatted message + a newline on stderr, made safe by
+ * tui_sanitize first (tui/say.c): every line that can carry a job's or a
+ * file's bytes goes through it. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void cli_say(const char *fmt, ...);
 /* The launched job's log (--job-log, or a new stagetop-job-TIME.log in the
  * export dir, never through a symlink); its name into path; -1 (said on
  * stderr) on failure. */

@@ -295,7 +295,7 @@ static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
         setenv("STAGETOP_EVENTS", a->mon.job_events_path, 1);
     int rc = st_job_spawn(job, a->cmd, &e);
     if (rc == ST_OK) /* where it runs (its cgroup, or why none): stderr, or the job's log */
-        fprintf(stderr, "stagetop: job %ld runs in %s\n", (long)job->pid, job->peak.grp.where);
+        cli_say("job %ld runs in %s", (long)job->pid, job->peak.grp.where);
     if (had)
         setenv("STAGETOP_EVENTS", had, 1);
     else
@@ -309,7 +309,7 @@ static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
         close(logfd);
     }
     if (rc != ST_OK) {
-        fprintf(stderr, "stagetop: %s\n", e.msg);
+        cli_say("%s", e.msg);
         return CLI_EXIT_WATCH;
     }
     return 0;
@@ -345,17 +345,17 @@ static int run_watch(cli_args *a)
         if (rc == ST_EAGAIN) /* the user quit the picker, or a signal ended it */
             return cli_signal ? 128 + cli_signal : CLI_EXIT_OK;
         if (rc != ST_OK) {
-            fprintf(stderr, "stagetop: %s\n", e.msg);
+            cli_say("%s", e.msg);
             return CLI_EXIT_WATCH;
         }
     }
     if (!a->cmd && st_job_check_target(a->pid, NULL, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s\n", e.msg); /* pid 1, self, an ancestor, a thread */
+        cli_say("%s", e.msg); /* pid 1, self, an ancestor, a thread */
         return CLI_EXIT_USAGE;
     }
     tui_outputs outs; /* --metrics, --notify: checked before a job starts (holds nothing yet) */
     if (tui_outputs_open(&outs, a->metrics_path, a->notify, !a->headless, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s\n", e.msg);
+        cli_say("%s", e.msg);
         return CLI_EXIT_WATCH;
     }
     if (a->cmd) {
@@ -381,7 +381,7 @@ static int run_watch(cli_args *a)
     rc = st_monitor_open(&m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e);
     if (rc != ST_OK) {
         cli_job_events_end(&jev, 0, 0);
-        fprintf(stderr, "stagetop: %s\n", e.msg);
+        cli_say("%s", e.msg);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
     tui_outputs_bind(&outs, &m);
@@ -394,7 +394,7 @@ static int run_watch(cli_args *a)
     } else {
         rc = tui_live(&m, &to, &keep_paused, &e);
         if (rc != ST_OK) {
-            fprintf(stderr, "stagetop: %s\n", e.msg);
+            cli_say("%s", e.msg);
             rc = CLI_EXIT_WATCH;
         } else {
             rc = cli_exit_code(&m, cli_signal);
@@ -409,7 +409,7 @@ static int run_watch(cli_args *a)
     int32_t pid = rv.job_pid;
     int launched_alive = rv.job_launched && rv.job_state != ST_JOB_EXITED;
     if (st_monitor_close(&m, keep_paused, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s\n", e.msg);
+        cli_say("%s", e.msg);
         if (rc == CLI_EXIT_OK)
             rc = CLI_EXIT_WATCH;
     }
@@ -463,7 +463,7 @@ static int run_replay(int argc, char **argv)
     screen_opts(&to, ascii, dir);
     st_error_clear(&e);
     if (tui_replay(path, &to, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s: %s\n", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
+        cli_say("%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
         return CLI_EXIT_WATCH;
     }
     return cli_signal ? 128 + cli_signal : CLI_EXIT_OK;

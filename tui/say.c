@@ -1,0 +1,22 @@
+/* say.c: stagetop's own lines on stderr (a terminal, often), each made safe
+ * by the one sanitiser first (tui/sanitize.c): a message can carry bytes a
+ * job or a file chose (a bad event line, a trace's token, a cgroup's or a
+ * command's name), and an escape sequence among them (an OSC 52 clipboard
+ * write, a title change) must be shown, not obeyed. */
+#include "cli.h"
+#include "sanitize.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void cli_say(const char *fmt, ...)
+{
+    char raw[2048], safe[4 * sizeof raw];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    tui_sanitize(raw, strlen(raw), 0, -1, safe, sizeof safe);
+    fprintf(stderr, "stagetop: %s\n", safe);
+}
