@@ -104,6 +104,8 @@ int cli_preflight(cli_args *a);
 __attribute__((format(printf, 1, 2)))
 #endif
 void cli_say(const char *fmt, ...);
+/* Say that t's last line was cut and left out (t->torn_line), if it was. */
+void cli_say_torn(const char *path, const st_trace *t);
 /* The launched job's log (--job-log, or a new stagetop-job-TIME.log in the
  * export dir, never through a symlink); its name into path; -1 (said on
  * stderr) on failure. */

@@ -298,6 +298,7 @@ int cli_summary(const char *path)
         st_trace_free(&t);
         return CLI_EXIT_WATCH;
     }
+    cli_say_torn(path, &t);
     char *json = st_summary_to_json(&t.summary, &t.meta);
     int rc = CLI_EXIT_OK;
     if (!json || printf("%s\n", json) < 0 || fflush(stdout) != 0) {
@@ -320,7 +321,7 @@ int cli_plot(const char *path, const char *out)
     if (st_trace_load_file(path, &t, &e) != ST_OK) {
         cli_say("%s: %s", path, e.msg);
         rc = CLI_EXIT_WATCH;
-    } else if (strcmp(out, "-") == 0 ? st_plot_svg(&t, &o, stdout, &e) != ST_OK
+    } else if (cli_say_torn(path, &t), strcmp(out, "-") == 0 ? st_plot_svg(&t, &o, stdout, &e) != ST_OK
                                       : st_plot_svg_file(&t, &o, out, &e) != ST_OK) {
         cli_say("%s: %s", out, e.msg);
         rc = CLI_EXIT_WATCH;

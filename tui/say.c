@@ -20,3 +20,10 @@ void cli_say(const char *fmt, ...)
     tui_sanitize(raw, strlen(raw), 0, -1, safe, sizeof safe);
     fprintf(stderr, "stagetop: %s\n", safe);
 }
+
+void cli_say_torn(const char *path, const st_trace *t)
+{
+    if (t->torn_line)
+        cli_say("%s: line %zu is cut (%s): left out, the %zu line(s) before it are read",
+                strcmp(path, "-") == 0 ? "stdin" : path, t->torn_line, t->torn_msg, t->torn_line - 1);
+}

@@ -333,7 +333,10 @@ void st_jw_summary_max(st_jw *w, const st_summary *s, const st_trace_meta *meta,
     st_jw_u64(w, s->releases_count);
     st_jw_lit(w, ",\"bytes\":");
     st_jw_u64(w, s->releases_bytes);
-    st_jw_lit(w, "},\"outside_stage\":[");
+    st_jw_char(w, '}');
+    if (s->bytes_saturated) /* a sum held at 2^53 (summary.h) */
+        st_jw_lit(w, ",\"bytes_saturated\":true");
+    st_jw_lit(w, ",\"outside_stage\":[");
     char **names = s->outside_stage, **sorted = NULL;
     if (s->n_outside_sorted != s->n_outside_stage && (sorted = st_summary_outside_sorted(s)))
         names = sorted; /* fed since st_summary_finish: sort a copy */

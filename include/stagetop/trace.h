@@ -128,6 +128,9 @@ typedef struct st_trace {
     int has_end;             /* saw {"type":"end"} or a complete document */
     int format;              /* enum st_trace_format */
     size_t lines;            /* lines consumed (JSONL) */
+    size_t torn_line;        /* JSONL: the last line, cut (no newline, not a record), was
+                                left out and the lines before it kept; 0: none */
+    char torn_msg[200];      /* why it was not a record (the importer's message) */
     void *priv;              /* reader state for st_trace_feed */
 } st_trace;
 
