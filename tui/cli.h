@@ -97,6 +97,9 @@ int cli_parse_record_sync(const char *s, int *mode);
  * --overwrite, --events on a device...: say why, return CLI_EXIT_USAGE;
  * 0 when the run may go on. */
 int cli_preflight(cli_args *a);
+/* 1 (said on stderr, prefixed by who: "" or "doctor: ") when pid is a
+ * zombie, which can be neither watched nor checked; 0 otherwise. */
+int cli_check_zombie(const st_platform *plat, int32_t pid, const char *who);
 /* "stagetop: " + the formatted message + a newline on stderr, made safe by
  * tui_sanitize first (tui/say.c): every line that can carry a job's or a
  * file's bytes goes through it. */

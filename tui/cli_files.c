@@ -127,6 +127,20 @@ int cli_preflight(cli_args *a)
     return 0;
 }
 
+int cli_check_zombie(const st_platform *plat, int32_t pid, const char *who)
+{
+    st_backend *b;
+    int z = 0;
+    if (!plat->is_zombie || plat->open(&b, NULL) != ST_OK)
+        return 0;
+    z = plat->is_zombie(b, pid) == 1;
+    plat->close(b);
+    if (z)
+        fprintf(stderr, "stagetop: %spid %ld is a zombie: it has exited and its parent has not "
+                "reaped it, so nothing of it can be read\n", who, (long)pid);
+    return z;
+}
+
 int cli_open_job_log(const cli_args *a, char *path, size_t len)
 {
     int fd;

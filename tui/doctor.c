@@ -140,6 +140,8 @@ int cli_doctor(int argc, char **argv)
     o.gpu_lib = getenv("ST_NVML_LIB");
     if (o.gpu_lib && !*o.gpu_lib)
         o.gpu_lib = NULL;
+    if (o.pid && cli_check_zombie(&st_platform_native, o.pid, "doctor: "))
+        return CLI_EXIT_WATCH;
     r = calloc(1, sizeof *r);
     if (!r) {
         fprintf(stderr, "stagetop: doctor: out of memory\n");

@@ -353,6 +353,8 @@ static int run_watch(cli_args *a)
         cli_say("%s", e.msg); /* pid 1, self, an ancestor, a thread */
         return CLI_EXIT_USAGE;
     }
+    if (!a->cmd && cli_check_zombie(plat, a->pid, ""))
+        return CLI_EXIT_WATCH;
     tui_outputs outs; /* --metrics, --notify: checked before a job starts (holds nothing yet) */
     if (tui_outputs_open(&outs, a->metrics_path, a->notify, !a->headless, &e) != ST_OK) {
         cli_say("%s", e.msg);

@@ -152,6 +152,14 @@ static int lx_identify_parent(st_backend *b, int32_t pid, st_proc_ref *out, st_e
     return ST_OK;
 }
 
+static int lx_is_zombie(st_backend *b, int32_t pid)
+{
+    st_lx_stat st;
+    if (st_lx_read_stat(b, pid, &st, NULL) != ST_OK)
+        return -1;
+    return st.state == 'Z';
+}
+
 static int lx_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
 {
     return st_identify_by_parent(lx_identify_parent, b, pid, out, err);
@@ -351,6 +359,7 @@ const st_platform st_platform_native = {
     .list_all = lx_list_all,
     .send_signal = lx_send_signal,
     .identify_parent = lx_identify_parent,
+    .is_zombie = lx_is_zombie,
     .group_prepare = st_lx_group_prepare,
     .group_enter = st_lx_group_enter,
     .group_spawned = st_lx_group_spawned,

@@ -146,6 +146,11 @@ typedef struct st_platform {
      * getppid() is known). */
     int (*identify_parent)(st_backend *b, int32_t pid, st_proc_ref *out, st_error *err);
 
+    /* 1 when pid is a zombie (it has exited; its parent has not reaped it:
+     * nothing of it can be watched), 0 when it is not, -1 unknown.
+     * Optional (NULL: never asked). */
+    int (*is_zombie)(st_backend *b, int32_t pid);
+
     /* ---- the launched job's own group (st_job_group); NULL: none on this
      * platform.  Never takes the job out of the group stagetop runs in. ---- */
     /* Before fork: make the group (never fails: g->why says why not, and

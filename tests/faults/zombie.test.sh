@@ -1,0 +1,25 @@
+#!/bin/sh
+# Fault: watching a zombie (issue 21 item 12).  A process that has exited
+# and whose parent never reaps it (`sh -c 'sleep 0.1 & exec sleep 300'`:
+# the parent becomes a sleep that never waits).  `doctor -p Z` said "every
+# checked lane agrees" and exited 0 though nothing was read; `--headless -p
+# Z` sampled for ever, silently.  Both must say it is a zombie and exit 1.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+need_tool "zombie" timeout coreutils || exit 0
+sh -c 'sleep 0.1 & exec sleep 300' &
+parent=$!
+remember_job $parent
+trap 'cleanup_jobs' EXIT
+zombie() { z=$(pgrep -P "$parent" | head -1); [ -n "$z" ] && [ "$(proc_state "$z")" = Z ]; }
+wait_for "the child is a zombie" 30 zombie
+z=$(pgrep -P "$parent" | head -1)
+T=$(mktemp -d)
+timeout 60 "$STAGETOP" doctor -p "$z" > "$T/doc.out" 2> "$T/doc.err"; rc=$?
+check "doctor -p ZOMBIE: exit 1 ($rc)" test "$rc" -eq 1
+check "doctor -p ZOMBIE: says it is a zombie" grep -q "pid $z is a zombie" "$T/doc.err"
+check "doctor -p ZOMBIE: no 'every checked lane agrees'" sh -c "! grep -q 'agrees' '$T/doc.out'"
+timeout 60 "$STAGETOP" --headless -p "$z" > /dev/null 2> "$T/hl.err"; rc=$?
+check "--headless -p ZOMBIE: ends, exit 1 ($rc; 124: sampled on)" test "$rc" -eq 1
+check "--headless -p ZOMBIE: says it is a zombie" grep -q "pid $z is a zombie" "$T/hl.err"
+rm -rf "$T"
