@@ -360,6 +360,10 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     st_summary_add_sample(&m->summary, &s, NULL);
     if (m->rec && st_recorder_sample(m->rec, &s, &e) != ST_OK)
         st_mon_note_record_error(m, &e);
+    if (m->rec && m->opts.record_path && !m->warn[ST_WARN_RECORD].msg[0] && st_recorder_deleted(m->rec))
+        st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, ENOENT, /* ENOENT: rewritten at the end */
+                     "record: %.200s was deleted: the trace is written again there at the end "
+                     "(as a JSON document of the history kept)", m->opts.record_path);
     m->last = s;
     m->has_last = 1;
     m->next_k++;
@@ -483,8 +487,15 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     if (m->rec) {
         if (st_recorder_end(m->rec, &m->summary, m->dropped, &e) != ST_OK)
             st_mon_note_record_error(m, &e);
+        int deleted = st_recorder_deleted(m->rec);
         st_recorder_close(m->rec);
         m->rec = NULL;
+        /* its file was deleted: what the run still holds goes to its name */
+        if (deleted && m->opts.record_path && st_monitor_export(m, m->opts.record_path, &e) != ST_OK &&
+            rc == ST_OK)
+            rc = st_error_set(err, e.code, e.sys_errno, "%s", e.msg);
+        else if (deleted && m->warn[ST_WARN_RECORD].sys_errno == ENOENT)
+            st_error_clear(&m->warn[ST_WARN_RECORD]); /* said during the run, done now */
     }
     if (m->opts.record_path && ends_with(m->opts.record_path, ".json") &&
         st_monitor_export(m, m->opts.record_path, &e) != ST_OK && rc == ST_OK)

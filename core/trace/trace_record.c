@@ -192,6 +192,12 @@ void st_recorder_set_sync(st_recorder *r, int mode)
     r->sync = mode;
 }
 
+int st_recorder_deleted(const st_recorder *r)
+{
+    struct stat st;
+    return r->regular && fstat(r->fd, &st) == 0 && st.st_nlink == 0;
+}
+
 uint64_t st_recorder_syncs(const st_recorder *r)
 {
     return r->syncs;

@@ -102,6 +102,9 @@ void st_recorder_set_sync(st_recorder *r, int mode);
  * urgent 2: now); ST_EIO when the disk refuses. */
 int st_recorder_sync(st_recorder *r, int urgent, st_error *err);
 uint64_t st_recorder_syncs(const st_recorder *r); /* syncs done so far */
+/* 1 when the record is a regular file that was deleted (no name left: the
+ * lines go on into a file nobody can open), 0 otherwise. */
+int st_recorder_deleted(const st_recorder *r);
 int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err);
 int st_recorder_sample(st_recorder *r, const st_sample *s, st_error *err);
 int st_recorder_event(st_recorder *r, const st_event *ev, st_error *err); /* synced at once */
