@@ -28,17 +28,25 @@ static int write_all(int fd, const char *p, size_t left)
     return 0;
 }
 
-/* path is in /dev or /proc, or a symlink whose target is. */
+/* A name of an open descriptor: /proc/..., /dev/fd/N, /dev/stdout,
+ * /dev/stderr (a regular file in /dev/shm is not one). */
+static int is_fd_name(const char *p)
+{
+    return strncmp(p, "/proc/", 6) == 0 || strncmp(p, "/dev/fd/", 8) == 0 ||
+           strcmp(p, "/dev/stdout") == 0 || strcmp(p, "/dev/stderr") == 0;
+}
+
+/* path is such a name, or a symlink whose target is. */
 static int names_a_descriptor(const char *path)
 {
     char to[256];
-    if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0)
+    if (is_fd_name(path))
         return 1;
     ssize_t n = readlink(path, to, sizeof to - 1);
     if (n <= 0)
         return 0;
     to[n] = '\0';
-    return strncmp(to, "/dev/", 5) == 0 || strncmp(to, "/proc/", 6) == 0;
+    return is_fd_name(to);
 }
 
 /* A target that is not a regular file (a FIFO, a character device, a
@@ -95,7 +103,7 @@ int st_atomic_open(st_atomic_file *af, const char *path, unsigned flags, st_erro
     }
     /* stat follows a symlink: a link to a regular file is replaced (the file
      * it names untouched), a link to a device or a FIFO is written through;
-     * so is a name in /dev or /proc, or a link to one (/proc/self/fd/1,
+     * so is the name of a descriptor, or a link to one (/proc/self/fd/1,
      * /dev/stdout: the descriptor's file, whatever it is). */
     if (stat(path, &sb) == 0 && (!S_ISREG(sb.st_mode) || names_a_descriptor(path)))
         return open_in_place(af, path, &sb, err);
