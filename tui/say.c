@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "sanitize.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +19,16 @@ void cli_say(const char *fmt, ...)
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     tui_sanitize(raw, strlen(raw), 0, -1, safe, sizeof safe);
+    /* A stagetop in the background of a terminal with `stty tostop` would
+     * be stopped by SIGTTOU on writing (its guard with it): with SIGTTOU
+     * blocked the kernel lets the line through. */
+    sigset_t ttou, old;
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    sigprocmask(SIG_BLOCK, &ttou, &old);
     fprintf(stderr, "stagetop: %s\n", safe);
+    fflush(stderr);
+    sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void cli_say_torn(const char *path, const st_trace *t)
