@@ -279,6 +279,14 @@ static void poll_job(st_monitor *m, double now)
         m->job.exit_code = -1;
         exited = 1;
     }
+    /* A watched root that has become a zombie (its parent does not reap
+     * it), nothing else left: over, not sampled for ever. */
+    if (!exited && !m->job.launched && m->tree.n_members <= 1 && m->plat->is_zombie &&
+        m->plat->is_zombie(m->b, m->tree.root.pid) == 1) {
+        m->job.state = ST_JOB_EXITED;
+        m->job.exit_code = -1;
+        exited = 1;
+    }
     if (exited) {
         st_peak_feed(&m->job.peak, &m->summary); /* peaks kept at reaping */
         st_event ev;

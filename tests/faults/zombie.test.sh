@@ -21,4 +21,20 @@ check "doctor -p ZOMBIE: no 'every checked lane agrees'" sh -c "! grep -q 'agree
 timeout 60 "$STAGETOP" --headless -p "$z" > /dev/null 2> "$T/hl.err"; rc=$?
 check "--headless -p ZOMBIE: ends, exit 1 ($rc; 124: sampled on)" test "$rc" -eq 1
 check "--headless -p ZOMBIE: says it is a zombie" grep -q "pid $z is a zombie" "$T/hl.err"
+
+# A watched root that becomes a zombie while stagetop watches it (killed;
+# its parent, a sleep, never reaps it): the run ends (it sampled for ever
+# before).
+sh -c 'sleep 300 & exec sleep 300' &
+parent2=$!
+remember_job $parent2
+wait_for "the second child runs" 30 sh -c "pgrep -P $parent2 >/dev/null"
+c=$(pgrep -P "$parent2" | head -1)
+timeout 60 "$STAGETOP" --headless --interval 0.1 -p "$c" > /dev/null 2> "$T/mid.err" &
+st=$!
+wait_turns "$st" 3 >/dev/null   # it is sampling
+kill -KILL "$c"
+wait $st; rc=$?
+check "--headless -p ROOT that becomes a zombie: the run ends ($rc; 124: sampled on)" \
+    sh -c "[ $rc -ne 124 ] && [ $rc -lt 128 ]"
 rm -rf "$T"
