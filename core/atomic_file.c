@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,14 +28,85 @@ static int write_all(int fd, const char *p, size_t left)
     return 0;
 }
 
+/* A name of an open descriptor: /proc/..., /dev/fd/N, /dev/stdout,
+ * /dev/stderr (a regular file in /dev/shm is not one). */
+static int is_fd_name(const char *p)
+{
+    return strncmp(p, "/proc/", 6) == 0 || strncmp(p, "/dev/fd/", 8) == 0 ||
+           strcmp(p, "/dev/stdout") == 0 || strcmp(p, "/dev/stderr") == 0;
+}
+
+/* path is such a name, or a symlink whose target is. */
+static int names_a_descriptor(const char *path)
+{
+    char to[256];
+    if (is_fd_name(path))
+        return 1;
+    ssize_t n = readlink(path, to, sizeof to - 1);
+    if (n <= 0)
+        return 0;
+    to[n] = '\0';
+    return is_fd_name(to);
+}
+
+/* A target that is not a regular file (a FIFO, a character device, a
+ * terminal, a link to one such as /proc/self/fd/1): opened and written in
+ * place, never replaced.  A FIFO is opened without blocking (no reader:
+ * ENXIO, refused) and then written blocking. */
+static int open_in_place(st_atomic_file *af, const char *path, const struct stat *sb, st_error *err)
+{
+    if (S_ISDIR(sb->st_mode))
+        return st_error_set(err, ST_EIO, EISDIR, "%s is a directory", path);
+    if (!S_ISFIFO(sb->st_mode) && !S_ISCHR(sb->st_mode) && !S_ISREG(sb->st_mode))
+        return st_error_set(err, ST_EIO, EINVAL,
+                            "%s is not a regular file, a FIFO or a character device", path);
+    int fd = -1, e = 0;
+    for (int waited = 0;; waited += 50) {
+        fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (S_ISREG(sb->st_mode) ? O_TRUNC : 0));
+        e = fd < 0 ? errno : 0;
+        if (fd >= 0 || e != ENXIO || waited >= (int)(ST_ATOMIC_FIFO_WAIT_S * 1000))
+            break;
+        struct timespec ts = { 0, 50 * 1000000L }; /* a FIFO whose reader is not there yet */
+        nanosleep(&ts, NULL);
+    }
+    if (fd < 0) {
+        if (e == ENXIO)
+            return st_error_set(err, ST_EIO, e, "%s: a FIFO that nothing read within %g s", path,
+                                ST_ATOMIC_FIFO_WAIT_S);
+        return st_error_set(err, ST_EIO, e, "cannot open %s: %s", path, strerror(e));
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    af->fd = fd;
+    af->in_place = 1;
+    return ST_OK;
+}
+
 int st_atomic_open(st_atomic_file *af, const char *path, unsigned flags, st_error *err)
 {
+    struct stat sb;
     af->fd = -1;
     af->flags = flags;
     af->path = path;
     af->tmp[0] = '\0';
+    af->in_place = 0;
     if (!path || !*path || path[strlen(path) - 1] == '/')
         return st_error_set(err, ST_EINVAL, EINVAL, "bad file name '%s'", path ? path : "");
+    if (strcmp(path, "-") == 0) { /* stdout, in place */
+        int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+        if (fd < 0)
+            return st_error_set(err, ST_EIO, errno, "stdout: %s", strerror(errno));
+        af->fd = fd;
+        af->in_place = 1;
+        return ST_OK;
+    }
+    /* stat follows a symlink: a link to a regular file is replaced (the file
+     * it names untouched), a link to a device or a FIFO is written through;
+     * so is the name of a descriptor, or a link to one (/proc/self/fd/1,
+     * /dev/stdout: the descriptor's file, whatever it is). */
+    if (stat(path, &sb) == 0 && (!S_ISREG(sb.st_mode) || names_a_descriptor(path)))
+        return open_in_place(af, path, &sb, err);
     const char *slash = strrchr(path, '/');
     int nd;
     if (!slash)
@@ -70,6 +142,28 @@ int st_atomic_open(st_atomic_file *af, const char *path, unsigned flags, st_erro
     return ST_OK;
 }
 
+int st_atomic_check(const char *path, st_error *err)
+{
+    struct stat sb;
+    if (path && strcmp(path, "-") == 0)
+        return ST_OK;
+    if (path && *path && stat(path, &sb) == 0 && (!S_ISREG(sb.st_mode) || names_a_descriptor(path))) {
+        if (S_ISDIR(sb.st_mode))
+            return st_error_set(err, ST_EIO, EISDIR, "%s is a directory", path);
+        if (!S_ISFIFO(sb.st_mode) && !S_ISCHR(sb.st_mode) && !S_ISREG(sb.st_mode))
+            return st_error_set(err, ST_EIO, EINVAL,
+                                "%s is not a regular file, a FIFO or a character device", path);
+        if (access(path, W_OK) != 0)
+            return st_error_set(err, ST_EIO, errno, "cannot write %s: %s", path, strerror(errno));
+        return ST_OK;
+    }
+    st_atomic_file af;
+    int rc = st_atomic_open(&af, path, 0, err);
+    if (rc == ST_OK)
+        st_atomic_abort(&af);
+    return rc;
+}
+
 void st_atomic_abort(st_atomic_file *af)
 {
     if (af->fd >= 0)
@@ -78,12 +172,22 @@ void st_atomic_abort(st_atomic_file *af)
     if (af->tmp[0])
         unlink(af->tmp);
     af->tmp[0] = '\0';
+    af->in_place = 0; /* written in place: what reached it stays */
 }
 
 int st_atomic_commit(st_atomic_file *af, st_error *err)
 {
     const char *what = "syncing";
     int e = 0;
+    if (af->in_place) { /* no sync (a pipe or a device has none), no rename */
+        if (close(af->fd) != 0 && errno != EINTR)
+            e = errno;
+        af->fd = -1;
+        af->in_place = 0;
+        if (e)
+            return st_error_set(err, ST_EIO, e, "closing %s: %s", af->path, strerror(e));
+        return ST_OK;
+    }
     if ((af->flags & ST_ATOMIC_SYNC) && fsync(af->fd) != 0)
         e = errno;
     if (close(af->fd) != 0 && !e) { /* NFS and quotas may report here */

@@ -21,14 +21,11 @@ int st_metrics_open(st_metrics *mx, const char *path, st_error *err)
     st_metrics_set_run(mx, 0, "", "");
     mx->path = path;
     /* Can a file be made there?  Say so now, not after the first sample. */
-    st_atomic_file probe;
     st_error why;
-    if (st_atomic_open(&probe, path, 0, &why) != ST_OK) {
+    if (st_atomic_check(path, &why) != ST_OK) {
         mx->path = NULL;
-        return st_error_set(err, ST_EIO, why.sys_errno, "metrics: cannot create a file beside %s: %s",
-                            path, strerror(why.sys_errno));
+        return st_error_set(err, why.code, why.sys_errno, "metrics: %s", why.msg);
     }
-    st_atomic_abort(&probe);
     return ST_OK;
 }
 
@@ -246,7 +243,7 @@ int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err)
     }
     if (v->has_swap_growth) {
         one_i64(&o, "stagetop_swap_growth_bytes", SC_JOB,
-                "System swap used at the job's latest sample minus at its first (may be negative).",
+                "System swap used at the latest sample minus at the run's first sample (swap growth; may be negative).",
                 v->swap_growth);
         one_i64(&o, "stagetop_swap_growth_peak_bytes", SC_JOB,
                 "Largest system swap used during the run minus swap used at its first sample.",

@@ -84,6 +84,10 @@ int st_parse_double(const char *s, double lo, double hi, double *out, st_error *
     char *e;
     if (!s || !*s)
         return st_error_set(err, ST_EINVAL, 0, "missing number");
+    /* decimal only: strtod also takes hexadecimal ("0x10" = 16), "inf",
+     * "nan" and leading blanks, none of which a user means */
+    if (s[strspn(s, "0123456789.+-eE")] != '\0')
+        return st_error_set(err, ST_EINVAL, 0, "invalid number '%s' (decimal digits only)", s);
     errno = 0;
     double v = strtod(s, &e);
     if (e == s || *e != '\0' || errno == ERANGE || !isfinite(v))

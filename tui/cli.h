@@ -76,8 +76,10 @@ typedef struct cli_job_events {
     char path[300];
 } cli_job_events;
 int cli_job_events_create(cli_job_events *je);
-/* Remove it (and its directory), or keep it and say where it is. */
-void cli_job_events_end(cli_job_events *je, int keep);
+/* Remove it (and its directory), or keep it and say where it is: kept when
+ * asked, and while the job still runs (job_alive), since removing the
+ * private directory would let another user make the path again. */
+void cli_job_events_end(cli_job_events *je, int keep, int job_alive);
 /* `stagetop mark [TEXT...]` and `stagetop stage NAME` (argv[1] is the verb):
  * append one line to $STAGETOP_EVENTS. */
 int cli_mark(int argc, char **argv);
@@ -101,7 +103,19 @@ int cli_parse_record_sync(const char *s, int *mode);
 /* Before anything starts: --record over an existing file without
  * --overwrite, --events on a device...: say why, return CLI_EXIT_USAGE;
  * 0 when the run may go on. */
-int cli_preflight(const cli_args *a);
+int cli_preflight(cli_args *a);
+/* 1 (said on stderr, prefixed by who: "" or "doctor: ") when pid is a
+ * zombie, which can be neither watched nor checked; 0 otherwise. */
+int cli_check_zombie(const st_platform *plat, int32_t pid, const char *who);
+/* "stagetop: " + the formatted message + a newline on stderr, made safe by
+ * tui_sanitize first (tui/say.c): every line that can carry a job's or a
+ * file's bytes goes through it. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void cli_say(const char *fmt, ...);
+/* Say that t's last line was cut and left out (t->torn_line), if it was. */
+void cli_say_torn(const char *path, const st_trace *t);
 /* The launched job's log (--job-log, or a new stagetop-job-TIME.log in the
  * export dir, never through a symlink); its name into path; -1 (said on
  * stderr) on failure. */

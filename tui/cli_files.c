@@ -1,17 +1,82 @@
 /* cli_files.c: the files a watched run writes or follows, checked before a
  * job is started (so a refusal never leaves a job behind): --record over
- * an existing file needs --overwrite, --events must be a regular file or
- * a FIFO; and the launched job's log, created without following a
- * planted symlink. */
+ * an existing file needs --overwrite, its directory must take a new file
+ * (a read-only one is refused now, not after the run), a .json record is
+ * locked for the run; --events must be a regular file or a FIFO; and the
+ * launched job's log, created without following a planted symlink. */
 #include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "stagetop/prerun.h"
+#include "stagetop/atomic_file.h"
+
+/* A .json record is written at the end (atomically, over its name): from
+ * the start its name holds a placeholder, locked (flock) for as long as
+ * this stagetop runs, so a second run with the same --record is refused
+ * instead of the two replacing each other's trace.  At exit an empty
+ * placeholder that is still ours (the run ended before writing) is
+ * removed.  One per process (the exit hook needs it). */
+static struct {
+    int fd;
+    dev_t dev;
+    ino_t ino;
+    char path[4096];
+} rec_lock = { -1, 0, 0, "" };
+
+static void drop_placeholder(void)
+{
+    struct stat a, b;
+    if (rec_lock.fd < 0)
+        return;
+    if (fstat(rec_lock.fd, &a) == 0 && a.st_size == 0 && lstat(rec_lock.path, &b) == 0 &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        unlink(rec_lock.path);
+    close(rec_lock.fd);
+    rec_lock.fd = -1;
+}
+
+static int lock_json_record(const char *rec, int overwrite)
+{
+    int fd = open(rec, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (overwrite ? 0 : O_EXCL), 0666);
+    struct stat st;
+    if (fd < 0) {
+        fprintf(stderr, "stagetop: --record: %s: %s\n", rec, strerror(errno));
+        return CLI_EXIT_WATCH;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        fprintf(stderr, "stagetop: --record: %s: %s\n", rec,
+                e == EWOULDBLOCK ? "another stagetop is recording to it" : strerror(e));
+        return CLI_EXIT_USAGE;
+    }
+    if (fstat(fd, &st) != 0 || strlen(rec) >= sizeof rec_lock.path) {
+        close(fd);
+        fprintf(stderr, "stagetop: --record: %s: cannot lock it\n", rec);
+        return CLI_EXIT_WATCH;
+    }
+    rec_lock.fd = fd;
+    rec_lock.dev = st.st_dev;
+    rec_lock.ino = st.st_ino;
+    strcpy(rec_lock.path, rec);
+    atexit(drop_placeholder);
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
 
 int cli_parse_record_sync(const char *s, int *mode)
 {
@@ -26,7 +91,7 @@ int cli_parse_record_sync(const char *s, int *mode)
     return 0;
 }
 
-int cli_preflight(const cli_args *a)
+int cli_preflight(cli_args *a)
 {
     struct stat st;
     const char *rec = a->mon.record_path;
@@ -43,6 +108,17 @@ int cli_preflight(const cli_args *a)
             return CLI_EXIT_USAGE;
         }
     }
+    st_error e;
+    if (rec && st_atomic_check(rec, &e) != ST_OK) { /* a file can be made there: now, not at the end */
+        fprintf(stderr, "stagetop: --record: %s\n", e.msg);
+        return CLI_EXIT_WATCH;
+    }
+    if (rec && ends_with(rec, ".json")) {
+        int rc = lock_json_record(rec, a->mon.record_overwrite);
+        if (rc != 0)
+            return rc;
+        a->mon.record_overwrite = 1; /* what is there now is our placeholder */
+    }
     if (a->mon.events_path && stat(a->mon.events_path, &st) == 0 && !S_ISREG(st.st_mode) &&
         !S_ISFIFO(st.st_mode)) {
         fprintf(stderr, "stagetop: --events: %s is not a regular file or FIFO (a trace the "
@@ -50,6 +126,15 @@ int cli_preflight(const cli_args *a)
         return CLI_EXIT_USAGE;
     }
     return 0;
+}
+
+int cli_check_zombie(const st_platform *plat, int32_t pid, const char *who)
+{
+    int z = st_prerun_is_zombie(plat, pid) == 1;
+    if (z)
+        fprintf(stderr, "stagetop: %spid %ld is a zombie: it has exited and its parent has not "
+                "reaped it, so nothing of it can be read\n", who, (long)pid);
+    return z;
 }
 
 int cli_open_job_log(const cli_args *a, char *path, size_t len)

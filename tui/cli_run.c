@@ -103,7 +103,7 @@ int cli_wait_free(const st_platform *plat, double pct, double timeout_s, double 
     st_error e;
     int said = 0;
     if (st_prerun_open(&pr, plat, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s\n", e.msg);
+        cli_say("%s", e.msg);
         return CLI_EXIT_WATCH;
     }
     double start = st_now(), step = interval < 0.5 ? 0.5 : interval, said_at = 0;
@@ -162,7 +162,7 @@ void cli_scope(st_monitor *m, const cli_args *a)
     st_job_scope sc;
     st_error e;
     if (st_monitor_scope(m, &sc, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: cannot measure the tree (%s): watching it read-only\n", e.msg);
+        cli_say("cannot measure the tree (%s): watching it read-only", e.msg);
         st_monitor_allow_signals(m, a->allow_wide);
         return;
     }
@@ -237,7 +237,7 @@ static void say_warnings(const st_run_view *rv, const cli_args *a, int said[ST_W
         if (w->source == ST_WARN_RECORD && a->jsonl && w->e.sys_errno == EPIPE)
             continue;
         said[w->source] = 1;
-        fprintf(stderr, "stagetop: %s%s\n", w->e.msg,
+        cli_say("%s%s", w->e.msg,
                 w->source == ST_WARN_GPU ? " (the GPU lane has gaps)"
                 : w->source == ST_WARN_RECORD ? " (sampling goes on)" : "");
     }
@@ -279,11 +279,11 @@ int cli_headless(st_monitor *m, const cli_args *a)
             continue;
         }
         if (st_monitor_step(m, now, &e) != ST_OK) {
-            fprintf(stderr, "stagetop: %s\n", e.msg);
+            cli_say("%s", e.msg);
             return CLI_EXIT_WATCH;
         }
         if (a->outs && tui_outputs_after_sample(a->outs, m, now))
-            fprintf(stderr, "stagetop: %s (sampling goes on)\n", a->outs->error);
+            cli_say("%s (sampling goes on)", a->outs->error);
         st_monitor_view(m, now, &rv);
         tui_crash_job(&rv);
         if (rv.guard_tripped && !said_guard) {
@@ -303,10 +303,11 @@ int cli_summary(const char *path)
     st_error e;
     st_trace_init(&t);
     if (st_trace_load_file(path, &t, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s: %s\n", path, e.msg);
+        cli_say("%s: %s", path, e.msg);
         st_trace_free(&t);
         return CLI_EXIT_WATCH;
     }
+    cli_say_torn(path, &t);
     char *json = st_summary_to_json(&t.summary, &t.meta);
     int rc = CLI_EXIT_OK;
     if (!json || printf("%s\n", json) < 0 || fflush(stdout) != 0) {
@@ -327,11 +328,11 @@ int cli_plot(const char *path, const char *out)
     st_plot_opts_init(&o);
     st_trace_init(&t);
     if (st_trace_load_file(path, &t, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s: %s\n", path, e.msg);
+        cli_say("%s: %s", path, e.msg);
         rc = CLI_EXIT_WATCH;
-    } else if (strcmp(out, "-") == 0 ? st_plot_svg(&t, &o, stdout, &e) != ST_OK
+    } else if (cli_say_torn(path, &t), strcmp(out, "-") == 0 ? st_plot_svg(&t, &o, stdout, &e) != ST_OK
                                       : st_plot_svg_file(&t, &o, out, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s: %s\n", out, e.msg);
+        cli_say("%s: %s", out, e.msg);
         rc = CLI_EXIT_WATCH;
     }
     st_trace_free(&t);

@@ -32,9 +32,10 @@ int cli_load_trace(const char *path, st_trace *t)
     st_error e;
     st_trace_init(t);
     if (st_trace_load_file(path, t, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s: %s\n", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
+        cli_say("%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
         return -1;
     }
+    cli_say_torn(path, t);
     return 0;
 }
 

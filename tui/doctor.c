@@ -11,7 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stagetop/prerun.h"
 #include "stagetop/doctor.h"
+#include "stagetop/peak.h"
 #include "stagetop/units.h"
 
 static const char doctor_use[] = "usage: stagetop doctor [-p PID] [--json] [--no-gpu]";
@@ -88,6 +90,9 @@ static void print_table(const st_doc_report *r)
     else
         printf("  fd limit:       %llu (hard %llu)\n", (unsigned long long)f->fd_soft,
                f->fd_hard == UINT64_MAX ? 0ull : (unsigned long long)f->fd_hard);
+    char where[600]; /* made and removed again: where a launched job would run */
+    st_prerun_job_group(where, sizeof where);
+    printf("  job cgroup:     a launched job runs in %s\n", where);
     printf("  cost:           %.1f us per sample of one process (%d samples)\n", f->us_per_sample,
            f->samples_timed);
     if (bad)
@@ -135,6 +140,8 @@ int cli_doctor(int argc, char **argv)
     o.gpu_lib = getenv("ST_NVML_LIB");
     if (o.gpu_lib && !*o.gpu_lib)
         o.gpu_lib = NULL;
+    if (o.pid && cli_check_zombie(&st_platform_native, o.pid, "doctor: "))
+        return CLI_EXIT_WATCH;
     r = calloc(1, sizeof *r);
     if (!r) {
         fprintf(stderr, "stagetop: doctor: out of memory\n");

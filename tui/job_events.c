@@ -4,9 +4,12 @@
  * The file lives in a private directory (mkdtemp, mode 0700) and is created
  * with O_EXCL, mode 0600: only the user (and the job) can write it.  The
  * monitor follows it exactly like --events (plain lines or stageload JSONL,
- * docs/trace-format.md); it is removed at the end unless --keep-events. */
+ * docs/trace-format.md); it is removed at the end unless --keep-events, or
+ * the job is left running (the directory must outlive the job's writes). */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,8 @@
 
 #include "cli.h"
 #include "stagetop/event_line.h"
+
+#define MARK_WAIT_S 5 /* `stagetop mark` waits this long at most for a FIFO's reader */
 
 int cli_job_events_create(cli_job_events *je)
 {
@@ -43,12 +48,19 @@ int cli_job_events_create(cli_job_events *je)
     return 0;
 }
 
-void cli_job_events_end(cli_job_events *je, int keep)
+void cli_job_events_end(cli_job_events *je, int keep, int job_alive)
 {
     if (!je->path[0])
         return;
     if (keep) {
         fprintf(stderr, "stagetop: the job's events file is kept: %s\n", je->path);
+    } else if (job_alive) {
+        /* The job may still append to $STAGETOP_EVENTS: removing the
+         * private directory would let anyone make that path again (a
+         * symlink to a file of the user's) and receive its writes.  The
+         * directory stays, only the user can make anything in it. */
+        fprintf(stderr, "stagetop: the job's events file stays while the job runs: %s "
+                "(remove its directory when the job is over)\n", je->path);
     } else {
         unlink(je->path);
         rmdir(je->dir);
@@ -93,20 +105,41 @@ int cli_mark(int argc, char **argv)
         fprintf(stderr, "stagetop: %s: cannot format the line\n", kind);
         return CLI_EXIT_USAGE;
     }
-    /* No O_CREAT: the file is stagetop's; a missing one means the run is over. */
-    int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    /* No O_CREAT: the file is stagetop's; a missing one means the run is
+     * over.  Never blocking for ever: a FIFO (--events FIFO, or a variable
+     * pointed at one) without a reader, or whose reader stopped reading, is
+     * waited for MARK_WAIT_S at most. */
+    int fd, waited_ms = 0;
+    while ((fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) < 0 &&
+           errno == ENXIO && waited_ms < MARK_WAIT_S * 1000) {
+        struct timespec ts = { 0, 50 * 1000000L };
+        nanosleep(&ts, NULL);
+        waited_ms += 50;
+    }
     if (fd < 0) {
-        fprintf(stderr, "stagetop: %s: %s: %s\n", kind, path, strerror(errno));
+        if (errno == ENXIO)
+            fprintf(stderr, "stagetop: %s: %s: a FIFO that nothing read within %d s\n", kind, path,
+                    MARK_WAIT_S);
+        else
+            fprintf(stderr, "stagetop: %s: %s: %s\n", kind, path, strerror(errno));
         return CLI_EXIT_WATCH;
     }
     ssize_t w;
-    do {
+    for (;;) {
         w = write(fd, line, len); /* one write: lines of concurrent writers do not mix */
-    } while (w < 0 && errno == EINTR);
+        if (w >= 0 || (errno != EINTR && errno != EAGAIN))
+            break;
+        struct pollfd p = { .fd = fd, .events = POLLOUT };
+        if (errno == EAGAIN && poll(&p, 1, MARK_WAIT_S * 1000) == 0) { /* a full FIFO */
+            errno = ETIMEDOUT;
+            break;
+        }
+    }
     int e = errno;
     close(fd);
     if (w != (ssize_t)len) {
-        fprintf(stderr, "stagetop: %s: %s: %s\n", kind, path, w < 0 ? strerror(e) : "short write");
+        fprintf(stderr, "stagetop: %s: %s: %s\n", kind, path,
+                w >= 0 ? "short write" : e == ETIMEDOUT ? "a FIFO that nothing read" : strerror(e));
         return CLI_EXIT_WATCH;
     }
     return CLI_EXIT_OK;

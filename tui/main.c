@@ -58,8 +58,8 @@ static void usage(FILE *f)
 "                          a FILE ending in .json gets the JSON trace at the end\n"
 "      --overwrite         let --record replace an existing FILE (refused without)\n"
 "      --record-sync WHEN  never, 1s or always: how often the record is pushed to\n"
-"                          the disk (default 1s: at most once a second, and at\n"
-"                          once after an event or a guard action)\n"
+"                          the disk (default 1s: at most once a second, and\n"
+"                          soon after an event or a guard action: 10/s at most)\n"
 "      --headless          no screen; with --jsonl the records go to stdout\n"
 "      --jsonl             (headless) write JSONL records to stdout\n"
 "      --history DURATION  how much the screen and export keep (default 2h)\n"
@@ -320,6 +320,8 @@ static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
     if (a->mon.job_events_path)
         setenv("STAGETOP_EVENTS", a->mon.job_events_path, 1);
     int rc = st_job_spawn(job, a->cmd, &e);
+    if (rc == ST_OK) /* where it runs (its cgroup, or why none): stderr, or the job's log */
+        cli_say("job %ld runs in %s", (long)job->pid, job->peak.grp.where);
     if (had)
         setenv("STAGETOP_EVENTS", had, 1);
     else
@@ -333,7 +335,7 @@ static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
         close(logfd);
     }
     if (rc != ST_OK) {
-        fprintf(stderr, "stagetop: %s\n", e.msg);
+        cli_say("%s", e.msg);
         return CLI_EXIT_WATCH;
     }
     return 0;
@@ -369,17 +371,19 @@ static int run_watch(cli_args *a)
         if (rc == ST_EAGAIN) /* the user quit the picker, or a signal ended it */
             return cli_signal ? 128 + cli_signal : CLI_EXIT_OK;
         if (rc != ST_OK) {
-            fprintf(stderr, "stagetop: %s\n", e.msg);
+            cli_say("%s", e.msg);
             return CLI_EXIT_WATCH;
         }
     }
     if (!a->cmd && st_job_check_target(a->pid, NULL, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s\n", e.msg); /* pid 1, self, an ancestor, a thread */
+        cli_say("%s", e.msg); /* pid 1, self, an ancestor, a thread */
         return CLI_EXIT_USAGE;
     }
+    if (!a->cmd && cli_check_zombie(plat, a->pid, ""))
+        return CLI_EXIT_WATCH;
     tui_outputs outs; /* --metrics, --notify: checked before a job starts (holds nothing yet) */
     if (tui_outputs_open(&outs, a->metrics_path, a->metrics_labels, a->n_metrics_labels, a->notify, !a->headless, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s\n", e.msg);
+        cli_say("%s", e.msg);
         return CLI_EXIT_WATCH;
     }
     if (a->cmd) {
@@ -397,7 +401,7 @@ static int run_watch(cli_args *a)
         a->mon.job_events_path = jev.path;
         rc = spawn_job(a, &job, logpath, sizeof logpath);
         if (rc != 0) {
-            cli_job_events_end(&jev, 0);
+            cli_job_events_end(&jev, 0, 0);
             return rc;
         }
         a->pid = job.pid;
@@ -407,8 +411,8 @@ static int run_watch(cli_args *a)
            : st_error_set(&e, ST_ENOMEM, 0, "out of memory");
     if (rc != ST_OK) {
         st_monitor_free(m);
-        cli_job_events_end(&jev, 0);
-        fprintf(stderr, "stagetop: %s\n", e.msg);
+        cli_job_events_end(&jev, 0, 0);
+        cli_say("%s", e.msg);
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
     tui_outputs_bind(&outs, m);
@@ -421,7 +425,7 @@ static int run_watch(cli_args *a)
     } else {
         rc = tui_live(m, &to, &keep_paused, &e);
         if (rc != ST_OK) {
-            fprintf(stderr, "stagetop: %s\n", e.msg);
+            cli_say("%s", e.msg);
             rc = CLI_EXIT_WATCH;
         } else {
             rc = cli_exit_code(m, cli_signal);
@@ -436,12 +440,12 @@ static int run_watch(cli_args *a)
     int32_t pid = rv.job_pid;
     int launched_alive = rv.job_launched && rv.job_state != ST_JOB_EXITED;
     if (st_monitor_close(m, keep_paused, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s\n", e.msg);
+        cli_say("%s", e.msg);
         if (rc == CLI_EXIT_OK)
             rc = CLI_EXIT_WATCH;
     }
     st_monitor_free(m);
-    cli_job_events_end(&jev, a->keep_events);
+    cli_job_events_end(&jev, a->keep_events, launched_alive);
     if (keep_paused)
         fprintf(stderr, "stagetop: job %ld left paused as asked; resume with: %s\n", (long)pid,
                 resume ? resume : "kill -CONT on every process of the job");
@@ -491,7 +495,7 @@ static int run_replay(int argc, char **argv)
     screen_opts(&to, ascii, dir);
     st_error_clear(&e);
     if (tui_replay(path, &to, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: %s: %s\n", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
+        cli_say("%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
         return CLI_EXIT_WATCH;
     }
     return cli_signal ? 128 + cli_signal : CLI_EXIT_OK;

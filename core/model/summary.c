@@ -176,6 +176,18 @@ static int add_outside(st_summary *s, const char *name, st_error *err)
     return ST_OK;
 }
 
+/* *sum += v, held at ST_SUMMARY_BYTES_MAX (2^53, the largest byte count a
+ * trace may hold): 1 when it was held there. */
+static int add_bytes(uint64_t *sum, uint64_t v)
+{
+    if (v > ST_SUMMARY_BYTES_MAX - *sum || *sum > ST_SUMMARY_BYTES_MAX) {
+        *sum = ST_SUMMARY_BYTES_MAX;
+        return 1;
+    }
+    *sum += v;
+    return 0;
+}
+
 int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err)
 {
     if (s->finished)
@@ -206,12 +218,12 @@ int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err)
     case ST_EV_RELOAD:
         s->loads_count++;
         if (ev->has & ST_EVF_NBYTES)
-            s->loads_bytes += ev->nbytes;
+            s->bytes_saturated |= add_bytes(&s->loads_bytes, ev->nbytes);
         if (s->n_stages > 0) { /* the stage window open at the load */
             st_stage_stat *st = &s->stages[s->n_stages - 1];
             st->loads_count++;
             if (ev->has & ST_EVF_NBYTES)
-                st->loads_bytes += ev->nbytes;
+                s->bytes_saturated |= add_bytes(&st->loads_bytes, ev->nbytes);
         }
         if (ev->has & ST_EVF_SECONDS)
             s->loads_seconds += ev->seconds;
@@ -221,7 +233,7 @@ int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err)
     case ST_EV_RELEASE:
         s->releases_count++;
         if (ev->has & ST_EVF_NBYTES)
-            s->releases_bytes += ev->nbytes;
+            s->bytes_saturated |= add_bytes(&s->releases_bytes, ev->nbytes);
         return ST_OK;
     default:
         return ST_OK;

@@ -5,6 +5,7 @@
  * this file has the table, the system numbers, command lines, the picker's
  * list and signals.  docs/performance.md ("Sampling") has the costs. */
 #include "linux_procs.h"
+#include "linux_cgroup.h"
 #include "stagetop/grow.h"
 #include "stagetop/sample.h"
 
@@ -149,6 +150,14 @@ static int lx_identify_parent(st_backend *b, int32_t pid, st_proc_ref *out, st_e
     out->id.start = st.start;
     out->ppid = st.ppid > 0 ? st.ppid : 0;
     return ST_OK;
+}
+
+static int lx_is_zombie(st_backend *b, int32_t pid)
+{
+    st_lx_stat st;
+    if (st_lx_read_stat(b, pid, &st, NULL) != ST_OK)
+        return -1;
+    return st.state == 'Z';
 }
 
 static int lx_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
@@ -380,5 +389,11 @@ const st_platform st_platform_native = {
     .identify_parent = lx_identify_parent,
     .proc_name = lx_proc_name,
     .thread_group = lx_thread_group,
+    .is_zombie = lx_is_zombie,
+    .group_prepare = st_lx_group_prepare,
+    .group_enter = st_lx_group_enter,
+    .group_spawned = st_lx_group_spawned,
+    .group_discard = st_lx_group_discard,
+    .group_settle = st_lx_group_settle,
     .peak_is_maxrss = 1,
 };

@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ST_FOLLOW_MAX_POLL (1u << 20) /* bytes read per poll: an endless file never
                                          holds the loop (the rest comes next poll) */
+#define ST_FOLLOW_MAX_LINES 20000     /* lines handled per poll, likewise */
 
 /* Only a regular file or a FIFO can be a trace the job writes: a device
  * (/dev/zero, /dev/urandom, a tty), a directory or a socket is refused. */
@@ -25,10 +27,18 @@ static int check_kind(const char *path, mode_t mode, st_error *err)
     return st_error_set(err, ST_EINVAL, EINVAL, "%s is %s, not a regular file or FIFO", path, what);
 }
 
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int st_follow_open(st_follow *f, const char *path, st_error *err)
 {
     memset(f, 0, sizeof *f);
     f->in.fd = -1;
+    f->slice_s = ST_FOLLOW_SLICE_S;
     struct stat st;
     if (stat(path, &st) == 0 && check_kind(path, st.st_mode, err) != ST_OK)
         return ST_EINVAL;
@@ -164,18 +174,57 @@ static int handle_line(st_follow *f, const char *line, size_t len, double now_s,
     return n;
 }
 
+/* One slice: lines until the stream has no whole line now, or the slice's
+ * time (checked every 256 lines) or line count is spent (f->more set: the
+ * rest waits for the next call). */
+static int read_slice(st_follow *f, double now_s, void (*emit)(void *, const st_event *), void *ctx,
+                      double slice_s, size_t max_lines, int *emitted, st_error *err)
+{
+    const char *line;
+    size_t len, n = 0;
+    int rc;
+    double until = mono_s() + slice_s;
+    f->more = 0;
+    while ((rc = st_trace_stream_next(&f->in, &line, &len, err)) == 1) {
+        *emitted += handle_line(f, line, len, now_s, emit, ctx);
+        if (++n >= max_lines || ((n & 255) == 0 && mono_s() >= until)) {
+            f->more = 1;
+            rc = 0;
+            break;
+        }
+    }
+    f->off = (off_t)f->in.nread;
+    return rc;
+}
+
 int st_follow_poll(st_follow *f, double now_s, void (*emit)(void *ctx, const st_event *ev),
                    void *ctx, st_error *err)
 {
-    const char *line;
-    size_t len;
     int emitted = 0, rc = sync_file(f, err);
     if (rc != ST_OK || f->in.fd < 0)
         return rc;
     st_trace_stream_allow(&f->in, ST_FOLLOW_MAX_POLL);
-    while ((rc = st_trace_stream_next(&f->in, &line, &len, err)) == 1)
-        emitted += handle_line(f, line, len, now_s, emit, ctx);
-    f->off = (off_t)f->in.nread;
+    rc = read_slice(f, now_s, emit, ctx, f->slice_s > 0 ? f->slice_s : ST_FOLLOW_SLICE_S,
+                    ST_FOLLOW_MAX_LINES, &emitted, err);
+    if (rc < 0) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+        return st_error_set(err, rc, err ? err->sys_errno : 0, "%s: %s", f->path, msg);
+    }
+    return emitted;
+}
+
+int st_follow_finish(st_follow *f, double now_s, void (*emit)(void *ctx, const st_event *ev),
+                     void *ctx, double limit_s, st_error *err)
+{
+    int emitted = 0, rc = sync_file(f, err);
+    if (rc != ST_OK || f->in.fd < 0)
+        return rc;
+    /* No more writes are waited for: read() = 0 is the end, and a last line
+     * without its newline is a line (a FIFO without data now: the end too). */
+    f->in.flags = (f->in.flags & ~(unsigned)ST_TS_TAIL) | ST_TS_LIVE;
+    f->in.limited = 0;
+    rc = read_slice(f, now_s, emit, ctx, limit_s, (size_t)-1, &emitted, err);
     if (rc < 0) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err ? err->msg : "");

@@ -3,6 +3,7 @@
 #include "monitor_internal.h"
 #include "stagetop/lanes.h"
 #include "stagetop/limits.h"
+#include "monitor_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -91,28 +92,6 @@ static void open_gpu(st_monitor *m)
     }
 }
 
-static int open_follower(st_follow **fp, const char *path, st_error *err)
-{
-    *fp = malloc(sizeof **fp);
-    if (!*fp)
-        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
-    int rc = st_follow_open(*fp, path, err);
-    if (rc != ST_OK) {
-        free(*fp);
-        *fp = NULL;
-    }
-    return rc;
-}
-
-static void close_follower(st_follow **fp)
-{
-    if (*fp) {
-        st_follow_close(*fp);
-        free(*fp);
-        *fp = NULL;
-    }
-}
-
 int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opts *o,
                     int32_t pid, const st_job *launched_job, double now, st_error *err)
 {
@@ -141,7 +120,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
                                                      o->interval), err);
     if (rc != ST_OK)
         goto fail_tree;
-    st_event_list_init(&m->events, 0);
+    st_event_list_init(&m->events, ST_KEEP_EVENTS + ST_KEEP_OWN_EVENTS);
     st_summary_init(&m->summary);
     if (plat->read_system(m->b, &m->sys, NULL) == ST_OK)
         m->sys_start = m->sys;
@@ -171,9 +150,9 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         if (rc != ST_OK)
             goto fail_all;
     }
-    if (o->events_path && (rc = open_follower(&m->follow, o->events_path, err)) != ST_OK)
+    if (o->events_path && (rc = st_mon_open_follower(&m->follow, o->events_path, o->interval, err)) != ST_OK)
         goto fail_all;
-    if (o->job_events_path && (rc = open_follower(&m->job_follow, o->job_events_path, err)) != ST_OK)
+    if (o->job_events_path && (rc = st_mon_open_follower(&m->job_follow, o->job_events_path, o->interval, err)) != ST_OK)
         goto fail_all;
     m->t0 = now;
     m->next_k = 0;
@@ -184,8 +163,8 @@ fail_all:
     if (m->rec)
         st_recorder_close(m->rec);
     m->rec = NULL;
-    close_follower(&m->follow);
-    close_follower(&m->job_follow);
+    st_mon_close_follower(&m->follow);
+    st_mon_close_follower(&m->job_follow);
     if (m->gpu)
         st_gpu_close(m->gpu);
     st_summary_free(&m->summary);
@@ -210,59 +189,6 @@ void st_monitor_start(st_monitor *m, double now)
 double st_monitor_deadline(const st_monitor *m)
 {
     return m->t0 + (double)m->next_k * m->opts.interval;
-}
-
-static void note_record_error(st_monitor *m, const st_error *e)
-{
-    if (!m->warn[ST_WARN_RECORD].msg[0]) {
-        st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, e->sys_errno, "record: %.240s", e->msg);
-    }
-}
-
-/* List, summary, record stream: the one path every event takes. */
-static int add_event(st_monitor *m, const st_event *ev, st_error *err)
-{
-    st_error e;
-    int rc = st_event_list_add(&m->events, ev, err);
-    if (rc != ST_OK)
-        return rc;
-    st_summary_add_event(&m->summary, ev, NULL);
-    if (m->rec && st_recorder_event(m->rec, ev, &e) != ST_OK)
-        note_record_error(m, &e);
-    return ST_OK;
-}
-
-static void emit_followed(void *ctx, const st_event *ev)
-{
-    add_event(ctx, ev, NULL);
-}
-
-/* Poll one follower; its error (if any) replaces ST_WARN_FOLLOW's.  Returns 1
- * when it reported an error. */
-static int poll_one(st_monitor *m, st_follow *f, const char *label, double now)
-{
-    st_error e;
-    st_error_clear(&e);
-    if (st_follow_poll(f, now - m->t0, emit_followed, m, &e) < 0)
-        st_error_set(&m->warn[ST_WARN_FOLLOW], e.code ? e.code : ST_EIO, e.sys_errno, "%s: %.230s",
-                     label, e.msg);
-    else if (f->bad_lines)
-        st_error_set(&m->warn[ST_WARN_FOLLOW], ST_EPARSE, 0, "%s: %llu bad line(s), last: %.190s",
-                 label, (unsigned long long)f->bad_lines, f->last_error);
-    else
-        return 0;
-    return 1;
-}
-
-static void poll_follow(st_monitor *m, double now)
-{
-    int bad = 0;
-    if (m->follow)
-        bad |= poll_one(m, m->follow, "events", now);
-    if (m->job_follow)
-        bad |= poll_one(m, m->job_follow, "STAGETOP_EVENTS", now);
-    if (!bad)
-        st_error_clear(&m->warn[ST_WARN_FOLLOW]);
 }
 
 static void read_gpu(st_monitor *m, double now, st_sample *s)
@@ -336,6 +262,14 @@ static void poll_job(st_monitor *m, double now)
         m->job.exit_code = -1;
         exited = 1;
     }
+    /* A watched root that has become a zombie (its parent does not reap
+     * it), nothing else left: over, not sampled for ever. */
+    if (!exited && !m->job.launched && m->tree.n_members <= 1 && m->plat->is_zombie &&
+        m->plat->is_zombie(m->b, m->tree.root.pid) == 1) {
+        m->job.state = ST_JOB_EXITED;
+        m->job.exit_code = -1;
+        exited = 1;
+    }
     if (exited) {
         st_peak_feed(&m->job.peak, &m->summary); /* peaks kept at reaping */
         st_event ev;
@@ -344,7 +278,7 @@ static void poll_job(st_monitor *m, double now)
             ev.value = m->job.exit_code;
             ev.has |= ST_EVF_VALUE;
         }
-        add_event(m, &ev, NULL);
+        st_mon_add_event(m, &ev, NULL);
     }
 }
 
@@ -363,7 +297,7 @@ static void apply_guard(st_monitor *m, const st_sample *s, double now)
     ev.value = v.value;
     ev.limit = v.limit;
     ev.has |= ST_EVF_NAME | ST_EVF_NOTE | ST_EVF_VALUE | ST_EVF_LIMIT;
-    add_event(m, &ev, NULL);
+    st_mon_add_event(m, &ev, NULL);
     st_error_clear(&e);
     int rc = v.action == ST_GUARD_KILL ? st_monitor_kill(m, now, &e) : st_monitor_pause(m, now, &e);
     if (rc != ST_OK && m->job.signalled == 0) {
@@ -394,7 +328,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
         }
     }
     if (m->follow || m->job_follow)
-        poll_follow(m, now);
+        st_mon_poll_follow(m, now);
     memset(&s, 0, sizeof s);
     s.t_ms = t_ms_at(m, now);
     rc = st_tree_sample(&m->tree, now, &s, err);
@@ -418,7 +352,11 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     st_ring_push(&m->ring, &s);
     st_summary_add_sample(&m->summary, &s, NULL);
     if (m->rec && st_recorder_sample(m->rec, &s, &e) != ST_OK)
-        note_record_error(m, &e);
+        st_mon_note_record_error(m, &e);
+    if (m->rec && m->opts.record_path && !m->warn[ST_WARN_RECORD].msg[0] && st_recorder_deleted(m->rec))
+        st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, ENOENT, /* ENOENT: rewritten at the end */
+                     "record: %.200s was deleted: the trace is written again there at the end "
+                     "(as a JSON document of the history kept)", m->opts.record_path);
     m->last = s;
     m->has_last = 1;
     m->next_k++;
@@ -434,7 +372,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
 int st_monitor_event(st_monitor *m, st_event *ev, double now, st_error *err)
 {
     ev->t_ms = t_ms_at(m, now);
-    return add_event(m, ev, err);
+    return st_mon_add_event(m, ev, err);
 }
 
 int st_monitor_mark(st_monitor *m, const char *note, double now, st_error *err)
@@ -535,14 +473,22 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     if (m->job.paused_by_us && !keep_paused && m->job.state != ST_JOB_EXITED &&
         st_monitor_resume(m, now, &re) != ST_OK && re.code != ST_ESRCH)
         rc = st_error_set(err, re.code, re.sys_errno, "%s", re.msg); /* said, then close */
+    st_mon_finish_follow(m, now);
     st_peak_finish(&m->job.peak); /* the job's cgroup: memory.peak, removed */
     st_peak_feed(&m->job.peak, &m->summary);
     st_summary_finish(&m->summary);
     if (m->rec) {
         if (st_recorder_end(m->rec, &m->summary, m->dropped, &e) != ST_OK)
-            note_record_error(m, &e);
+            st_mon_note_record_error(m, &e);
+        int deleted = st_recorder_deleted(m->rec);
         st_recorder_close(m->rec);
         m->rec = NULL;
+        /* its file was deleted: what the run still holds goes to its name */
+        if (deleted && m->opts.record_path && st_monitor_export(m, m->opts.record_path, &e) != ST_OK &&
+            rc == ST_OK)
+            rc = st_error_set(err, e.code, e.sys_errno, "%s", e.msg);
+        else if (deleted && m->warn[ST_WARN_RECORD].sys_errno == ENOENT)
+            st_error_clear(&m->warn[ST_WARN_RECORD]); /* said during the run, done now */
     }
     if (m->opts.record_path && ends_with(m->opts.record_path, ".json") &&
         st_monitor_export(m, m->opts.record_path, &e) != ST_OK && rc == ST_OK)
@@ -557,8 +503,8 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     m->gpu_pids = NULL;
     m->gpu_bytes = NULL;
     m->gpu_n = m->gpu_cap = 0;
-    close_follower(&m->follow);
-    close_follower(&m->job_follow);
+    st_mon_close_follower(&m->follow);
+    st_mon_close_follower(&m->job_follow);
     st_summary_free(&m->summary);
     st_event_list_free(&m->events);
     st_ring_free(&m->ring);

@@ -1,6 +1,6 @@
 /* monitor_internal.h: the insides of one watched run (monitor.h), for the
  * core/run files that make it (monitor.c, run_view.c, monitor_opts.c,
- * monitor_access.c) and the unit tests that look inside.  A front end never
+ * monitor_access.c, monitor_events.c) and the unit tests that look inside.  A front end never
  * includes it: it reads a run through st_monitor_view. */
 #ifndef STAGETOP_MONITOR_INTERNAL_H
 #define STAGETOP_MONITOR_INTERNAL_H
@@ -41,6 +41,8 @@ struct st_monitor {
     size_t gpu_n, gpu_cap;
     st_follow *follow;       /* --events, or NULL */
     st_follow *job_follow;   /* job_events_path, or NULL */
+    size_t own_events;       /* stagetop's own events in the list (limits.h ST_KEEP_*) */
+    uint64_t stages_folded;  /* stage events past ST_KEEP_STAGES (one summary window) */
     /* The run's warnings, one st_error per source (enum st_warn_source in
      * run_view.h; msg "" when there is none): ST_WARN_GUARD a limit was
      * crossed but its action reached no process (EPERM); ST_WARN_RECORD the
@@ -50,5 +52,17 @@ struct st_monitor {
      * GPU lane.  Front ends read them through st_monitor_view. */
     st_error warn[ST_WARN_SOURCES];
 };
+
+/* Open a follower of path whose polls take slices of a quarter interval. */
+int st_mon_open_follower(st_follow **fp, const char *path, double interval, st_error *err);
+void st_mon_close_follower(st_follow **fp);
+/* The first record-stream failure becomes ST_WARN_RECORD. */
+void st_mon_note_record_error(st_monitor *m, const st_error *e);
+/* List (bounded: limits.h ST_KEEP_*), summary, record stream. */
+int st_mon_add_event(st_monitor *m, const st_event *ev, st_error *err);
+/* Before a sample: one slice of each followed file. */
+void st_mon_poll_follow(st_monitor *m, double now);
+/* At the end: what each followed file still holds, its last line too. */
+void st_mon_finish_follow(st_monitor *m, double now);
 
 #endif

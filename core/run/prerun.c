@@ -3,11 +3,13 @@
 #include "stagetop/prerun.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "stagetop/ancestry.h"
+#include "stagetop/peak.h"
 #include "stagetop/sample.h"
 
 typedef struct row {
@@ -190,4 +192,22 @@ int st_prerun_level(const st_prerun *p, double *pct, st_error *err)
         return st_error_set(err, ST_ENOTSUP, 0, "the memory level is not readable here");
     *pct = sys.level_c / 100.0;
     return ST_OK;
+}
+
+int st_prerun_is_zombie(const st_platform *plat, int32_t pid)
+{
+    st_backend *b;
+    if (!plat->is_zombie || plat->open(&b, NULL) != ST_OK)
+        return -1;
+    int z = plat->is_zombie(b, pid);
+    plat->close(b);
+    return z;
+}
+
+void st_prerun_job_group(char *where, size_t len)
+{
+    st_job_peak pk;
+    st_peak_prepare(&pk);
+    snprintf(where, len, "%s", pk.grp.where);
+    st_peak_discard(&pk);
 }

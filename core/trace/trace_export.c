@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +232,19 @@ void st_jw_meta_members(st_jw *w, const st_trace_meta *m, int *n)
 
 void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
 {
+    st_jw_summary_max(w, s, meta, SIZE_MAX);
+}
+
+/* Room an item may take in a bounded summary: the writer (memory mode)
+ * holds at most max bytes once the rest (reserve) is written too. */
+static int fits(const st_jw *w, size_t max, size_t reserve)
+{
+    return w->fd >= 0 || max == SIZE_MAX || (w->len <= max && max - w->len >= reserve);
+}
+
+void st_jw_summary_max(st_jw *w, const st_summary *s, const st_trace_meta *meta, size_t max)
+{
+    size_t stages_left = 0, outside_left = 0;
     st_jw_char(w, '{');
     if (meta) {
         int n = 0;
@@ -289,6 +303,7 @@ void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
         int64_t secs = row.seconds_ms;
         uint64_t peak = row.peak_footprint;
         int has = row.has_peak;
+        size_t mark = w->len;
         if (i)
             st_jw_char(w, ',');
         st_jw_lit(w, "{\"stage\":");
@@ -301,6 +316,11 @@ void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
         else
             st_jw_lit(w, "null");
         st_jw_char(w, '}');
+        if (!fits(w, max, 1024)) { /* the rest is left out, and said */
+            w->len = mark;
+            stages_left = s->n_stages - i;
+            break;
+        }
     }
     st_jw_lit(w, "],\"loads\":{\"count\":");
     st_jw_u64(w, s->loads_count);
@@ -312,19 +332,39 @@ void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
     st_jw_u64(w, s->releases_count);
     st_jw_lit(w, ",\"bytes\":");
     st_jw_u64(w, s->releases_bytes);
-    st_jw_lit(w, "},\"outside_stage\":[");
+    st_jw_char(w, '}');
+    if (s->bytes_saturated) /* a sum held at 2^53 (summary.h) */
+        st_jw_lit(w, ",\"bytes_saturated\":true");
+    st_jw_lit(w, ",\"outside_stage\":[");
     char **names = s->outside_stage, **sorted = NULL;
     if (s->n_outside_sorted != s->n_outside_stage && (sorted = st_summary_outside_sorted(s)))
         names = sorted; /* fed since st_summary_finish: sort a copy */
+    int first = 1;
     for (size_t i = 0; i < s->n_outside_stage; i++) {
         if (i && sorted && strcmp(names[i - 1], names[i]) == 0)
             continue;
-        if (i)
+        size_t mark = w->len;
+        if (!first)
             st_jw_char(w, ',');
         st_jw_str(w, names[i]);
+        if (!fits(w, max, 160)) {
+            w->len = mark;
+            outside_left = s->n_outside_stage - i; /* an upper bound when names repeat */
+            break;
+        }
+        first = 0;
     }
     free(sorted);
-    st_jw_lit(w, "]}");
+    st_jw_char(w, ']');
+    if (stages_left) { /* a bounded summary line (the JSONL end record) */
+        st_jw_lit(w, ",\"stages_omitted\":");
+        st_jw_u64(w, stages_left);
+    }
+    if (outside_left) {
+        st_jw_lit(w, ",\"outside_stage_omitted\":");
+        st_jw_u64(w, outside_left);
+    }
+    st_jw_char(w, '}');
 }
 
 char *st_summary_to_json(const st_summary *s, const st_trace_meta *meta)

@@ -83,6 +83,12 @@ static void reserve_samples(st_trace *t, size_t cap)
 
 static int add_sample(st_trace *t, const st_sample *s, st_jr *r)
 {
+    /* stagetop writes its samples in time order (deadlines on one clock):
+     * one going back in time is a damaged record, refused with its line.
+     * stageload's traces may be out of order: sorted at the end. */
+    if (t->meta.stagetop[0] && t->n_samples > 0 && s->t_ms < t->samples[t->n_samples - 1].t_ms)
+        return st_jr_fail(r, "time goes backwards: a sample at %.3f s after one at %.3f s",
+                          s->t_ms / 1000.0, t->samples[t->n_samples - 1].t_ms / 1000.0);
     if (t->n_samples == t->cap_samples) {
         if (t->cap_samples >= ST_TRACE_MAX_SAMPLES)
             return st_jr_fail(r, "more than %u samples", ST_TRACE_MAX_SAMPLES);

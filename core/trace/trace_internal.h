@@ -41,6 +41,7 @@ void st_jw_event_members(st_jw *w, const st_event *ev);
  * far (for commas) and is updated.  Extra keys are re-validated. */
 void st_jw_meta_members(st_jw *w, const struct st_trace_meta *m, int *n);
 /* (The summary object, st_jw_summary, is public: trace.h.) */
+/* The bounded summary writer (st_jw_summary_max) is public too: trace.h. */
 
 /* Write the whole JSON document (docs/trace-format.md) to w. */
 void st_jw_trace_doc(st_jw *w, const struct st_trace_meta *meta, const st_sample *a, size_t a_len,

@@ -23,8 +23,10 @@
  *
  * Durability (ST_REC_SYNC_*): the page cache dies with the machine (a
  * kernel panic), so the lines are pushed to the disk: by default at most
- * once a second, and at once after an event (a guard action is one) and
- * the end record. */
+ * once a second, and soon after an event (a guard action is one): at once
+ * when the last sync is 0.1 s old, else with the first line past that, so
+ * a flood of events costs at most 10 syncs a second; the end record at
+ * once. */
 #include "stagetop/fd_sync.h"
 #include "stagetop/trace.h"
 #include "trace_internal.h"
@@ -39,6 +41,8 @@
 #include <unistd.h>
 
 #define ST_REC_PAGE 4096 /* the smallest page size of the systems we run on */
+#define ST_REC_URGENT_GAP 0.1 /* 1s mode: an event's sync waits until this long after the
+                                 last one, so a flood of events costs at most 10 syncs a second */
 
 struct st_recorder {
     int fd;
@@ -49,6 +53,7 @@ struct st_recorder {
     int sync;      /* ST_REC_SYNC_* */
     int dirty;     /* lines written since the last sync */
     double synced_at; /* monotonic seconds of the last sync */
+    int urgent_due; /* an urgent sync was put off (ST_REC_URGENT_GAP) */
     uint64_t syncs;
     char label[256];
     st_jw line;    /* reused for every line */
@@ -182,6 +187,12 @@ void st_recorder_set_sync(st_recorder *r, int mode)
     r->sync = mode;
 }
 
+int st_recorder_deleted(const st_recorder *r)
+{
+    struct stat st;
+    return r->regular && fstat(r->fd, &st) == 0 && st.st_nlink == 0;
+}
+
 uint64_t st_recorder_syncs(const st_recorder *r)
 {
     return r->syncs;
@@ -192,8 +203,13 @@ int st_recorder_sync(st_recorder *r, int urgent, st_error *err)
     if (!r->regular || !r->dirty || r->sync == ST_REC_SYNC_NEVER)
         return ST_OK;
     double now = mono_s();
-    if (r->sync == ST_REC_SYNC_1S && !urgent && r->syncs && now - r->synced_at < 1.0)
-        return ST_OK;
+    if (r->sync == ST_REC_SYNC_1S && urgent < 2 && r->syncs) {
+        double gap = urgent || r->urgent_due ? ST_REC_URGENT_GAP : 1.0;
+        if (now - r->synced_at < gap) {
+            r->urgent_due |= urgent; /* done by the next line (or the end) past the gap */
+            return ST_OK;
+        }
+    }
     if (sync_fd(r->fd) != 0) {
         int e = errno;
         return st_error_set(err, ST_EIO, e, "syncing %s: %s", r->label, strerror(e));
@@ -201,6 +217,7 @@ int st_recorder_sync(st_recorder *r, int urgent, st_error *err)
     r->synced_at = now;
     r->syncs++;
     r->dirty = 0;
+    r->urgent_due = 0;
     return ST_OK;
 }
 
@@ -245,7 +262,7 @@ static int emit_line(st_recorder *r, int urgent, st_error *err)
         return st_error_set(err, ST_EIO, e, "writing %s: %s", r->label, strerror(e));
     }
     r->dirty = 1;
-    return st_recorder_sync(r, urgent || r->sync == ST_REC_SYNC_ALWAYS, err);
+    return st_recorder_sync(r, urgent ? urgent : r->sync == ST_REC_SYNC_ALWAYS, err);
 }
 
 int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err)
@@ -256,6 +273,15 @@ int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err)
     if (meta)
         st_jw_meta_members(&r->line, meta, &n);
     st_jw_char(&r->line, '}');
+    if (meta && meta->extra && r->line.len >= ST_TRACE_MAX_LINE - ST_REC_PAGE) { /* without the extra keys */
+        st_trace_meta m = *meta;
+        m.extra = NULL;
+        n = 1;
+        st_jw_reset(&r->line);
+        st_jw_lit(&r->line, "{\"type\":\"start\"");
+        st_jw_meta_members(&r->line, &m, &n);
+        st_jw_lit(&r->line, ",\"extra_omitted\":true}");
+    }
     return emit(r, err);
 }
 
@@ -283,12 +309,15 @@ int st_recorder_end(st_recorder *r, const st_summary *s, uint64_t dropped_sample
     st_jw_lit(&r->line, "{\"type\":\"end\"");
     if (s) {
         st_jw_lit(&r->line, ",\"summary\":");
-        st_jw_summary(&r->line, s, NULL);
+        /* one line every reader takes, with the page padding before it
+         * (up to a page): stages beyond it are left out (and counted),
+         * since readers recompute them from the events */
+        st_jw_summary_max(&r->line, s, NULL, ST_TRACE_MAX_LINE - ST_REC_PAGE - 64);
     }
     st_jw_lit(&r->line, ",\"dropped_samples\":");
     st_jw_u64(&r->line, dropped_samples);
     st_jw_char(&r->line, '}');
-    return emit_line(r, 1, err);
+    return emit_line(r, 2, err); /* the last line: synced now, whatever the gap */
 }
 
 void st_recorder_close(st_recorder *r)

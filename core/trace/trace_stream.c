@@ -328,6 +328,15 @@ int st_trace_reader_poll(st_trace_reader *r, st_trace *t, uint64_t bytes, st_err
             snprintf(msg, sizeof msg, "%s", e.msg);
             st_error_set(&e, ST_ENOMEM, ENOMEM, "line %zu: %s", r->s.lineno, msg);
         }
+        if (k != ST_OK && k != ST_ENOMEM && r->s.eof && r->s.pos == r->s.len && r->s.len > 0 &&
+            r->s.buf[r->s.len - 1] != '\n' && r->s.lineno > 1) {
+            /* The last line, without its newline, is not a record: a copy
+             * of a running record, a full disk.  Keep what precedes it and
+             * say so (torn_line); a bad line elsewhere stays an error. */
+            t->torn_line = r->s.lineno;
+            snprintf(t->torn_msg, sizeof t->torn_msg, "%.199s", e.msg);
+            k = ST_OK;
+        }
         if (k != ST_OK && (k = bad_line(r, k, &e, err)) != ST_OK)
             return k;
         st_error_clear(&e);

@@ -7,12 +7,23 @@
  * over the target.  A reader sees the old contents or the new ones, never a
  * mix; a failure leaves the old file and removes the temporary one.  A
  * process killed between creating and renaming leaves the temporary file
- * behind. */
+ * behind.
+ *
+ * Not every target is a file to replace: "-" is stdout, and an existing
+ * FIFO, character device or terminal (or a symlink to one, such as
+ * /proc/self/fd/1, /dev/stdout: then the descriptor's file, even a regular
+ * one, truncated) is opened and written in place, never replaced (a FIFO
+ * nothing reads within ST_ATOMIC_FIFO_WAIT_S is refused; a write error, as
+ * /dev/full's ENOSPC, is the writer's error).  A directory or any other kind of node is
+ * refused.  A symlink to a regular file is replaced by the new file (the
+ * file it named untouched). */
 #ifndef STAGETOP_ATOMIC_FILE_H
 #define STAGETOP_ATOMIC_FILE_H
 
 #include <stddef.h>
 #include "stagetop/error.h"
+
+#define ST_ATOMIC_FIFO_WAIT_S 5.0 /* how long a FIFO target may wait for its reader */
 
 enum st_atomic_flags {
     ST_ATOMIC_SYNC = 1u << 0  /* fsync the file before the rename and the directory after
@@ -31,6 +42,7 @@ int st_atomic_write(const char *path, const char *data, size_t len, unsigned fla
  * one of them after a successful open. */
 typedef struct st_atomic_file {
     int fd;
+    int in_place;         /* 1: fd is the target itself (stdout, a FIFO, a device) */
     unsigned flags;
     const char *path;     /* the caller's, kept until commit or abort */
     char dir[4096];
@@ -40,5 +52,11 @@ typedef struct st_atomic_file {
 int st_atomic_open(st_atomic_file *af, const char *path, unsigned flags, st_error *err);
 int st_atomic_commit(st_atomic_file *af, st_error *err);
 void st_atomic_abort(st_atomic_file *af);
+
+/* Could path be written now?  What st_atomic_open would refuse, without
+ * writing anything: a temporary file made and removed for a regular target,
+ * only a write-permission check for a FIFO or a device (opening a FIFO
+ * would end its reader's input). */
+int st_atomic_check(const char *path, st_error *err);
 
 #endif

@@ -31,19 +31,31 @@ typedef struct st_follow {
     uint64_t bad_lines;    /* lines that did not parse (skipped) */
     char last_error[256];  /* the latest bad line's message */
     int fifo;              /* the file is a FIFO: read(), no offsets */
+    double slice_s;        /* seconds one poll may spend on lines (ST_FOLLOW_SLICE_S) */
+    int more;              /* the last poll stopped with lines left to read */
 } st_follow;
+
+#define ST_FOLLOW_SLICE_S 0.05 /* default slice: a flood of events is read between samples */
 
 /* ST_EINVAL when path exists and is neither a regular file nor a FIFO. */
 int st_follow_open(st_follow *f, const char *path, st_error *err);
 void st_follow_close(st_follow *f);
 
-/* Read what was appended since the last call (at most 1 MiB a call: the
- * rest waits for the next, so an endless writer cannot hold the caller).  Each complete line that is
+/* Read what was appended since the last call, in a bounded slice (at most
+ * 1 MiB, 20,000 lines and about slice_s seconds a call: the rest waits for
+ * the next, more set, so a flood of events cannot hold the caller from its
+ * samples, its guard or a signal).  Each complete line that is
  * a stageload event of a kind stagetop shows is converted (t on stagetop's
  * clock, now_s = seconds since stagetop's start at this call) and passed to
  * emit(ctx, ev).  Bad lines are counted and skipped, never fatal.  Returns
  * the number of events emitted, or an error when the file cannot be read. */
 int st_follow_poll(st_follow *f, double now_s, void (*emit)(void *ctx, const st_event *ev),
                    void *ctx, st_error *err);
+/* At the end of the run: read what is left for up to limit_s seconds (more
+ * set when that was not enough), the last line too when it has no newline
+ * (nothing more will be appended, as far as stagetop waits).  Returns as
+ * st_follow_poll. */
+int st_follow_finish(st_follow *f, double now_s, void (*emit)(void *ctx, const st_event *ev),
+                     void *ctx, double limit_s, st_error *err);
 
 #endif

@@ -44,24 +44,19 @@ typedef struct st_job_peak {
     st_backend *b;
     pid_t root;          /* the launched root (st_peak_spawned) */
     int root_reaped;     /* 1 once st_peak_reap has reaped it */
-    /* the job's cgroup (Linux) */
-    int cg_active;       /* 1: cg_dir exists and cg_fd is open */
-    int cg_fd;           /* its cgroup.procs, O_WRONLY|O_CLOEXEC */
-    char cg_dir[512];    /* absolute path of the job's cgroup */
-    char cg_home[512];   /* where leftovers go back to when it is removed */
-    char cg_rel[512];    /* its path as /proc/PID/cgroup shows it */
-    char cg_why[200];    /* why there is no cgroup ("" while there is one) */
+    st_job_group grp;    /* the job's own group (platform group_*: Linux cgroup v2) */
 } st_job_peak;
 
-/* Before fork: zero *pk and, on Linux, create a cgroup for the job under
- * stagetop's own cgroup or its parent, where the memory controller is
- * enabled and writable (never fails: without one, cg_why says why).
+/* Before fork: zero *pk and make the job's own group through the native
+ * platform's group_prepare (Linux: a cgroup under stagetop's own, only
+ * where its memory controller is enabled for children; never fails:
+ * without one, grp.why says why and grp.where where the job runs).
  * STAGETOP_CGROUP=0 in the environment turns this off. */
 void st_peak_prepare(st_job_peak *pk);
 /* In the child, before exec: move itself into the cgroup (best effort). */
 void st_peak_child_enter(const st_job_peak *pk);
 /* In the parent once the exec succeeded: remember the root, check that it
- * is in the cgroup (else the cgroup is removed and cg_why says so). */
+ * is in the group (else the group is removed and grp.why says so). */
 void st_peak_spawned(st_job_peak *pk, pid_t pid);
 /* The exec failed or the fork did: remove the cgroup. */
 void st_peak_discard(st_job_peak *pk);
@@ -79,7 +74,7 @@ void st_peak_bind(st_job_peak *pk, const st_platform *plat, st_backend *b);
 pid_t st_peak_reap(st_job_peak *pk, pid_t which, int *status);
 
 /* Read memory.peak (once the job is over, or at the end of the run), then
- * remove the cgroup: processes still in it go back to cg_home first.
+ * remove the group: processes still in it go back to stagetop's first.
  * Idempotent. */
 void st_peak_finish(st_job_peak *pk);
 

@@ -65,6 +65,20 @@ typedef struct st_proc_mem {
 
 typedef struct st_backend st_backend; /* opaque per-platform state */
 
+/* A launched job's own control group (Linux: a cgroup v2 directory under
+ * stagetop's own cgroup, never outside it; docs/metrics.md, "cgroup"),
+ * whose peak counts the whole tree, exited processes included.  Filled by
+ * the platform's group_* functions; core/run/peak.c drives them. */
+typedef struct st_job_group {
+    int active;        /* 1: dir exists and fd is open */
+    int fd;            /* its cgroup.procs, O_WRONLY|O_CLOEXEC */
+    char dir[512];     /* absolute path of the job's group */
+    char home[512];    /* stagetop's own group: leftovers go back there */
+    char rel[512];     /* dir as /proc/PID/cgroup shows it */
+    char where[560];   /* where the job runs: its own group, or stagetop's */
+    char why[300];     /* why there is no group of its own ("" while there is one) */
+} st_job_group;
+
 typedef struct st_platform {
     const char *name;             /* "linux", "darwin" (trace meta.platform) */
     const char *footprint_metric; /* "anon+shmem+swap", "phys_footprint" */
@@ -137,6 +151,27 @@ typedef struct st_platform {
      * ST_ESRCH when there is none.  Optional (NULL: thread ids are not
      * pids on this platform, as on macOS; every pid is a process). */
     int (*thread_group)(st_backend *b, int32_t pid, int32_t *out, st_error *err);
+
+    /* 1 when pid is a zombie (it has exited; its parent has not reaped it:
+     * nothing of it can be watched), 0 when it is not, -1 unknown.
+     * Optional (NULL: never asked). */
+    int (*is_zombie)(st_backend *b, int32_t pid);
+
+    /* ---- the launched job's own group (st_job_group); NULL: none on this
+     * platform.  Never takes the job out of the group stagetop runs in. ---- */
+    /* Before fork: make the group (never fails: g->why says why not, and
+     * g->where where the job will run). */
+    void (*group_prepare)(st_job_group *g);
+    /* In the child before exec: join it (async-signal-safe calls only). */
+    void (*group_enter)(const st_job_group *g);
+    /* In the parent after exec: check that pid joined (else give it up). */
+    void (*group_spawned)(st_job_group *g, int32_t pid);
+    /* Remove the group (fork or exec failed). */
+    void (*group_discard)(st_job_group *g);
+    /* Read the group's peak (bytes) into *peak (returns 1 when read), then
+     * remove the group if it is empty; force: move what is left back to
+     * stagetop's group first and give the group up either way. */
+    int (*group_settle)(st_job_group *g, int force, uint64_t *peak);
 
     /* ---- capabilities: what the core may expect here (0/NULL in a fake
      * table: the Linux-like default) ---- */

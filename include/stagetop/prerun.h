@@ -48,4 +48,12 @@ int st_prerun_command(const st_prerun *p, st_proc_id id, char *buf, size_t len, 
  * when the platform cannot read it. */
 int st_prerun_level(const st_prerun *p, double *pct, st_error *err);
 
+/* Is pid a zombie (it has exited and is not reaped: nothing of it can be
+ * read)?  1 yes, 0 no, -1 unknown (the platform cannot tell). */
+int st_prerun_is_zombie(const st_platform *plat, int32_t pid);
+
+/* Where a job launched now would run (its own group, or stagetop's, and
+ * why): the group is made and removed again (docs/metrics.md). */
+void st_prerun_job_group(char *where, size_t len);
+
 #endif

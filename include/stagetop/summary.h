@@ -26,6 +26,10 @@
 #include "stagetop/lanes.h"
 #include "stagetop/sample.h"
 
+/* Byte sums (loads, releases) stop here: 2^53, the largest byte count a
+ * trace may hold (docs/trace-format.md). */
+#define ST_SUMMARY_BYTES_MAX (1ULL << 53)
+
 typedef struct st_stage_stat {
     char stage[64];
     uint32_t t0_ms;
@@ -59,6 +63,8 @@ typedef struct st_summary {
     st_stage_stat *stages; size_t n_stages, cap_stages;
     uint64_t loads_count, loads_bytes; double loads_seconds;
     uint64_t releases_count, releases_bytes;
+    int bytes_saturated;     /* a loads or releases byte sum reached ST_SUMMARY_BYTES_MAX
+                                and was held there ("bytes_saturated" in the JSON) */
     int finished;
     /* (added by trace) */
     uint64_t end_peak; int has_end_peak; /* max footprint of samples at last_t_ms */

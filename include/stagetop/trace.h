@@ -86,6 +86,11 @@ char *st_summary_to_json(const st_summary *s, const st_trace_meta *meta);
  * member first (like stageload's summarize()). */
 struct st_jw;
 void st_jw_summary(struct st_jw *w, const st_summary *s, const st_trace_meta *meta);
+/* The same, bounded: a memory-mode writer holds at most max bytes after it
+ * (the stages and outside_stage names that do not fit are left out and
+ * counted in "stages_omitted" / "outside_stage_omitted"; readers recompute
+ * them from the events anyway).  SIZE_MAX: unbounded. */
+void st_jw_summary_max(struct st_jw *w, const st_summary *s, const st_trace_meta *meta, size_t max);
 
 /* ---- record stream (JSONL) ---- */
 
@@ -107,10 +112,15 @@ enum st_rec_sync {
  * ST_REC_SYNC_1S until st_recorder_set_sync. */
 int st_recorder_open(st_recorder **out, const char *path, int fd, unsigned flags, st_error *err);
 void st_recorder_set_sync(st_recorder *r, int mode);
-/* Sync now if lines are waiting and the mode allows (urgent: even within
- * the second); ST_EIO when the disk refuses. */
+/* Sync now if lines are waiting and the mode allows (1s mode: urgent 1
+ * syncs within the second once the last sync is 0.1 s old, else the first
+ * line past that does: at most 10 a second whatever the event rate;
+ * urgent 2: now); ST_EIO when the disk refuses. */
 int st_recorder_sync(st_recorder *r, int urgent, st_error *err);
 uint64_t st_recorder_syncs(const st_recorder *r); /* syncs done so far */
+/* 1 when the record is a regular file that was deleted (no name left: the
+ * lines go on into a file nobody can open), 0 otherwise. */
+int st_recorder_deleted(const st_recorder *r);
 int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err);
 int st_recorder_sample(st_recorder *r, const st_sample *s, st_error *err);
 int st_recorder_event(st_recorder *r, const st_event *ev, st_error *err); /* synced at once */
@@ -138,6 +148,9 @@ typedef struct st_trace {
     int has_end;             /* saw {"type":"end"} or a complete document */
     int format;              /* enum st_trace_format */
     size_t lines;            /* lines consumed (JSONL) */
+    size_t torn_line;        /* JSONL: the last line, cut (no newline, not a record), was
+                                left out and the lines before it kept; 0: none */
+    char torn_msg[200];      /* why it was not a record (the importer's message) */
     void *priv;              /* reader state for st_trace_feed */
 } st_trace;
 

@@ -12,11 +12,13 @@ no_swap=0
 [ "$(awk 'NR > 1' /proc/swaps 2>/dev/null | wc -l)" -eq 0 ] && no_swap=1
 
 "$STAGETOP" --headless -i 0.2 --swap-budget 100M -- sh -c 'exit 0' 2>"$T/swap.err"
-first() { head -1 "$1" | grep -q -- "$2"; }
+# The opening lines: where the job runs (its cgroup, docs/metrics.md), then
+# the guard; nothing of the run comes before them.
+first() { head -2 "$1" | grep -q -- "$2"; }
 check "--swap-budget: the first line says the armed budget and the action" \
     first "$T/swap.err" "^stagetop: guard armed: --swap-budget 100 MiB (then kill the job)$"
 if [ $no_swap = 1 ]; then
-    second() { sed -n 2p "$1" | grep -q -- "$2"; }
+    second() { awk '/guard armed:/ {getline; print; exit}' "$1" | grep -q -- "$2"; }
     check "no swap: the next line warns that it cannot trigger" \
         second "$T/swap.err" "^stagetop: warning: --swap-budget cannot trigger: no swap is configured$"
 else

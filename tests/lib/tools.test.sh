@@ -61,9 +61,13 @@ elif need_tool "deps.sh names a missing valgrind" setpriv util-linux; then
              unshare fallocate mkswap swapon swapoff pgrep apt-get brew; do
         p=$(command -v "$c" 2>/dev/null) && ln -s "$p" "$T/bin/$c"
     done
+    # nobody runs a copy: the checkout may be private (a clone in root's
+    # home, mode 0700), and nobody could not read the script there
+    cp "$ST_ROOT/scripts/deps.sh" "$T/deps.sh"
     chmod 755 "$T" "$T/bin"
-    setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups env PATH="$T/bin" \
-        sh "$ST_ROOT/scripts/deps.sh" >"$T/deps.out" 2>&1
+    chmod 644 "$T/deps.sh"
+    (cd "$T" && setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups env PATH="$T/bin" \
+        sh "$T/deps.sh") >"$T/deps.out" 2>&1
     rc=$?
     check "deps.sh without valgrind, as a user: exit 1, names valgrind, prints the install command" \
         sh -c "[ $rc -eq 1 ] && grep -q '^deps: missing:.* valgrind' '$T/deps.out' &&

@@ -25,7 +25,7 @@ int main(int argc, char **argv)
     st_tree none; /* st_job_poll reads the tree only for a kill */
     st_summary s;
     struct stat sb;
-    char dir[sizeof job.peak.cg_dir];
+    char dir[sizeof job.peak.grp.dir];
 
     if (argc < 2) {
         fprintf(stderr, "usage: peak-probe COMMAND [ARG...]\n");
@@ -36,8 +36,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "peak-probe: %s\n", e.msg);
         return 1;
     }
-    snprintf(dir, sizeof dir, "%s", job.peak.cg_dir);
-    printf("cgroup: %s%s\n", job.peak.cg_active ? dir : "none: ", job.peak.cg_why);
+    snprintf(dir, sizeof dir, "%s", job.peak.grp.dir);
+    printf("cgroup: %s%s\n", job.peak.grp.active ? dir : "none: ", job.peak.grp.why);
     while (st_job_poll(&job, &none, 0.0, &e) != 1) {
         struct timespec ts = { 0, 10 * 1000000L };
         nanosleep(&ts, NULL);

@@ -345,11 +345,14 @@ static void test_write_replaces_atomically(void **state)
     assert_int_equal(st_metrics_open(&mx, "", &e), ST_EINVAL);
     snprintf(path, sizeof path, "%s/", dir);
     assert_int_equal(st_metrics_open(&mx, path, &e), ST_EINVAL);
-    /* a path that is a directory: the rename fails, nothing is left behind */
+    /* a path that is a directory: refused at open (not at every sample),
+     * and by the writer before anything is made */
     snprintf(path, sizeof path, "%s/sub", dir);
     assert_int_equal(mkdir(path, 0755), 0);
+    assert_int_equal(st_metrics_open(&mx, path, &e), ST_EIO);
+    assert_non_null(strstr(e.msg, "is a directory"));
     assert_int_equal(st_atomic_write(path, "x\n", 2, 0, &e), ST_EIO);
-    assert_non_null(strstr(e.msg, "renaming"));
+    assert_non_null(strstr(e.msg, "is a directory"));
     assert_int_equal(count_entries(dir), 2); /* job.prom and sub */
 }
 

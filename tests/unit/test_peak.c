@@ -215,18 +215,18 @@ static void cgroup_prepare_is_clean(void **state)
     st_job_peak pk;
     setenv("STAGETOP_CGROUP", "0", 1);
     st_peak_prepare(&pk);
-    assert_false(pk.cg_active);
-    assert_non_null(strstr(pk.cg_why, "STAGETOP_CGROUP=0"));
+    assert_false(pk.grp.active);
+    assert_non_null(strstr(pk.grp.why, "STAGETOP_CGROUP=0"));
     unsetenv("STAGETOP_CGROUP");
     st_peak_prepare(&pk);
-    if (pk.cg_active) {
+    if (pk.grp.active) {
         struct stat sb;
-        assert_int_equal(stat(pk.cg_dir, &sb), 0);
+        assert_int_equal(stat(pk.grp.dir, &sb), 0);
         st_peak_discard(&pk);
-        assert_int_not_equal(stat(pk.cg_dir, &sb), 0);
+        assert_int_not_equal(stat(pk.grp.dir, &sb), 0);
     } else {
-        print_message("no cgroup: %s\n", pk.cg_why);
-        assert_true(pk.cg_why[0] != '\0');
+        print_message("no cgroup: %s\n", pk.grp.why);
+        assert_true(pk.grp.why[0] != '\0');
     }
     st_peak_finish(&pk); /* nothing left: a no-op */
     assert_false(pk.has_cgroup);

@@ -109,7 +109,6 @@ static void test_stageload_fixtures(void **state)
 /* ---- bad inputs: one per kind; the error names the line ---- */
 
 static const struct { const char *file; size_t line; const char *says; } bad[] = {
-    { "bad-truncated-line.jsonl", 3, "unterminated string" },
     { "bad-wrong-type.jsonl", 3, "\"footprint\" must be a number, found a string" },
     { "bad-negative-bytes.jsonl", 4, "\"footprint\" is negative" },
     { "bad-huge-bytes.jsonl", 2, "\"footprint\" is out of range" },

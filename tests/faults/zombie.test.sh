@@ -1,0 +1,40 @@
+#!/bin/sh
+# Fault: watching a zombie (issue 21 item 12).  A process that has exited
+# and whose parent never reaps it (`sh -c 'sleep 0.1 & exec sleep 300'`:
+# the parent becomes a sleep that never waits).  `doctor -p Z` said "every
+# checked lane agrees" and exited 0 though nothing was read; `--headless -p
+# Z` sampled for ever, silently.  Both must say it is a zombie and exit 1.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+sh -c 'sleep 0.1 & exec sleep 300' &
+parent=$!
+remember_job $parent
+trap 'cleanup_jobs' EXIT
+zombie() { z=$(pgrep -P "$parent" | head -1); [ -n "$z" ] && [ "$(proc_state "$z")" = Z ]; }
+wait_for "the child is a zombie" 30 zombie
+z=$(pgrep -P "$parent" | head -1)
+T=$(mktemp -d)
+timeout 60 "$STAGETOP" doctor -p "$z" > "$T/doc.out" 2> "$T/doc.err"; rc=$?
+check "doctor -p ZOMBIE: exit 1 ($rc)" test "$rc" -eq 1
+check "doctor -p ZOMBIE: says it is a zombie" grep -q "pid $z is a zombie" "$T/doc.err"
+check "doctor -p ZOMBIE: no 'every checked lane agrees'" sh -c "! grep -q 'agrees' '$T/doc.out'"
+timeout 60 "$STAGETOP" --headless -p "$z" > /dev/null 2> "$T/hl.err"; rc=$?
+check "--headless -p ZOMBIE: ends, exit 1 ($rc; 124: sampled on)" test "$rc" -eq 1
+check "--headless -p ZOMBIE: says it is a zombie" grep -q "pid $z is a zombie" "$T/hl.err"
+
+# A watched root that becomes a zombie while stagetop watches it (killed;
+# its parent, a sleep, never reaps it): the run ends (it sampled for ever
+# before).
+sh -c 'sleep 300 & exec sleep 300' &
+parent2=$!
+remember_job $parent2
+wait_for "the second child runs" 30 sh -c "pgrep -P $parent2 >/dev/null"
+c=$(pgrep -P "$parent2" | head -1)
+timeout 60 "$STAGETOP" --headless --interval 0.1 -p "$c" > /dev/null 2> "$T/mid.err" &
+st=$!
+wait_turns "$st" 3 >/dev/null   # it is sampling
+kill -KILL "$c"
+wait $st; rc=$?
+check "--headless -p ROOT that becomes a zombie: the run ends ($rc; 124: sampled on)" \
+    sh -c "[ $rc -ne 124 ] && [ $rc -lt 128 ]"
+rm -rf "$T"

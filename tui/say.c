@@ -1,0 +1,39 @@
+/* say.c: stagetop's own lines on stderr (a terminal, often), each made safe
+ * by the one sanitiser first (tui/sanitize.c): a message can carry bytes a
+ * job or a file chose (a bad event line, a trace's token, a cgroup's or a
+ * command's name), and an escape sequence among them (an OSC 52 clipboard
+ * write, a title change) must be shown, not obeyed. */
+#include "cli.h"
+#include "sanitize.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void cli_say(const char *fmt, ...)
+{
+    char raw[2048], safe[4 * sizeof raw];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    tui_sanitize(raw, strlen(raw), 0, -1, safe, sizeof safe);
+    /* A stagetop in the background of a terminal with `stty tostop` would
+     * be stopped by SIGTTOU on writing (its guard with it): with SIGTTOU
+     * blocked the kernel lets the line through. */
+    sigset_t ttou, old;
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    sigprocmask(SIG_BLOCK, &ttou, &old);
+    fprintf(stderr, "stagetop: %s\n", safe);
+    fflush(stderr);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void cli_say_torn(const char *path, const st_trace *t)
+{
+    if (t->torn_line)
+        cli_say("%s: line %zu is cut (%s): left out, the %zu line(s) before it are read",
+                strcmp(path, "-") == 0 ? "stdin" : path, t->torn_line, t->torn_msg, t->torn_line - 1);
+}
