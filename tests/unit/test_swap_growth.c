@@ -89,8 +89,8 @@ static void metrics_help_names_the_definition(void **state)
     assert_int_equal(st_metrics_render(&mx, &v, &e), ST_OK);
     assert_non_null(strstr(mx.buf, "# HELP stagetop_swap_growth_bytes System swap used at the latest "
                                    "sample minus at the run's first sample"));
-    assert_non_null(strstr(mx.buf, "stagetop_swap_growth_bytes{"));
-    assert_non_null(strstr(mx.buf, "} 123456\n"));
+    assert_non_null(strstr(mx.buf, "\nstagetop_swap_growth_bytes")); /* the job's series: user labels only */
+    assert_non_null(strstr(mx.buf, "\nstagetop_swap_growth_bytes 123456\n"));
     st_metrics_close(&mx);
 }
 
