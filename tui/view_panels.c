@@ -7,6 +7,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +22,11 @@ static const char *state_text(const st_run_view *rv, char *buf, size_t len, int 
     switch (rv->job_state) {
     case ST_JOB_PAUSED: *pair = TUI_PAIR_WARN; return "PAUSED";
     case ST_JOB_KILLING: *pair = TUI_PAIR_BAD; return "KILLING";
+    case ST_JOB_STOPPED: /* by the terminal or someone else, not by stagetop */
+        *pair = TUI_PAIR_BAD;
+        snprintf(buf, len, "STOPPED %s", rv->stop_sig == SIGTTIN ? "SIGTTIN" : rv->stop_sig == SIGTTOU ? "SIGTTOU"
+                 : rv->stop_sig == SIGTSTP ? "SIGTSTP" : "SIGSTOP");
+        return buf;
     case ST_JOB_EXITED:
         *pair = rv->job_launched && rv->exit_code != 0 ? TUI_PAIR_BAD : TUI_PAIR_WARN;
         if (rv->job_launched)

@@ -139,6 +139,8 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     if (launched_job) {
         m->job = *launched_job;
         st_peak_bind(&m->job.peak, plat, m->b); /* zombie peaks (macOS) */
+        if (m->job.subreaper) /* its orphans re-parent to us: they are the job's */
+            (void)st_tree_adopt_orphans_of(&m->tree, (int32_t)getpid(), NULL);
     } else
         st_job_attach(&m->job, pid);
     if (m->job.grace_s <= 0)
@@ -354,6 +356,8 @@ static void poll_job(st_monitor *m, double now)
         exited = 1;
     }
     if (exited) {
+        if (m->follow || m->job_follow)
+            poll_follow(m, now); /* what the job wrote last is still its own */
         st_peak_feed(&m->job.peak, &m->summary); /* peaks kept at reaping */
         st_event ev;
         st_event_init(&ev, t_ms_at(m, now), ST_EV_EXIT);
@@ -403,12 +407,16 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     /* Deadlines that passed while we could not run are skipped, not
      * sampled late in a burst: t0 + k*interval never drifts. */
     double since = now - m->t0;
-    if (since > 0) {
-        uint64_t due = (uint64_t)(since / m->opts.interval + 1e-9);
-        if (due > m->next_k) {
-            m->dropped += due - m->next_k;
-            m->next_k = due;
-        }
+    uint64_t due = since > 0 ? (uint64_t)(since / m->opts.interval + 1e-9) : 0;
+    if (m->job.state == ST_JOB_EXITED) {
+        /* The run ended with the job: nothing after is the job's (no
+         * sample, record, summary or stage time); the clock only moves. */
+        m->next_k = due + 1;
+        return ST_OK;
+    }
+    if (due > m->next_k) {
+        m->dropped += due - m->next_k;
+        m->next_k = due;
     }
     if (m->follow || m->job_follow)
         poll_follow(m, now);
@@ -448,6 +456,8 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
 
 int st_monitor_event(st_monitor *m, st_event *ev, double now, st_error *err)
 {
+    if (m->job.state == ST_JOB_EXITED)
+        return st_error_set(err, ST_EINVAL, 0, "the run ended with the job: nothing is added after");
     ev->t_ms = t_ms_at(m, now);
     return add_event(m, ev, err);
 }
@@ -550,6 +560,7 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     if (m->job.paused_by_us && !keep_paused && m->job.state != ST_JOB_EXITED &&
         st_monitor_resume(m, now, &re) != ST_OK && re.code != ST_ESRCH)
         rc = st_error_set(err, re.code, re.sys_errno, "%s", re.msg); /* said, then close */
+    st_job_release_terminal(&m->job);
     st_peak_finish(&m->job.peak); /* the job's cgroup: memory.peak, removed */
     st_peak_feed(&m->job.peak, &m->summary);
     st_summary_finish(&m->summary);
