@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,8 +54,10 @@ static void usage(FILE *f)
 "      --record-sync WHEN  never, 1s or always: how often the record is pushed to\n"
 "                          the disk (default 1s: at most once a second, and at\n"
 "                          once after an event or a guard action)\n"
-"      --headless          no screen; with --jsonl the records go to stdout\n"
-"      --jsonl             (headless) write JSONL records to stdout\n"
+"      --headless          no screen (needed without a terminal: the screen is\n"
+"                          refused with exit 2 before the job starts)\n"
+"      --jsonl             (headless) write JSONL records to stdout (the job's\n"
+"                          stdout then goes to stderr: the trace is stagetop's)\n"
 "      --history DURATION  how much the screen and export keep (default 2h)\n"
 "      --export-dir DIR    where `e` writes traces (default .)\n"
 "      --swap-budget SIZE  act when swap grows more than SIZE (8G, 512M) above its start\n"
@@ -272,45 +275,86 @@ static int parse_args(int argc, char **argv, cli_args *a)
     return 0;
 }
 
-/* With a screen, a launched job's output goes to a log file, not over the
- * screen; the child inherits it through a temporary dup2. */
+extern char **environ;
+
+/* The job's environment: stagetop's, with STAGETOP_EVENTS set to its
+ * events file (NULL when none); malloc'd array over environ's strings and
+ * one of its own (*own, freed by the caller). */
+static char **job_env(const char *events, char **own)
+{
+    size_t n = 0;
+    for (char **p = environ; *p; p++)
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    *own = NULL;
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (char **p = environ; *p; p++)
+        if (!events || strncmp(*p, "STAGETOP_EVENTS=", 16) != 0)
+            env[k++] = *p;
+    if (events) {
+        size_t len = strlen(events) + 17;
+        if (!(*own = malloc(len))) {
+            free(env);
+            return NULL;
+        }
+        snprintf(*own, len, "STAGETOP_EVENTS=%s", events);
+        env[k++] = *own;
+    }
+    env[k] = NULL;
+    return env;
+}
+
+/* Start the job with its own environment and files, stagetop's untouched:
+ * with a screen, stdin is /dev/null and its output goes to the job log;
+ * headless with --jsonl, its stdout goes to stagetop's stderr (stdout
+ * carries the records, stagetop's alone); headless on a terminal where
+ * stagetop is in the foreground, the job gets the foreground, as a shell
+ * gives it (it can read the terminal; ^C and ^Z go to it). */
 static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
 {
     st_error e;
-    int saved[2] = {-1, -1}, logfd = -1;
+    st_spawn_opts so;
+    int logfd = -1, nullfd = -1, rc = CLI_EXIT_WATCH;
+    char *own = NULL, **env = NULL;
     memset(job, 0, sizeof *job);
     job->grace_s = a->mon.grace_s;
+    st_spawn_opts_init(&so);
     if (!a->headless) {
         if ((logfd = cli_open_job_log(a, logpath, loglen)) < 0)
             return CLI_EXIT_WATCH;
-        /* close-on-exec: the job must not inherit the terminal as extra fds */
-        saved[0] = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
-        saved[1] = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
-        dup2(logfd, STDOUT_FILENO);
-        dup2(logfd, STDERR_FILENO);
+        if ((nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
+            fprintf(stderr, "stagetop: /dev/null: %s\n", strerror(errno));
+            goto out;
+        }
+        so.fd_in = nullfd;
+        so.fd_out = so.fd_err = logfd;
+    } else {
+        if (a->jsonl)
+            so.fd_out = STDERR_FILENO;
+        if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()) {
+            so.tty_fd = STDIN_FILENO;
+            signal(SIGTTOU, SIG_IGN); /* stagetop still writes to it from the background */
+        }
     }
-    /* The job (only) gets its events file in its environment. */
-    char *had = getenv("STAGETOP_EVENTS") ? strdup(getenv("STAGETOP_EVENTS")) : NULL;
-    if (a->mon.job_events_path)
-        setenv("STAGETOP_EVENTS", a->mon.job_events_path, 1);
-    int rc = st_job_spawn(job, a->cmd, &e);
-    if (had)
-        setenv("STAGETOP_EVENTS", had, 1);
-    else
-        unsetenv("STAGETOP_EVENTS");
-    free(had);
-    if (logfd >= 0) {
-        dup2(saved[0], STDOUT_FILENO);
-        dup2(saved[1], STDERR_FILENO);
-        close(saved[0]);
-        close(saved[1]);
-        close(logfd);
+    if (!(env = job_env(a->mon.job_events_path, &own))) {
+        fprintf(stderr, "stagetop: out of memory\n");
+        goto out;
     }
-    if (rc != ST_OK) {
+    so.envp = env;
+    if (st_job_spawn_with(job, a->cmd, &so, &e) != ST_OK)
         fprintf(stderr, "stagetop: %s\n", e.msg);
-        return CLI_EXIT_WATCH;
-    }
-    return 0;
+    else
+        rc = 0;
+out:
+    free(env);
+    free(own);
+    if (nullfd >= 0)
+        close(nullfd);
+    if (logfd >= 0)
+        close(logfd);
+    return rc;
 }
 
 /* The screen's options: ASCII (asked, or a non-UTF-8 locale), NO_COLOR. */
@@ -338,6 +382,12 @@ static int run_watch(cli_args *a)
     tui_opts to;
     screen_opts(&to, a->ascii, a->export_dir);
 
+    if (!a->headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+        /* Decided before anything starts: no job runs unwatched. */
+        fprintf(stderr, "stagetop: the live screen needs a terminal (stdin and stdout); nothing "
+                        "was started: add --headless to run without one\n");
+        return CLI_EXIT_USAGE;
+    }
     if (!a->pid && !a->cmd) {
         rc = tui_pick(plat, &to, &a->pid, &e);
         if (rc == ST_EAGAIN) /* the user quit the picker, or a signal ended it */
