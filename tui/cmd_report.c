@@ -173,6 +173,21 @@ static int emit(char *md, const char *out, st_error *e)
     return rc;
 }
 
+int cli_report_one(const char *in, const char *label, const char *out)
+{
+    st_trace t;
+    st_error e;
+    int rc = CLI_EXIT_WATCH;
+    st_error_clear(&e);
+    if (cli_load_trace(in, &t) == 0) {
+        char *c = chart(&t);
+        rc = emit(st_report_md(&t, label, c, &e), out, &e);
+        free(c);
+    }
+    st_trace_free(&t);
+    return rc;
+}
+
 int cli_report(int argc, char **argv)
 {
     static const char *const use = "usage: stagetop report FILE [-o OUT.md]\n"

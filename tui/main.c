@@ -77,6 +77,9 @@ static void usage(FILE *f)
 "                          Prometheus text format (node_exporter's textfile collector)\n"
 "      --notify            bell + desktop notification (OSC 9/777; tmux passthrough)\n"
 "                          when the guard acts, the job ends, or a limit is near\n"
+"      --report OUT.md     when the run ends, its report (as stagetop report)\n"
+"      --plot OUT.svg      when the run ends, its chart (as stagetop plot)\n"
+"      --quiet             no closing summary on stderr\n"
 "      --allow-wide        let p, k and the guard signal a wide tree (one holding\n"
 "                          stagetop, or over half of the machine's processes);\n"
 "                          without it such a tree is watched read-only\n"
@@ -128,6 +131,7 @@ enum {
     OPT_OVERWRITE = 400, OPT_RECORD_SYNC
 };
 enum { OPT_METRICS = 512, OPT_NOTIFY }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
+enum { OPT_QUIET = 600, OPT_REPORT, OPT_PLOT }; /* the end of a run (tui/closing.c) */
 
 static int parse_args(int argc, char **argv, cli_args *a)
 {
@@ -155,6 +159,9 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"overwrite", no_argument, NULL, OPT_OVERWRITE},
         {"record-sync", required_argument, NULL, OPT_RECORD_SYNC},
         {"allow-wide", no_argument, NULL, OPT_ALLOW_WIDE},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"report", required_argument, NULL, OPT_REPORT},
+        {"plot", required_argument, NULL, OPT_PLOT},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -238,6 +245,9 @@ static int parse_args(int argc, char **argv, cli_args *a)
                 return bad_usage("--record-sync: '%s' is not never, 1s or always", optarg);
             break;
         case OPT_ALLOW_WIDE: a->allow_wide = 1; break;
+        case OPT_QUIET: a->quiet = 1; break;
+        case OPT_REPORT: a->report_path = optarg; break;
+        case OPT_PLOT: a->plot_path = optarg; break;
         case 'h':
             usage(stdout);
             gpu_status(stdout);
@@ -424,6 +434,7 @@ static int run_watch(cli_args *a)
             cli_job_events_end(&jev, 0);
             return rc;
         }
+        a->mon.job_log = logpath[0] ? logpath : NULL;
         a->pid = job.pid;
     }
     rc = st_monitor_open(&m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e);
@@ -453,9 +464,24 @@ static int run_watch(cli_args *a)
     }
     tui_outputs_close(&outs);
     char *resume = keep_paused ? cli_resume_command(&m) : NULL;
+    st_monitor_finish(&m); /* the final numbers: kernel peaks, last stage closed */
+    int orc = cli_end_outputs(&m, a);
+    if (orc && rc == CLI_EXIT_OK)
+        rc = orc;
     st_monitor_view(&m, st_now(), &rv);
     int32_t pid = rv.job_pid;
     int launched_alive = rv.job_launched && rv.job_state != ST_JOB_EXITED;
+    if (!launched_alive)
+        cli_log_drop_empty(logpath, a->job_log != NULL);
+    if (rv.job_launched && !launched_alive && rv.exit_code != 0 && logpath[0] && !rv.kill_asked) {
+        fprintf(stderr, "stagetop: the job failed (exit status %d); the last lines of its output "
+                        "(%s):\n", rv.exit_code, logpath);
+        cli_log_tail(stderr, logpath, 10);
+    }
+    if (!a->quiet) {
+        cli_closing c = {a->mon.record_path, logpath, a->report_path, a->plot_path, cli_signal};
+        cli_closing_summary(stderr, &rv, &c);
+    }
     if (st_monitor_close(&m, keep_paused, &e) != ST_OK) {
         fprintf(stderr, "stagetop: %s\n", e.msg);
         if (rc == CLI_EXIT_OK)

@@ -1,6 +1,7 @@
 /* monitor.c: one watched run, the single data path of docs/design.md:
  * backend -> tree sample -> ring (+ record stream) -> summary / export. */
 #include "stagetop/monitor.h"
+#include "stagetop/json.h"
 #include "stagetop/limits.h"
 
 #include <errno.h>
@@ -76,6 +77,15 @@ static void fill_meta(st_monitor *m)
     meta->swap_total = (m->sys.valid & ST_SYS_SWAPTOTAL) ? m->sys.swap_total : 0;
     snprintf(meta->footprint_metric, sizeof meta->footprint_metric, "%s",
              m->plat->footprint_metric);
+    if (m->opts.job_log && *m->opts.job_log) { /* where the job's output went */
+        st_jw w;
+        st_jw_init(&w, -1);
+        st_jw_lit(&w, "{\"job_log\":");
+        st_jw_str(&w, m->opts.job_log);
+        st_jw_char(&w, '}');
+        meta->extra = st_jw_take(&w); /* NULL (out of memory): not said */
+        st_jw_free(&w);
+    }
 }
 
 static void open_gpu(st_monitor *m)
@@ -550,6 +560,14 @@ void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, siz
              (long)m->tree.root.pid, stamp);
 }
 
+void st_monitor_finish(st_monitor *m)
+{
+    st_job_release_terminal(&m->job);
+    st_peak_finish(&m->job.peak); /* the job's cgroup: memory.peak, removed */
+    st_peak_feed(&m->job.peak, &m->summary);
+    st_summary_finish(&m->summary);
+}
+
 int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
 {
     int rc = ST_OK;
@@ -560,10 +578,7 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     if (m->job.paused_by_us && !keep_paused && m->job.state != ST_JOB_EXITED &&
         st_monitor_resume(m, now, &re) != ST_OK && re.code != ST_ESRCH)
         rc = st_error_set(err, re.code, re.sys_errno, "%s", re.msg); /* said, then close */
-    st_job_release_terminal(&m->job);
-    st_peak_finish(&m->job.peak); /* the job's cgroup: memory.peak, removed */
-    st_peak_feed(&m->job.peak, &m->summary);
-    st_summary_finish(&m->summary);
+    st_monitor_finish(m);
     if (m->rec) {
         if (st_recorder_end(m->rec, &m->summary, m->dropped, &e) != ST_OK)
             note_record_error(m, &e);
