@@ -86,7 +86,8 @@ static void usage(FILE *f)
 "  -h, --help              this help\n"
 "  -V, --version           the version\n"
 "\n"
-"keys: p pause/resume  k kill  e export  m mark  space freeze  +/- zoom  ? help  q quit\n"
+"keys: p pause/resume  k kill  e export  m mark  s stages  o job output  space freeze\n"
+"      +/- zoom  ? help  q quit\n"
 "exit: the command's own code; 3 the guard stopped it; 4 no room to start;\n"
 "      2 bad usage; 1 could not watch; 128+N a signal N ended it\n"
 "NO_COLOR turns colour off.  STAGETOP_CGROUP=0: no cgroup v2 of its own for a\n"
@@ -435,6 +436,7 @@ static int run_watch(cli_args *a)
             return rc;
         }
         a->mon.job_log = logpath[0] ? logpath : NULL;
+        to.job_log = a->mon.job_log;
         a->pid = job.pid;
     }
     rc = st_monitor_open(&m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e);

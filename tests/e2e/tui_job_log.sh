@@ -26,3 +26,27 @@ n_before=$(ls "$T/out" | wc -l)
 tm send-keys -t e q
 check "E: stagetop exits" wait_screen e 20 'stagetop-exit=0'
 check "E: no empty log is left behind" sh -c "[ \$(ls '$T/out' | wc -l) -eq $((n_before - 1)) ]"
+
+# --- O: key o shows the tail of the job's output -------------------------------------
+cat >"$T/o.sh" <<'JOB'
+i=1; while [ $i -le 60 ]; do echo "output line $i"; i=$((i + 1)); done
+printf 'evil \033[2J bytes\n'
+exec sleep 300
+JOB
+start_pane o 110 30 "'$STAGETOP' --no-gpu --interval 0.2 --job-log '$T/o.log' -- sh '$T/o.sh'"
+check "O: the job runs" wait_screen o 20 '^\[RUNNING\]'
+until_ok 20 grep -q "evil" "$T/o.log"
+tm send-keys -t o o
+check "O: o opens the job's output, naming the log" wait_screen o 10 "job output: $T/o.log"
+check "O: ... its tail shows" wait_screen o 5 'output line 60'
+check "O: ... control characters made visible" wait_screen o 5 'evil ^\[\[2J bytes'
+tm send-keys -t o PPage PPage PPage PPage PPage
+check "O: PgUp scrolls back to the first line" wait_screen o 10 'output line 1  '
+tm send-keys -t o End
+check "O: End goes back to the tail" wait_screen o 10 'output line 60'
+tm send-keys -t o o
+check "O: o closes it" until_ok 10 sh -c "! tmux -L $TM_SOCK capture-pane -p -t o | grep -q 'job output:'"
+tm send-keys -t o q
+wait_screen o 10 'ill it and quit' >/dev/null
+tm send-keys -t o k
+check "O: k: the job is killed and stagetop exits" wait_screen o 20 'stagetop-exit='
