@@ -43,6 +43,13 @@ int cli_preflight(const cli_args *a)
             return CLI_EXIT_USAGE;
         }
     }
+    int no_dir = a->export_dir && stat(a->export_dir, &st) != 0 ? errno : 0;
+    if (a->export_dir && (no_dir || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "stagetop: --export-dir: %s %s%s\n", a->export_dir,
+                no_dir == ENOENT ? "does not exist" : no_dir ? strerror(no_dir) : "is not a directory",
+                " (it must be an existing directory; nothing was started)");
+        return CLI_EXIT_USAGE;
+    }
     if (a->mon.events_path && stat(a->mon.events_path, &st) == 0 && !S_ISREG(st.st_mode) &&
         !S_ISFIFO(st.st_mode)) {
         fprintf(stderr, "stagetop: --events: %s is not a regular file or FIFO (a trace the "

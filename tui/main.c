@@ -177,7 +177,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->start_timeout = 1800;
     a->export_dir = ".";
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+p:i:r:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:p:i:r:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'p': {
             char *end;
@@ -197,8 +197,10 @@ static int parse_args(int argc, char **argv, cli_args *a)
         case OPT_HEADLESS: a->headless = 1; break;
         case OPT_JSONL: a->jsonl = 1; break;
         case OPT_HISTORY:
-            if (st_parse_duration(optarg, &d, &e) != ST_OK || d <= 0)
+            if (st_parse_duration(optarg, &d, &e) != ST_OK)
                 return bad_usage("--history: %s", e.msg);
+            if (d <= 0)
+                return bad_usage("--history: '%s': must be more than 0 (e.g. 30m, 2h)", optarg);
             a->mon.history_s = d;
             break;
         case OPT_EXPORT_DIR: a->export_dir = optarg; break;
