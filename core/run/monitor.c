@@ -352,6 +352,21 @@ int st_monitor_gpu_of(const st_monitor *m, int32_t pid, uint64_t *bytes)
     return 0;
 }
 
+/* -p follows exec: the root's command line is read again (at most once a
+ * second while it lives) and, when it changed (`cmd & stagetop -p $!`
+ * seen before the exec), kept once in the meta: the header, the export
+ * and the report and plot titles name what the job became. */
+static void follow_exec(st_monitor *m, double now)
+{
+    char cmd[sizeof m->meta.command];
+    if (m->opts.command || !m->tree.root_alive || now < m->cmd_next)
+        return;
+    m->cmd_next = now + 1.0;
+    if (m->plat->command(m->b, m->tree.root, cmd, sizeof cmd, NULL) == ST_OK && cmd[0] &&
+        strcmp(cmd, m->meta.command) != 0)
+        memcpy(m->meta.command, cmd, sizeof cmd);
+}
+
 /* The job: reaped (launched), vanished (attached), or past a kill's grace;
  * the exit event when it has just ended. */
 static void poll_job(st_monitor *m, double now)
@@ -445,6 +460,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     }
     if (m->gpu)
         read_gpu(m, now, &s);
+    follow_exec(m, now);
     if (m->tree.has_kernel_peak)
         st_summary_add_kernel_peak_from(&m->summary, m->tree.kernel_peak, ST_PEAK_SAMPLED);
 
