@@ -4,6 +4,8 @@
  * Exit 0 when every checked lane agrees, 1 when one does not or the pid
  * cannot be watched, 2 on bad usage. */
 #include "cli.h"
+#include "stagetop/tree.h"
+#include "stagetop/units.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -73,7 +75,9 @@ static void print_table(const st_doc_report *r)
     if (f->os_release[0])
         printf("  release:        %s\n", f->os_release);
     printf("  backend:        %s (footprint %s, peak %s)\n", r->platform, r->footprint_metric, r->peak_metric);
-    printf("  rusage flavor:  %s\n", f->rusage_flavor);
+    printf("  rusage flavor:  %s%s\n", f->rusage_flavor, strcmp(f->rusage_flavor, "n/a") == 0
+           ? " (macOS's proc_pid_rusage flavors, V4 with the lifetime peak or V2; this platform"
+             " reads /proc instead)" : "");
     printf("  kernel peak:    %s\n", f->kernel_peak ? "available" : "not available");
     printf("  NVML:           %s", f->nvml_found ? "found" : f->nvml_detail);
     if (f->nvml_found) {
@@ -100,6 +104,64 @@ static void print_table(const st_doc_report *r)
     if (unchecked)
         printf(" (%zu lane(s) had no reference or no reading here: not counted as failures)", unchecked);
     printf("\n");
+}
+
+/* -p: the tree the screen sums (the lanes above are the root alone): its
+ * footprint sum against the sum of each member's reference reading.
+ * Returns 1 when they disagree. */
+static int print_tree(const st_platform *plat, int32_t pid)
+{
+    st_backend *b;
+    st_tree t;
+    st_sample s1, s2;
+    st_error e;
+    st_doc_check c;
+    char a[32], bb[32], tl[32];
+    if (plat->open(&b, &e) != ST_OK)
+        return 0;
+    memset(&c, 0, sizeof c);
+    memset(&s1, 0, sizeof s1);
+    memset(&s2, 0, sizeof s2);
+    if (st_tree_init(&t, plat, b, pid, 0, &e) != ST_OK || st_tree_sample(&t, 0, &s1, &e) != ST_OK) {
+        printf("\ntree: cannot read pid %ld's tree: %s\n", (long)pid, e.msg);
+        plat->close(b);
+        return 0;
+    }
+    snprintf(c.lane, sizeof c.lane, "footprint");
+    c.unit = ST_DOC_BYTES;
+    c.rule = ST_DOC_WITHIN;
+    c.value = s1.footprint;
+    c.has_value = 1;
+    int refs = 1;
+    for (size_t i = 0; i < t.n_members; i++) {
+        st_doc_check m;
+        memset(&m, 0, sizeof m);
+        snprintf(m.lane, sizeof m.lane, "footprint");
+        m.unit = ST_DOC_BYTES;
+        st_doc_reference(plat->name, t.members[i].id.pid, &m);
+        if (!m.has_ref) {
+            refs = 0;
+            continue;
+        }
+        c.ref += m.ref;
+        c.tol += m.tol;
+    }
+    c.has_ref = refs;
+    if (st_tree_sample(&t, 1, &s2, &e) == ST_OK) {
+        c.after = s2.footprint;
+        c.has_after = 1;
+    }
+    c.ok = ST_DOC_NOT_CHECKED;
+    if (refs)
+        st_doc_judge(&c);
+    printf("\ntree (what the screen sums; the lanes above are pid %ld alone): %u process(es)\n",
+           (long)pid, s1.procs);
+    printf("%-12s %-13s %-13s +/-%-9s %s\n", "footprint", st_format_bytes(c.value, a, sizeof a),
+           refs ? st_format_bytes(c.ref, bb, sizeof bb) : "-", st_format_bytes(c.tol, tl, sizeof tl),
+           !refs ? "(no reference for every member)" : c.ok == ST_DOC_AGREES ? "ok" : "DIFF");
+    st_tree_free(&t);
+    plat->close(b);
+    return refs && c.ok != ST_DOC_AGREES;
 }
 
 int cli_doctor(int argc, char **argv)
@@ -150,15 +212,18 @@ int cli_doctor(int argc, char **argv)
         free(r);
         return CLI_EXIT_WATCH;
     }
+    int tree_bad = 0;
     if (json) {
         if (st_doc_json_write(STDOUT_FILENO, r) != 0)
             rc = -1;
     } else {
         print_table(r);
+        if (o.pid)
+            tree_bad = print_tree(&st_platform_native, o.pid);
         if (fflush(stdout) != 0)
             rc = -1;
     }
-    rc = rc != 0 ? CLI_EXIT_WATCH : r->ok ? CLI_EXIT_OK : CLI_EXIT_WATCH;
+    rc = rc != 0 ? CLI_EXIT_WATCH : r->ok && !tree_bad ? CLI_EXIT_OK : CLI_EXIT_WATCH;
     free(r);
     return rc;
 }
