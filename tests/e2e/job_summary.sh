@@ -22,7 +22,7 @@ check "C: ... the duration and samples" grep -q "^  duration  *[0-9.]*s ([0-9]* 
 check "C: ... the peak with the kernel peak and its source" grep -Eq "^  peak footprint .*kernel peak .*(wait4|cgroup|sampled)" "$T/c.err"
 check "C: ... swap" grep -q "^  swap  " "$T/c.err"
 check "C: ... the minimum level" grep -q "^  min level  *[0-9.]*%" "$T/c.err"
-check "C: ... both stages" sh -c "grep -q '^  stages  *alpha ' '$T/c.err' && grep -q '^  *beta  ' '$T/c.err'"
+check "C: ... the stage table, both stages" sh -c "grep -q '^  stages  ' '$T/c.err' && grep -Eq '^  (stages)? +alpha ' '$T/c.err' && grep -Eq '^  (stages)? +beta ' '$T/c.err'"
 check "C: ... the paths of the record, report and plot" \
     sh -c "grep -q '^  record  *$T/c.jsonl' '$T/c.err' && grep -q '^  report  *$T/c.md' '$T/c.err' && grep -q '^  plot  *$T/c.svg' '$T/c.err'"
 check "C: the duration is the record's" $PY - "$T/c.jsonl" "$T/c.err" <<'EOF'
