@@ -5,8 +5,6 @@
 #include "stagetop/limits.h"
 
 #include <errno.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +16,6 @@
 #ifndef ST_VERSION
 #define ST_VERSION "0.0.0"
 #endif
-
-double st_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static double cpu_now(void)
 {
@@ -352,10 +343,8 @@ int st_monitor_gpu_of(const st_monitor *m, int32_t pid, uint64_t *bytes)
     return 0;
 }
 
-/* -p follows exec: the root's command line is read again (at most once a
- * second while it lives) and, when it changed (`cmd & stagetop -p $!`
- * seen before the exec), kept once in the meta: the header, the export
- * and the report and plot titles name what the job became. */
+/* -p follows exec: the root's command line, read again at most once a
+ * second, kept once in the meta (header, export, report and plot titles). */
 static void follow_exec(st_monitor *m, double now)
 {
     char cmd[sizeof m->meta.command];
@@ -555,25 +544,6 @@ int st_monitor_kill(st_monitor *m, double now, st_error *err)
     int rc = st_job_kill(&m->job, &m->tree, now, err);
     job_event(m, ST_EV_KILL, now, NULL);
     return rc;
-}
-
-int st_monitor_export(st_monitor *m, const char *path, st_error *err)
-{
-    st_summary_finish(&m->summary);
-    uint64_t missing = m->dropped + st_ring_overwritten(&m->ring);
-    return st_trace_export(path, &m->meta, st_ring_view(&m->ring), &m->events, &m->summary,
-                           missing, err);
-}
-
-void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, size_t len)
-{
-    char stamp[32] = "";
-    time_t wall = time(NULL);
-    struct tm tm;
-    if (localtime_r(&wall, &tm))
-        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(buf, len, "%s/stagetop-%ld-%s.json", dir && *dir ? dir : ".",
-             (long)m->tree.root.pid, stamp);
 }
 
 void st_monitor_finish(st_monitor *m)
