@@ -189,7 +189,8 @@ int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err)
             (unsigned)s->pressure_c / 100u, (unsigned)s->pressure_c % 100u);
     }
     static const char *const states[] = {"running", "paused", "exited"};
-    int now_state = v->state == ST_JOB_PAUSED ? 1 : v->state == ST_JOB_EXITED ? 2 : 0;
+    int now_state = v->state == ST_JOB_PAUSED || v->state == ST_JOB_STOPPED ? 1
+                  : v->state == ST_JOB_EXITED ? 2 : 0; /* stopped by someone else: not running */
     head(mx, &oom, "stagetop_job_state",
          "1 for the job's state (running, paused or exited), 0 for the others.");
     for (int i = 0; i < 3; i++)

@@ -219,6 +219,8 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
     st_run_view rv;
     view_of(&s, st_now(), &rv);
     tui_view_resize(&s.v, &rv);
+    if (o->job_log && *o->job_log) /* where the job's output goes, said first */
+        tui_view_message(&s.v, st_now(), 0, "the job's output goes to %s (o shows it)", o->job_log);
     if (rv.samples_total == 0) /* starting the screen is not a missed deadline */
         st_monitor_start(m, st_now());
     double redraw = o->redraw_s > 0 ? o->redraw_s : 0.1;

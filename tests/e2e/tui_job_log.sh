@@ -35,6 +35,7 @@ exec sleep 300
 JOB
 start_pane o 110 30 "'$STAGETOP' --no-gpu --interval 0.2 --job-log '$T/o.log' -- sh '$T/o.sh'"
 check "O: the job runs" wait_screen o 20 '^\[RUNNING\]'
+check "O: the status line names the log first" wait_screen o 10 "the job's output goes to $T/o.log (o shows it)"
 until_ok 20 grep -q "evil" "$T/o.log"
 tm send-keys -t o o
 check "O: o opens the job's output, naming the log" wait_screen o 10 "job output: $T/o.log"
