@@ -3,6 +3,7 @@
 # membership is by identity, and stagetop is the job's subreaper (Linux).
 #   W  `sh -c 'sh -c "WORKER & sleep 1.5"; sleep 4'`: once the middle shell
 #      exits, the worker (64 MiB of random bytes) is still counted;
+#   Wp the same with -p (the worker re-parents to init, not to stagetop);
 #   P  --on-budget pause stops such an orphan too, and "resume with" names it;
 #   S  a setsid'd worker (its own session and group) whose parent exited is
 #      ended with the job
@@ -34,6 +35,26 @@ s = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "sample"]
 mid = [r for r in s if 2.0 <= float(r["t"]) <= 3.3]
 low = [(r["t"], r.get("footprint", 0) >> 20) for r in mid if r.get("footprint", 0) < (60 << 20)]
 print("samples 2.0-3.3 s:", len(mid), "under 60 MiB:", low)
+sys.exit(0 if mid and not low else 1)
+EOF
+
+# --- Wp: the same rule for -p -----------------------------------------------------------
+sh -c "while [ ! -e '$T/wp.go' ]; do sleep 0.05; done; sh -c 'python3 $T/worker.py & sleep 1.5'; sleep 4" &
+target=$!
+remember_job $target
+"$STAGETOP" --headless --no-gpu -i .25 -p $target --record "$T/wp.jsonl" --metrics "$T/wp.prom" 2>"$T/wp.err" &
+st=$!
+remember_job $st
+wait_for "the first sample" 30 test -s "$T/wp.prom"
+: >"$T/wp.go"
+wait_bounded $st 60
+check "Wp: -p: the orphaned worker is still counted after its parent exited" $PY - "$T/wp.jsonl" <<'EOF'
+import json, sys
+s = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "sample"]
+t0 = min((float(r["t"]) for r in s if r.get("procs", 0) >= 3), default=None)
+mid = [r for r in s if t0 is not None and t0 + 2.0 <= float(r["t"]) <= t0 + 3.3]
+low = [(r["t"], r.get("footprint", 0) >> 20) for r in mid if r.get("footprint", 0) < (60 << 20)]
+print("first sample with the worker:", t0, "samples 2.0-3.3 s after:", len(mid), "under 60 MiB:", low)
 sys.exit(0 if mid and not low else 1)
 EOF
 
