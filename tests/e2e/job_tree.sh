@@ -97,7 +97,8 @@ remember_job $st
 no_sleepers() { ! pgrep -f "^sleep $secs\$" >/dev/null; }
 until_ok 60 no_sleepers
 zombies() { ps -o stat= --ppid $st 2>/dev/null | grep -c '^Z'; }
-no_zombies() { [ "$(zombies)" = 0 ]; }
+no_zombies() { kill -0 $st && [ "$(zombies)" = 0 ]; }
+check "Z: stagetop runs on (the root sleeps 120 s)" kill -0 $st
 check "Z: no zombie is left under stagetop while it runs" until_ok 30 no_zombies
 kill -TERM $st
 wait_bounded $st 30
