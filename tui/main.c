@@ -475,6 +475,10 @@ static int run_watch(cli_args *a)
     st_monitor_view(&m, st_now(), &rv);
     int32_t pid = rv.job_pid;
     int launched_alive = rv.job_launched && rv.job_state != ST_JOB_EXITED;
+    sigset_t ttou, old_mask; /* in a terminal's background under `stty tostop`, these writes */
+    sigemptyset(&ttou);      /* would stop stagetop (SIGTTOU): blocked, the kernel lets them through */
+    sigaddset(&ttou, SIGTTOU);
+    sigprocmask(SIG_BLOCK, &ttou, &old_mask);
     if (!launched_alive)
         cli_log_drop_empty(logpath, a->job_log != NULL);
     if (rv.job_launched && !launched_alive && rv.exit_code != 0 && logpath[0] && !rv.kill_asked) {
@@ -499,6 +503,8 @@ static int run_watch(cli_args *a)
     if (launched_alive && !cli_signal)
         fprintf(stderr, "stagetop: job %ld is still running%s%s\n", (long)pid,
                 logpath[0] ? "; its output: " : "", logpath);
+    fflush(stderr);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
     return rc;
 }
 

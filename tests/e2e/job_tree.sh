@@ -31,7 +31,7 @@ check "W: the run ends" test -s "$T/w.jsonl"
 # its 64 MiB until about 4 s after it started): each counts >= 60 MiB.
 check "W: the orphaned worker is still counted after its parent exited" $PY - "$T/w.jsonl" <<'EOF'
 import json, sys
-s = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "sample"]
+s = [r for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample"]
 mid = [r for r in s if 2.0 <= float(r["t"]) <= 3.3]
 low = [(r["t"], r.get("footprint", 0) >> 20) for r in mid if r.get("footprint", 0) < (60 << 20)]
 print("samples 2.0-3.3 s:", len(mid), "under 60 MiB:", low)
@@ -50,7 +50,7 @@ wait_for "the first sample" 30 test -s "$T/wp.prom"
 wait_bounded $st 60
 check "Wp: -p: the orphaned worker is still counted after its parent exited" $PY - "$T/wp.jsonl" <<'EOF'
 import json, sys
-s = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "sample"]
+s = [r for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample"]
 t0 = min((float(r["t"]) for r in s if r.get("procs", 0) >= 3), default=None)
 mid = [r for r in s if t0 is not None and t0 + 2.0 <= float(r["t"]) <= t0 + 3.3]
 low = [(r["t"], r.get("footprint", 0) >> 20) for r in mid if r.get("footprint", 0) < (60 << 20)]
@@ -104,7 +104,7 @@ kill -TERM $st
 wait_bounded $st 30
 check "Z: the samples counted the orphans (>= 250 processes at once)" $PY - "$T/z.jsonl" <<'EOF'
 import json, sys
-n = max([0] + [r.get("procs", 0) for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "sample"])
+n = max([0] + [r.get("procs", 0) for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample"])
 print("most processes in one sample:", n)
 sys.exit(0 if n >= 250 else 1)
 EOF

@@ -38,7 +38,7 @@ run_spike() {
         "$STAGETOP" summary "$T/$n.json" >"$T/$n.jsummary" 2>>"$T/$n.err"
         python3 - "$T/$n.jsonl" $SPIKE_MIB <<'PY' && return 0
 import json, sys
-seen = max([0] + [max(r.get("footprint", 0), r.get("rss", 0)) for r in map(json.loads, open(sys.argv[1]))
+seen = max([0] + [max(r.get("footprint", 0), r.get("rss", 0)) for r in map(json.loads, filter(str.strip, open(sys.argv[1])))
                   if r.get("type") == "sample"])
 sys.exit(0 if seen < (int(sys.argv[2]) << 20) // 2 else 1)
 PY

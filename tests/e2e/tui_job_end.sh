@@ -14,7 +14,7 @@ set -u
 check_end() {
     $PY - "$@" <<'EOF'
 import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 end = [r for r in recs if r.get("type") == "end"]
 exit_t = [float(r["t"]) for r in recs if r.get("type") == "event" and r.get("kind") == "exit"]
 last_t = max(float(r["t"]) for r in recs if r.get("type") == "sample")
