@@ -3,7 +3,8 @@
 #   I  a screen job gets /dev/null as stdin: `read` ends at once (it is not
 #      stopped by SIGTTIN, reading a terminal it does not own);
 #   T  a job stopped by someone else (kill -STOP) shows STOPPED, never
-#      RUNNING, and RUNNING again once continued.
+#      RUNNING, and RUNNING again once continued;
+#   R  a --headless --jsonl trace of a job that prints replays.
 set -u
 . "$(dirname "$0")/tui_common.inc"
 
@@ -29,3 +30,12 @@ tm send-keys -t t q
 wait_screen t 10 'ill it and quit' >/dev/null
 tm send-keys -t t k
 check "T: k: the job is killed and stagetop exits" wait_screen t 20 'stagetop-exit='
+
+# --- R: a --headless --jsonl trace with a chatty job replays ------------------------------
+"$STAGETOP" --headless --jsonl --no-gpu -i .1 -- \
+    sh -c 'echo "{\"type\":\"end\"}"; echo job-says-hello; sleep 0.3' >"$T/r.jsonl" 2>"$T/r.err"
+start_pane r 110 30 "'$STAGETOP' replay '$T/r.jsonl'"
+check "R: stagetop replay reads the trace on stdout (the job's output went elsewhere)" \
+    wait_screen r 10 "^\[REPLAY\] $T/r.jsonl"
+tm send-keys -t r q
+check "R: q exits 0" wait_screen r 10 'stagetop-exit=0'
