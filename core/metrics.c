@@ -218,7 +218,8 @@ int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err)
     static const char *const states[] = {"running", "paused", "exited"};
     stateset(&o, "stagetop_job_state",
              "1 for the job's state (running, paused or exited), 0 for the others.", states, 3,
-             v->state == ST_JOB_PAUSED ? 1 : v->state == ST_JOB_EXITED ? 2 : 0);
+             v->state == ST_JOB_PAUSED || v->state == ST_JOB_STOPPED ? 1 /* stopped by someone else: not running */
+             : v->state == ST_JOB_EXITED ? 2 : 0);
     if (v->has_exit_code)
         one_i64(&o, "stagetop_job_exit_code", SC_JOB,
                 "Exit code of a job stagetop started, once it has exited (128+N: signal N).",

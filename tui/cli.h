@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "stagetop/metrics.h"
 #include "stagetop/monitor.h"
 #include "stagetop/trace.h"
@@ -36,6 +37,9 @@ typedef struct cli_args {
     int on_budget_set;      /* --on-budget given */
     int keep_events;        /* --keep-events: keep the job's $STAGETOP_EVENTS file */
     int allow_wide;         /* --allow-wide: a wide tree may be signalled */
+    int quiet;              /* --quiet: no closing summary */
+    const char *report_path; /* --report OUT.md: written when the run ends */
+    const char *plot_path;   /* --plot OUT.svg: written when the run ends */
 } cli_args;
 
 /* Signals: SIGINT, SIGTERM, SIGHUP and every other signal whose default
@@ -90,6 +94,8 @@ int cli_mark(int argc, char **argv);
  * `stagetop plot FILE|A B -o OUT.svg`. */
 int cli_diff(int argc, char **argv);
 int cli_report(int argc, char **argv);
+/* One trace's report (as `stagetop report IN -o OUT`), titled label. */
+int cli_report_one(const char *in, const char *label, const char *out);
 int cli_plot_cmd(int argc, char **argv);
 /* Load a trace, or say why on stderr (file and line) and return -1 (t
  * must still be freed). */
@@ -133,5 +139,27 @@ void cli_scope(st_monitor *m, const cli_args *a);
  * job's own code when it ended by itself, 0 when it ended after the user's
  * kill (k in the screen: ended as asked). */
 int cli_exit_code(const st_monitor *m, int signo);
+
+/* The end of a watched run (tui/closing.c). */
+typedef struct cli_closing {
+    const char *record;     /* --record, or NULL */
+    const char *job_log;    /* the job's log, or NULL / "" */
+    const char *report, *plot; /* written by cli_end_outputs, or NULL */
+    int signo;              /* stagetop ended by this signal, 0 none */
+    const char *job_where;  /* where a launched job ran (its cgroup, or why
+                               none), or NULL */
+} cli_closing;
+/* --report / --plot from the finished run (the same code as `stagetop
+ * report` and `stagetop plot`, on the run exported to a private temporary
+ * trace); says on stderr what failed; 0 or CLI_EXIT_WATCH. */
+int cli_end_outputs(st_monitor *m, const cli_args *a);
+/* The closing summary on stderr, like /usr/bin/time -v (stagetop(1) SUMMARY). */
+void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c);
+/* The last `lines` lines of the job's log on f, control characters made
+ * visible; nothing when it cannot be read or is empty. */
+void cli_log_tail(FILE *f, const char *path, int lines);
+/* An automatic job log (not --job-log) that stayed empty is removed: 1 when
+ * it was (path is then ""). */
+int cli_log_drop_empty(char *path, int chosen);
 
 #endif

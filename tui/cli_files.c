@@ -108,6 +108,13 @@ int cli_preflight(cli_args *a)
             return CLI_EXIT_USAGE;
         }
     }
+    int no_dir = a->export_dir && stat(a->export_dir, &st) != 0 ? errno : 0;
+    if (a->export_dir && (no_dir || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "stagetop: --export-dir: %s %s%s\n", a->export_dir,
+                no_dir == ENOENT ? "does not exist" : no_dir ? strerror(no_dir) : "is not a directory",
+                " (it must be an existing directory; nothing was started)");
+        return CLI_EXIT_USAGE;
+    }
     st_error e;
     if (rec && st_atomic_check(rec, &e) != ST_OK) { /* a file can be made there: now, not at the end */
         fprintf(stderr, "stagetop: --record: %s\n", e.msg);

@@ -253,6 +253,54 @@ static const char *file_name(const char *path)
     return b && b[1] ? b + 1 : path;
 }
 
+/* `report` of one trace or two (in[], their labels), to out (NULL or "-":
+ * standard output; OUT.md also gets OUT.svg beside it): the one path of
+ * `stagetop report` and of the end of a run's --report. */
+static int report_files(int n, const char *const *in, const char *const *label, const char *out)
+{
+    st_trace t[2];
+    st_error e;
+    st_error_clear(&e);
+    int rc = CLI_EXIT_WATCH, loaded = 0;
+    for (; loaded < n; loaded++)
+        if (cli_load_trace(in[loaded], &t[loaded]) != 0) {
+            st_trace_free(&t[loaded]);
+            break;
+        }
+    int with_svg = out && strcmp(out, "-") != 0 && svg_beside(out);
+    char *link = NULL;
+    if (loaded == n && with_svg &&
+        write_svg(&t[0], n == 2 ? &t[1] : NULL, file_name(label[0]), n == 2 ? file_name(label[1]) : NULL,
+                  out, &link) != 0)
+        loaded = -1; /* the chart was not written: nor is the report */
+    if (loaded == n) {
+        st_report_charts c = {{chart(&t[0], n == 2 ? &t[1] : NULL),
+                               n == 2 ? chart(&t[1], &t[0]) : NULL}, link};
+        if (n == 1) {
+            rc = emit(st_report_md_charts(&t[0], label[0], &c, &e), out, &e);
+        } else {
+            st_diff d;
+            if (st_diff_compute(&t[0], &t[1], &d, &e) != ST_OK) {
+                fprintf(stderr, "stagetop: report: %s\n", e.msg);
+            } else {
+                rc = emit(st_report_diff_md_charts(&d, label[0], label[1], &c, &e), out, &e);
+                st_diff_free(&d);
+            }
+        }
+        free((char *)c.text[0]);
+        free((char *)c.text[1]);
+    }
+    free(link);
+    for (int i = 0; i < (loaded < 0 ? n : loaded); i++)
+        st_trace_free(&t[i]);
+    return rc;
+}
+
+int cli_report_one(const char *in, const char *label, const char *out)
+{
+    return report_files(1, &in, &label, out);
+}
+
 int cli_report(int argc, char **argv)
 {
     static const char *const use = "usage: stagetop report FILE [-o OUT.md]\n"
@@ -272,42 +320,7 @@ int cli_report(int argc, char **argv)
     }
     if (n == 0 || (n == 2 && strcmp(in[0], "-") == 0 && strcmp(in[1], "-") == 0))
         return cli_bad_usage("%s", use);
-    st_trace t[2];
-    st_error e;
-    st_error_clear(&e);
-    int rc = CLI_EXIT_WATCH, loaded = 0;
-    for (; loaded < n; loaded++)
-        if (cli_load_trace(in[loaded], &t[loaded]) != 0) {
-            st_trace_free(&t[loaded]);
-            break;
-        }
-    int with_svg = out && strcmp(out, "-") != 0 && svg_beside(out);
-    char *link = NULL;
-    if (loaded == n && with_svg &&
-        write_svg(&t[0], n == 2 ? &t[1] : NULL, file_name(in[0]), n == 2 ? file_name(in[1]) : NULL,
-                  out, &link) != 0)
-        loaded = -1; /* the chart was not written: nor is the report */
-    if (loaded == n) {
-        st_report_charts c = {{chart(&t[0], n == 2 ? &t[1] : NULL),
-                               n == 2 ? chart(&t[1], &t[0]) : NULL}, link};
-        if (n == 1) {
-            rc = emit(st_report_md_charts(&t[0], in[0], &c, &e), out, &e);
-        } else {
-            st_diff d;
-            if (st_diff_compute(&t[0], &t[1], &d, &e) != ST_OK) {
-                fprintf(stderr, "stagetop: report: %s\n", e.msg);
-            } else {
-                rc = emit(st_report_diff_md_charts(&d, in[0], in[1], &c, &e), out, &e);
-                st_diff_free(&d);
-            }
-        }
-        free((char *)c.text[0]);
-        free((char *)c.text[1]);
-    }
-    free(link);
-    for (int i = 0; i < (loaded < 0 ? n : loaded); i++)
-        st_trace_free(&t[i]);
-    return rc;
+    return report_files(n, in, in, out);
 }
 
 int cli_summary_text(const char *path)

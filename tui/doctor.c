@@ -4,6 +4,7 @@
  * Exit 0 when every checked lane agrees, 1 when one does not or the pid
  * cannot be watched, 2 on bad usage. */
 #include "cli.h"
+#include "stagetop/units.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +14,6 @@
 
 #include "stagetop/prerun.h"
 #include "stagetop/doctor.h"
-#include "stagetop/peak.h"
 #include "stagetop/units.h"
 
 static const char doctor_use[] = "usage: stagetop doctor [-p PID] [--json] [--no-gpu]";
@@ -75,7 +75,9 @@ static void print_table(const st_doc_report *r)
     if (f->os_release[0])
         printf("  release:        %s\n", f->os_release);
     printf("  backend:        %s (footprint %s, peak %s)\n", r->platform, r->footprint_metric, r->peak_metric);
-    printf("  rusage flavor:  %s\n", f->rusage_flavor);
+    printf("  rusage flavor:  %s%s\n", f->rusage_flavor, strcmp(f->rusage_flavor, "n/a") == 0
+           ? " (macOS's proc_pid_rusage flavors, V4 with the lifetime peak or V2; this platform"
+             " reads /proc instead)" : "");
     printf("  kernel peak:    %s\n", f->kernel_peak ? "available" : "not available");
     printf("  NVML:           %s", f->nvml_found ? "found" : f->nvml_detail);
     if (f->nvml_found) {
@@ -105,6 +107,28 @@ static void print_table(const st_doc_report *r)
     if (unchecked)
         printf(" (%zu lane(s) had no reference or no reading here: not counted as failures)", unchecked);
     printf("\n");
+}
+
+/* -p: the tree the screen sums (the lanes above are the root alone): its
+ * footprint sum against the sum of each member's reference reading
+ * (st_prerun_tree_check).  Returns 1 when they disagree. */
+static int print_tree(const st_platform *plat, int32_t pid)
+{
+    st_doc_check c;
+    st_error e;
+    uint32_t procs = 0;
+    char a[32], bb[32], tl[32];
+    int refs = st_prerun_tree_check(plat, pid, &c, &procs, &e);
+    if (refs < 0) {
+        printf("\ntree: cannot read pid %ld's tree: %s\n", (long)pid, e.msg);
+        return 0;
+    }
+    printf("\ntree (what the screen sums; the lanes above are pid %ld alone): %u process(es)\n",
+           (long)pid, procs);
+    printf("%-12s %-13s %-13s +/-%-9s %s\n", "footprint", st_format_bytes(c.value, a, sizeof a),
+           refs ? st_format_bytes(c.ref, bb, sizeof bb) : "-", st_format_bytes(c.tol, tl, sizeof tl),
+           !refs ? "(no reference for every member)" : c.ok == ST_DOC_AGREES ? "ok" : "DIFF");
+    return refs && c.ok != ST_DOC_AGREES;
 }
 
 int cli_doctor(int argc, char **argv)
@@ -157,15 +181,18 @@ int cli_doctor(int argc, char **argv)
         free(r);
         return CLI_EXIT_WATCH;
     }
+    int tree_bad = 0;
     if (json) {
         if (st_doc_json_write(STDOUT_FILENO, r) != 0)
             rc = -1;
     } else {
         print_table(r);
+        if (o.pid)
+            tree_bad = print_tree(&st_platform_native, o.pid);
         if (fflush(stdout) != 0)
             rc = -1;
     }
-    rc = rc != 0 ? CLI_EXIT_WATCH : r->ok ? CLI_EXIT_OK : CLI_EXIT_WATCH;
+    rc = rc != 0 ? CLI_EXIT_WATCH : r->ok && !tree_bad ? CLI_EXIT_OK : CLI_EXIT_WATCH;
     free(r);
     return rc;
 }

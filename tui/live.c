@@ -169,7 +169,21 @@ static void on_key(live *s, int ch, double now)
         v->prompt = TUI_PROMPT_WIDE; /* confirm first; the key is pressed again after */
         return;
     }
+    if (v->log) { /* the job's output is open: scroll keys are its own */
+        switch (ch) {
+        case KEY_UP: v->log_scroll++; return;
+        case KEY_DOWN: v->log_scroll -= v->log_scroll > 0; return;
+        case KEY_PPAGE: v->log_scroll += 10; return;
+        case KEY_NPAGE: v->log_scroll = v->log_scroll > 10 ? v->log_scroll - 10 : 0; return;
+        case KEY_END: v->log_scroll = 0; return;
+        default: break;
+        }
+    }
     switch (ch) {
+    case 'o': case 'O':
+        v->log = !v->log;
+        v->log_scroll = 0;
+        break;
     case 'p': case 'P': do_pause(s, now); break;
     case 'k': case 'K':
         if (rv.job_state == ST_JOB_EXITED)
@@ -193,7 +207,7 @@ static void on_key(live *s, int ch, double now)
     case 'q': case 'Q':
         if (rv.paused_by_us && rv.job_state == ST_JOB_PAUSED) {
             v->prompt = TUI_PROMPT_QUIT;
-        } else if (rv.job_launched && rv.job_state == ST_JOB_RUNNING) {
+        } else if (rv.job_launched && (rv.job_state == ST_JOB_RUNNING || rv.job_state == ST_JOB_STOPPED)) {
             v->prompt = TUI_PROMPT_QUIT_LAUNCHED;
         } else if (rv.job_state == ST_JOB_KILLING && !s->quit_after_kill) {
             /* leaving now would skip the SIGKILL that follows the grace */
@@ -225,6 +239,8 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
     st_run_view rv;
     view_of(&s, st_now(), &rv);
     tui_view_resize(&s.v, &rv);
+    if (o->job_log && *o->job_log) /* where the job's output goes, said first */
+        tui_view_message(&s.v, st_now(), 0, "the job's output goes to %s (o shows it)", o->job_log);
     if (rv.samples_total == 0) /* starting the screen is not a missed deadline */
         st_monitor_start(m, st_now());
     double redraw = o->redraw_s > 0 ? o->redraw_s : 0.1;

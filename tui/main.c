@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +61,10 @@ static void usage(FILE *f)
 "      --record-sync WHEN  never, 1s or always: how often the record is pushed to\n"
 "                          the disk (default 1s: at most once a second, and\n"
 "                          soon after an event or a guard action: 10/s at most)\n"
-"      --headless          no screen; with --jsonl the records go to stdout\n"
-"      --jsonl             (headless) write JSONL records to stdout\n"
+"      --headless          no screen (needed without a terminal: the screen is\n"
+"                          refused with exit 2 before the job starts)\n"
+"      --jsonl             (headless) write JSONL records to stdout (the job's\n"
+"                          stdout then goes to stderr: the trace is stagetop's)\n"
 "      --history DURATION  how much the screen and export keep (default 2h)\n"
 "      --export-dir DIR    where `e` writes traces (default .)\n"
 "      --swap-budget SIZE  act when swap grows more than SIZE (8G, 512M) above its start\n"
@@ -83,13 +86,17 @@ static void usage(FILE *f)
 "                          job's series naming it across runs: job_name=gen\n"
 "      --notify            bell + desktop notification (OSC 9/777; tmux passthrough)\n"
 "                          when the guard acts, the job ends, or a limit is near\n"
+"      --report OUT.md     when the run ends, its report (as stagetop report)\n"
+"      --plot OUT.svg      when the run ends, its chart (as stagetop plot)\n"
+"      --quiet             no closing summary on stderr\n"
 "      --allow-wide        let p, k and the guard signal a wide tree (one holding\n"
 "                          stagetop, or over half of the machine's processes);\n"
 "                          without it such a tree is watched read-only\n"
 "  -h, --help              this help\n"
 "  -V, --version           the version\n"
 "\n"
-"keys: p pause/resume  k kill  e export  m mark  space freeze  +/- zoom  ? help  q quit\n"
+"keys: p pause/resume  k kill  e export  m mark  s stages  o job output  space freeze\n"
+"      +/- zoom  ? help  q quit\n"
 "exit: the command's own code; 3 the guard stopped it; 4 no room to start;\n"
 "      2 bad usage; 1 could not watch; 128+N a signal N ended it\n"
 "NO_COLOR turns colour off.  STAGETOP_CGROUP=0: no cgroup v2 of its own for a\n"
@@ -134,6 +141,7 @@ enum {
     OPT_OVERWRITE = 400, OPT_RECORD_SYNC
 };
 enum { OPT_METRICS = 512, OPT_NOTIFY, OPT_METRICS_LABEL }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
+enum { OPT_QUIET = 600, OPT_REPORT, OPT_PLOT }; /* the end of a run (tui/closing.c) */
 
 static int parse_args(int argc, char **argv, cli_args *a)
 {
@@ -162,6 +170,9 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"overwrite", no_argument, NULL, OPT_OVERWRITE},
         {"record-sync", required_argument, NULL, OPT_RECORD_SYNC},
         {"allow-wide", no_argument, NULL, OPT_ALLOW_WIDE},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"report", required_argument, NULL, OPT_REPORT},
+        {"plot", required_argument, NULL, OPT_PLOT},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -176,7 +187,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     a->start_timeout = 1800;
     a->export_dir = ".";
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+p:i:r:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:p:i:r:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'p': {
             char *end;
@@ -196,8 +207,10 @@ static int parse_args(int argc, char **argv, cli_args *a)
         case OPT_HEADLESS: a->headless = 1; break;
         case OPT_JSONL: a->jsonl = 1; break;
         case OPT_HISTORY:
-            if (st_parse_duration(optarg, &d, &e) != ST_OK || d <= 0)
+            if (st_parse_duration(optarg, &d, &e) != ST_OK)
                 return bad_usage("--history: %s", e.msg);
+            if (d <= 0)
+                return bad_usage("--history: '%s': must be more than 0 (e.g. 30m, 2h)", optarg);
             a->mon.history_s = d;
             break;
         case OPT_EXPORT_DIR: a->export_dir = optarg; break;
@@ -252,6 +265,9 @@ static int parse_args(int argc, char **argv, cli_args *a)
                 return bad_usage("--record-sync: '%s' is not never, 1s or always", optarg);
             break;
         case OPT_ALLOW_WIDE: a->allow_wide = 1; break;
+        case OPT_QUIET: a->quiet = 1; break;
+        case OPT_REPORT: a->report_path = optarg; break;
+        case OPT_PLOT: a->plot_path = optarg; break;
         case 'h':
             usage(stdout);
             gpu_status(stdout);
@@ -298,47 +314,89 @@ static int parse_args(int argc, char **argv, cli_args *a)
     return 0;
 }
 
-/* With a screen, a launched job's output goes to a log file, not over the
- * screen; the child inherits it through a temporary dup2. */
+extern char **environ;
+
+/* The job's environment: stagetop's, with STAGETOP_EVENTS set to its
+ * events file (NULL when none); malloc'd array over environ's strings and
+ * one of its own (*own, freed by the caller). */
+static char **job_env(const char *events, char **own)
+{
+    size_t n = 0;
+    for (char **p = environ; *p; p++)
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    *own = NULL;
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (char **p = environ; *p; p++)
+        if (!events || strncmp(*p, "STAGETOP_EVENTS=", 16) != 0)
+            env[k++] = *p;
+    if (events) {
+        size_t len = strlen(events) + 17;
+        if (!(*own = malloc(len))) {
+            free(env);
+            return NULL;
+        }
+        snprintf(*own, len, "STAGETOP_EVENTS=%s", events);
+        env[k++] = *own;
+    }
+    env[k] = NULL;
+    return env;
+}
+
+/* Start the job with its own environment and files, stagetop's untouched:
+ * with a screen, stdin is /dev/null and its output goes to the job log;
+ * headless with --jsonl, its stdout goes to stagetop's stderr (stdout
+ * carries the records, stagetop's alone); headless on a terminal where
+ * stagetop is in the foreground, the job gets the foreground, as a shell
+ * gives it (it can read the terminal; ^C and ^Z go to it). */
 static int spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
 {
     st_error e;
-    int saved[2] = {-1, -1}, logfd = -1;
+    st_spawn_opts so;
+    int logfd = -1, nullfd = -1, rc = CLI_EXIT_WATCH;
+    char *own = NULL, **env = NULL;
     memset(job, 0, sizeof *job);
     job->grace_s = a->mon.grace_s;
+    st_spawn_opts_init(&so);
     if (!a->headless) {
         if ((logfd = cli_open_job_log(a, logpath, loglen)) < 0)
             return CLI_EXIT_WATCH;
-        /* close-on-exec: the job must not inherit the terminal as extra fds */
-        saved[0] = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
-        saved[1] = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
-        dup2(logfd, STDOUT_FILENO);
-        dup2(logfd, STDERR_FILENO);
+        if ((nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
+            fprintf(stderr, "stagetop: /dev/null: %s\n", strerror(errno));
+            goto out;
+        }
+        so.fd_in = nullfd;
+        so.fd_out = so.fd_err = logfd;
+    } else {
+        if (a->jsonl)
+            so.fd_out = STDERR_FILENO;
+        if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()) {
+            so.tty_fd = STDIN_FILENO;
+            signal(SIGTTOU, SIG_IGN); /* stagetop still writes to it from the background */
+        }
     }
-    /* The job (only) gets its events file in its environment. */
-    char *had = getenv("STAGETOP_EVENTS") ? strdup(getenv("STAGETOP_EVENTS")) : NULL;
-    if (a->mon.job_events_path)
-        setenv("STAGETOP_EVENTS", a->mon.job_events_path, 1);
-    int rc = st_job_spawn(job, a->cmd, &e);
-    if (rc == ST_OK) /* where it runs (its cgroup, or why none): stderr, or the job's log */
-        cli_say("job %ld runs in %s", (long)job->pid, job->peak.grp.where);
-    if (had)
-        setenv("STAGETOP_EVENTS", had, 1);
-    else
-        unsetenv("STAGETOP_EVENTS");
-    free(had);
-    if (logfd >= 0) {
-        dup2(saved[0], STDOUT_FILENO);
-        dup2(saved[1], STDERR_FILENO);
-        close(saved[0]);
-        close(saved[1]);
-        close(logfd);
+    if (!(env = job_env(a->mon.job_events_path, &own))) {
+        fprintf(stderr, "stagetop: out of memory\n");
+        goto out;
     }
-    if (rc != ST_OK) {
+    so.envp = env;
+    if (st_job_spawn_with(job, a->cmd, &so, &e) != ST_OK) {
         cli_say("%s", e.msg);
-        return CLI_EXIT_WATCH;
+    } else { /* where it runs (its cgroup, or why none): stderr, or the job's log */
+        rc = 0;
+        if (logfd < 0) /* with a screen: the closing summary says it ("ran in") */
+            cli_say("job %ld runs in %s", (long)job->pid, job->peak.grp.where);
     }
-    return 0;
+out:
+    free(env);
+    free(own);
+    if (nullfd >= 0)
+        close(nullfd);
+    if (logfd >= 0)
+        close(logfd);
+    return rc;
 }
 
 /* The screen's options: ASCII (asked, or a non-UTF-8 locale), NO_COLOR. */
@@ -366,6 +424,12 @@ static int run_watch(cli_args *a)
     tui_opts to;
     screen_opts(&to, a->ascii, a->export_dir);
 
+    if (!a->headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+        /* Decided before anything starts: no job runs unwatched. */
+        fprintf(stderr, "stagetop: the live screen needs a terminal (stdin and stdout); nothing "
+                        "was started: add --headless to run without one\n");
+        return CLI_EXIT_USAGE;
+    }
     if (!a->pid && !a->cmd) {
         rc = tui_pick(plat, &to, &a->pid, &e);
         if (rc == ST_EAGAIN) /* the user quit the picker, or a signal ended it */
@@ -404,6 +468,8 @@ static int run_watch(cli_args *a)
             cli_job_events_end(&jev, 0, 0);
             return rc;
         }
+        a->mon.job_log = logpath[0] ? logpath : NULL;
+        to.job_log = a->mon.job_log;
         a->pid = job.pid;
     }
     m = st_monitor_new();
@@ -436,9 +502,29 @@ static int run_watch(cli_args *a)
     }
     tui_outputs_close(&outs);
     char *resume = keep_paused ? cli_resume_command(m) : NULL;
+    st_monitor_finish(m); /* the final numbers: kernel peaks, last stage closed */
+    int orc = cli_end_outputs(m, a);
+    if (orc && rc == CLI_EXIT_OK)
+        rc = orc;
     st_monitor_view(m, st_now(), &rv);
     int32_t pid = rv.job_pid;
     int launched_alive = rv.job_launched && rv.job_state != ST_JOB_EXITED;
+    sigset_t ttou, old_mask; /* in a terminal's background under `stty tostop`, these writes */
+    sigemptyset(&ttou);      /* would stop stagetop (SIGTTOU): blocked, the kernel lets them through */
+    sigaddset(&ttou, SIGTTOU);
+    sigprocmask(SIG_BLOCK, &ttou, &old_mask);
+    if (!launched_alive)
+        cli_log_drop_empty(logpath, a->job_log != NULL);
+    if (rv.job_launched && !launched_alive && rv.exit_code != 0 && logpath[0] && !rv.kill_asked) {
+        fprintf(stderr, "stagetop: the job failed (exit status %d); the last lines of its output "
+                        "(%s):\n", rv.exit_code, logpath);
+        cli_log_tail(stderr, logpath, 10);
+    }
+    if (!a->quiet) {
+        cli_closing c = {a->mon.record_path, logpath, a->report_path, a->plot_path, cli_signal,
+                         a->cmd ? job.peak.grp.where : NULL};
+        cli_closing_summary(stderr, &rv, &c);
+    }
     if (st_monitor_close(m, keep_paused, &e) != ST_OK) {
         cli_say("%s", e.msg);
         if (rc == CLI_EXIT_OK)
@@ -453,6 +539,8 @@ static int run_watch(cli_args *a)
     if (launched_alive && !cli_signal)
         fprintf(stderr, "stagetop: job %ld is still running%s%s\n", (long)pid,
                 logpath[0] ? "; its output: " : "", logpath);
+    fflush(stderr);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
     return rc;
 }
 

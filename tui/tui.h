@@ -11,6 +11,7 @@ typedef struct tui_opts {
     int ascii;            /* --ascii or non-UTF-8 locale */
     int color;            /* 0 when NO_COLOR is set */
     const char *export_dir;
+    const char *job_log;  /* the launched job's log (key o), or NULL */
     int wake_fd;          /* readable when stagetop got a signal (self-pipe); -1 none */
     volatile sig_atomic_t *got_signal; /* non-zero: the signal number */
     double redraw_s;      /* minimum seconds between frames (default 0.1 .. interval) */

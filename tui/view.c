@@ -22,6 +22,7 @@ void tui_view_init(tui_view *v, const tui_opts *o)
     memset(v, 0, sizeof *v);
     v->ascii = o->ascii;
     v->color = o->color;
+    v->job_log = o->job_log;
     v->per_col = 1;
     v->wall_mark = -1;
 }
@@ -123,6 +124,7 @@ static void row_cache_fit(tui_view *v)
 static void clear_for_frame(tui_view *v)
 {
     int full = v->full || v->help || v->drawn_help || v->stages || v->drawn_stages ||
+               v->log || v->drawn_log ||
                v->L.too_small || !v->row_ok;
     if (full) {
         erase();
@@ -228,6 +230,7 @@ void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
     clear_for_frame(v);
     v->drawn_help = v->help;
     v->drawn_stages = v->stages;
+    v->drawn_log = v->log;
     if (v->L.too_small) {
         char msg[64];
         snprintf(msg, sizeof msg, "terminal too small (%dx%d)", v->L.cols, v->L.rows);
@@ -240,6 +243,8 @@ void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
         tui_panel_status(v, rv, now);
         if (v->stages)
             tui_stage_table_draw(v, rv->summary, v->L.label[0].y);
+        if (v->log)
+            tui_log_box_draw(v, v->job_log, v->log_scroll, v->L.label[0].y);
         if (rv->guard_tripped && rv->job_state == ST_JOB_PAUSED && !v->help)
             tui_panel_alert(v, rv);
         if (v->help)

@@ -40,6 +40,10 @@ typedef struct tui_view {
     int help;                /* the help box is open */
     int stages;              /* the stage table is open (key s) */
     int drawn_stages;        /* it was on the last frame */
+    int log;                 /* the job's output is open (key o) */
+    int drawn_log;
+    int log_scroll;          /* lines scrolled back from its end */
+    const char *job_log;     /* the launched job's log, or NULL */
     int prompt;              /* enum tui_prompt */
     char input[64];          /* TUI_PROMPT_MARK: the label typed so far (raw bytes) */
     size_t input_len;

@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +23,11 @@ static const char *state_text(const st_run_view *rv, char *buf, size_t len, int 
     switch (rv->job_state) {
     case ST_JOB_PAUSED: *pair = TUI_PAIR_WARN; return "PAUSED";
     case ST_JOB_KILLING: *pair = TUI_PAIR_BAD; return "KILLING";
+    case ST_JOB_STOPPED: /* by the terminal or someone else, not by stagetop */
+        *pair = TUI_PAIR_BAD;
+        snprintf(buf, len, "STOPPED %s", rv->stop_sig == SIGTTIN ? "SIGTTIN" : rv->stop_sig == SIGTTOU ? "SIGTTOU"
+                 : rv->stop_sig == SIGTSTP ? "SIGTSTP" : "SIGSTOP");
+        return buf;
     case ST_JOB_EXITED:
         *pair = rv->job_launched && rv->exit_code != 0 ? TUI_PAIR_BAD : TUI_PAIR_WARN;
         if (rv->job_launched)
@@ -352,6 +358,7 @@ void tui_panel_help(const tui_view *v)
         "e      export the trace as JSON (path shown below)",
         "m      add a mark (asks for a label; Enter alone: none)",
         "s      the stage table (time, peak, swap, level, loads)",
+        "o      the job's output: its log's tail (up/down scroll)",
         "space  freeze the graphs (left/right move them)",
         "+ -    zoom the time window in / out",
         "?      this help",

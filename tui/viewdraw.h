@@ -30,6 +30,9 @@ const char *tui_current_stage(const st_run_view *rv);
 /* The stage table (key `s`): a box from row y0 down to the status line,
  * the latest stages that fit; one row's text for stage i (tests). */
 void tui_stage_table_draw(const tui_view *v, const st_summary *s, int y0);
+/* The job's output (key o): the tail of the log at path, scroll lines back
+ * from the end, over the lanes from row y0 (tui/logbox.c). */
+void tui_log_box_draw(const tui_view *v, const char *path, int scroll, int y0);
 void tui_stage_row(const st_summary *s, size_t i, int ascii, char *out, size_t len);
 
 /* The live screen's panels (view_panels.c): the header, the process list

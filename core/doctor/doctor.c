@@ -90,6 +90,11 @@ static int check_lane(doc_ctx *x, int k, st_doc_check *c, st_error *err)
     }
     c->has_value = 1;
     st_doc_reference(x->plat, x->id.pid, c);
+    st_sys_mem sw;
+    if (k == L_SWAP && x->plat->read_system(x->b, &sw, NULL) == ST_OK &&
+        (sw.valid & ST_SYS_SWAPTOTAL) && sw.swap_total == 0 && !c->note[0])
+        snprintf(c->note, sizeof c->note, "no swap is configured here (swap total 0): used is 0, "
+                 "and a --swap-budget can never trigger");
     rc = read_lane(x, k, &c->after, err);
     if (rc < 0)
         return rc;

@@ -421,7 +421,7 @@ int st_job_resume(st_job *job, st_tree *tree, st_error *err)
     job_action ac;
     action_begin(&ac, job, tree);
     signal_tree_root_last(&ac, SIGCONT, 1);
-    if (job->state == ST_JOB_PAUSED)
+    if (job->state == ST_JOB_PAUSED || job->state == ST_JOB_STOPPED)
         job->state = ST_JOB_RUNNING;
     job->paused_by_us = 0;
     int a = action_end(&ac, "resume", err);

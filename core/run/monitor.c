@@ -1,13 +1,12 @@
 /* monitor.c: one watched run, the single data path of docs/design.md:
  * backend -> tree sample -> ring (+ record stream) -> summary / export. */
 #include "monitor_internal.h"
+#include "stagetop/json.h"
 #include "stagetop/lanes.h"
 #include "stagetop/limits.h"
 #include "monitor_internal.h"
 
 #include <errno.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +70,15 @@ static void fill_meta(st_monitor *m)
     meta->swap_total = (m->sys.valid & ST_SYS_SWAPTOTAL) ? m->sys.swap_total : 0;
     snprintf(meta->footprint_metric, sizeof meta->footprint_metric, "%s",
              m->plat->footprint_metric);
+    if (m->opts.job_log && *m->opts.job_log) { /* where the job's output went */
+        st_jw w;
+        st_jw_init(&w, -1);
+        st_jw_lit(&w, "{\"job_log\":");
+        st_jw_str(&w, m->opts.job_log);
+        st_jw_char(&w, '}');
+        meta->extra = st_jw_take(&w); /* NULL (out of memory): not said */
+        st_jw_free(&w);
+    }
 }
 
 static void open_gpu(st_monitor *m)
@@ -112,6 +120,8 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     if (launched_job) {
         m->job = *launched_job;
         st_peak_bind(&m->job.peak, plat, m->b); /* zombie peaks (macOS) */
+        if (m->job.subreaper) /* its orphans re-parent to us: they are the job's */
+            (void)st_tree_adopt_orphans_of(&m->tree, (int32_t)getpid(), NULL);
     } else
         st_job_attach(&m->job, pid);
     if (m->job.grace_s <= 0)
@@ -249,6 +259,19 @@ int st_monitor_scope(const st_monitor *m, st_job_scope *out, st_error *err)
     return st_job_scope_of(m->plat, m->b, m->tree.root, out, err);
 }
 
+/* -p follows exec: the root's command line, read again at most once a
+ * second, kept once in the meta (header, export, report and plot titles). */
+static void follow_exec(st_monitor *m, double now)
+{
+    char cmd[sizeof m->meta.command];
+    if (m->opts.command || !m->tree.root_alive || now < m->cmd_next)
+        return;
+    m->cmd_next = now + 1.0;
+    if (m->plat->command(m->b, m->tree.root, cmd, sizeof cmd, NULL) == ST_OK && cmd[0] &&
+        strcmp(cmd, m->meta.command) != 0)
+        memcpy(m->meta.command, cmd, sizeof cmd);
+}
+
 /* The job: reaped (launched), vanished (attached), or past a kill's grace;
  * the exit event when it has just ended. */
 static void poll_job(st_monitor *m, double now)
@@ -271,6 +294,7 @@ static void poll_job(st_monitor *m, double now)
         exited = 1;
     }
     if (exited) {
+        st_mon_finish_follow(m, now); /* what the job wrote last is still its own */
         st_peak_feed(&m->job.peak, &m->summary); /* peaks kept at reaping */
         st_event ev;
         st_event_init(&ev, t_ms_at(m, now), ST_EV_EXIT);
@@ -320,12 +344,16 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     /* Deadlines that passed while we could not run are skipped, not
      * sampled late in a burst: t0 + k*interval never drifts. */
     double since = now - m->t0;
-    if (since > 0) {
-        uint64_t due = (uint64_t)(since / m->opts.interval + 1e-9);
-        if (due > m->next_k) {
-            m->dropped += due - m->next_k;
-            m->next_k = due;
-        }
+    uint64_t due = since > 0 ? (uint64_t)(since / m->opts.interval + 1e-9) : 0;
+    if (m->job.state == ST_JOB_EXITED) {
+        /* The run ended with the job: nothing after is the job's (no
+         * sample, record, summary or stage time); the clock only moves. */
+        m->next_k = due + 1;
+        return ST_OK;
+    }
+    if (due > m->next_k) {
+        m->dropped += due - m->next_k;
+        m->next_k = due;
     }
     if (m->follow || m->job_follow)
         st_mon_poll_follow(m, now);
@@ -346,6 +374,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     }
     if (m->gpu)
         read_gpu(m, now, &s);
+    follow_exec(m, now);
     if (m->tree.has_kernel_peak)
         st_summary_add_kernel_peak_from(&m->summary, m->tree.kernel_peak, ST_PEAK_SAMPLED);
 
@@ -371,6 +400,8 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
 
 int st_monitor_event(st_monitor *m, st_event *ev, double now, st_error *err)
 {
+    if (m->job.state == ST_JOB_EXITED)
+        return st_error_set(err, ST_EINVAL, 0, "the run ended with the job: nothing is added after");
     ev->t_ms = t_ms_at(m, now);
     return st_mon_add_event(m, ev, err);
 }
@@ -444,23 +475,13 @@ int st_monitor_kill(st_monitor *m, double now, st_error *err)
     return rc;
 }
 
-int st_monitor_export(st_monitor *m, const char *path, st_error *err)
+void st_monitor_finish(st_monitor *m)
 {
+    st_job_release_terminal(&m->job);
+    st_mon_finish_follow(m, st_now()); /* what the followed files still hold */
+    st_peak_finish(&m->job.peak); /* the job's cgroup: memory.peak, removed */
+    st_peak_feed(&m->job.peak, &m->summary);
     st_summary_finish(&m->summary);
-    uint64_t missing = m->dropped + st_ring_overwritten(&m->ring);
-    return st_trace_export(path, &m->meta, st_ring_view(&m->ring), &m->events, &m->summary,
-                           missing, err);
-}
-
-void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, size_t len)
-{
-    char stamp[32] = "";
-    time_t wall = time(NULL);
-    struct tm tm;
-    if (localtime_r(&wall, &tm))
-        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(buf, len, "%s/stagetop-%ld-%s.json", dir && *dir ? dir : ".",
-             (long)m->tree.root.pid, stamp);
 }
 
 int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
@@ -473,10 +494,7 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     if (m->job.paused_by_us && !keep_paused && m->job.state != ST_JOB_EXITED &&
         st_monitor_resume(m, now, &re) != ST_OK && re.code != ST_ESRCH)
         rc = st_error_set(err, re.code, re.sys_errno, "%s", re.msg); /* said, then close */
-    st_mon_finish_follow(m, now);
-    st_peak_finish(&m->job.peak); /* the job's cgroup: memory.peak, removed */
-    st_peak_feed(&m->job.peak, &m->summary);
-    st_summary_finish(&m->summary);
+    st_monitor_finish(m);
     if (m->rec) {
         if (st_recorder_end(m->rec, &m->summary, m->dropped, &e) != ST_OK)
             st_mon_note_record_error(m, &e);

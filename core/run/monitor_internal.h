@@ -36,6 +36,7 @@ struct st_monitor {
     st_guard_verdict verdict;/* the last limit crossed */
     int guard_tripped;       /* 1 once a limit was crossed and acted on */
     double gpu_next;         /* when the GPU is read next (rate-limited) */
+    double cmd_next;         /* -p: when the root's command line is read again */
     int32_t *gpu_pids;       /* the last GPU reading, per member: pid ... */
     uint64_t *gpu_bytes;     /* ... and its bytes on all GPUs */
     size_t gpu_n, gpu_cap;

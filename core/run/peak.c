@@ -58,7 +58,8 @@ pid_t st_peak_reap(st_job_peak *pk, pid_t which, int *status)
     int r;
     memset(&si, 0, sizeof si);
     do {
-        r = waitid(which < 0 ? P_PGID : P_PID, (id_t)(which < 0 ? -which : which), &si,
+        r = waitid(which == -1 ? P_ALL : which < 0 ? P_PGID : P_PID,
+                   (id_t)(which == -1 ? 0 : which < 0 ? -which : which), &si,
                    WEXITED | WNOHANG | WNOWAIT);
     } while (r < 0 && errno == EINTR);
     if (r == 0 && si.si_pid > 0) {

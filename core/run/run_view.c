@@ -139,6 +139,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->job_state = m->job.state;
     v->paused_by_us = m->job.paused_by_us;
     v->exit_code = m->job.exit_code;
+    v->stop_sig = m->job.stop_sig;
     v->signalled = m->job.signalled;
     v->refused = m->job.refused;
     v->refusal = m->job.refusal;

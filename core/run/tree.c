@@ -2,9 +2,13 @@
  *
  * Each sample reads every known member through the backend; membership is
  * refreshed by the backend's descendants() at most every discover_s seconds,
- * and on the sample after a member vanished.  Once the root has exited, the
- * members still alive stay watched (with their own descendants): a launcher
- * that exits leaves its job running, and the job is what the user watches.
+ * and on the sample after a member vanished.  Membership is by identity: a
+ * process once seen in the tree stays a member, with its own descendants,
+ * until it exits, whatever its parent becomes (a middle shell that exits
+ * leaves its worker in the tree; a root that exits leaves its job).  With
+ * a reaper (st_tree_adopt_orphans_of: stagetop, the launched job's child
+ * subreaper) every child of the reaper, and what lies under it, is a
+ * member too: an orphan that re-parented to it before it was ever seen.
  * Memory is proportional to the tree: nothing here looks at other processes. */
 #include "stagetop/grow.h"
 #include "stagetop/tree.h"
@@ -73,15 +77,22 @@ static int vec_has(const st_proc_vec *v, st_proc_id id)
     return 0;
 }
 
+static int vec_has_pid(const st_proc_vec *v, int32_t pid)
+{
+    for (size_t i = 0; i < v->len; i++)
+        if (v->v[i].id.pid == pid)
+            return 1;
+    return 0;
+}
+
 /* Add to scratch the surviving members it lacks (orphans, re-parented to
  * init or a subreaper, and what lies under them): all of them once the
- * root is gone (scratch cleared first); after a discovery from a root that
- * is a zombie not reaped yet (a launched job: stagetop is its subreaper and
- * reaps it at the next poll), those the root no longer reaches: its
- * children, already re-parented.  Each survivor not already found under an earlier
- * one is looked up itself, so one whose parent died too is not lost.  The
- * dead root is never looked up again: its pid may already be someone
- * else's. */
+ * root is gone (scratch cleared first); otherwise those the root no longer
+ * reaches because their parent is gone (a middle process exited, or the
+ * root is a zombie not reaped yet).  Each survivor not already found under an earlier one is looked
+ * up itself, by identity (its cached reading, then pid + start), so one whose
+ * parent died too is not lost.  The dead root is never looked up again:
+ * its pid may already be someone else's. */
 static int discover_orphans(st_tree *t, int clear, st_error *err)
 {
     st_proc_vec part = {0};
@@ -92,9 +103,11 @@ static int discover_orphans(st_tree *t, int clear, st_error *err)
         const st_proc_mem *m = &t->members[i];
         if (same_id(m->id, t->root) || vec_has(&t->scratch, m->id))
             continue;
+        if (!clear && m->ppid > 0 && vec_has_pid(&t->scratch, m->ppid))
+            continue; /* its parent is still here: it would have been found, it exited */
         st_proc_mem probe; /* the cached reading proves it is the same process */
         if (!clear && t->plat->read_proc(t->b, m->id, &probe, NULL) != ST_OK)
-            continue; /* exited (its pid may already be a stranger's) */
+            continue; /* exited (its pid may already be a stranger's, same start tick) */
         if (t->plat->descendants(t->b, m->id, &part, NULL) != ST_OK)
             continue; /* gone too */
         for (size_t k = 0; k < part.len && rc == ST_OK; k++)
@@ -105,13 +118,25 @@ static int discover_orphans(st_tree *t, int clear, st_error *err)
     return rc;
 }
 
-/* The root has exited but is not reaped yet (it reads, without memory
- * lines): its children have already been re-parented. */
-static int root_is_zombie(st_tree *t)
+/* The reaper's children (other than the reaper itself) and what lies under
+ * them: the job's orphans, also those never seen under the root. */
+static int discover_adopted(st_tree *t, st_error *err)
 {
-    st_proc_mem m;
-    return t->plat->read_proc(t->b, t->root, &m, NULL) == ST_OK &&
-           !(m.valid & (ST_PM_FOOTPRINT | ST_PM_RSS));
+    st_proc_vec part = {0};
+    int rc = ST_OK;
+    if (t->plat->descendants(t->b, t->reaper, &part, NULL) == ST_OK)
+        for (size_t k = 0; k < part.len && rc == ST_OK; k++)
+            if (!same_id(part.v[k].id, t->reaper) && !vec_has(&t->scratch, part.v[k].id))
+                rc = st_proc_vec_push(&t->scratch, &part.v[k], err);
+    st_proc_vec_free(&part);
+    return rc;
+}
+
+int st_tree_adopt_orphans_of(st_tree *t, int32_t pid, st_error *err)
+{
+    int rc = t->plat->identify(t->b, pid, &t->reaper, err);
+    t->has_reaper = rc == ST_OK;
+    return rc;
 }
 
 /* Replace the member list with a fresh discovery (readings follow). */
@@ -124,10 +149,12 @@ static int discover(st_tree *t, double now_s, st_error *err)
             t->root_alive = 0;
         else if (rc != ST_OK)
             return rc;
-        else if (t->n_members > 1 && root_is_zombie(t) && (rc = discover_orphans(t, 0, err)) != ST_OK)
+        else if (t->n_members > 1 && (rc = discover_orphans(t, 0, err)) != ST_OK)
             return rc;
     }
     if (!t->root_alive && (rc = discover_orphans(t, 1, err)) != ST_OK)
+        return rc;
+    if (t->has_reaper && (rc = discover_adopted(t, err)) != ST_OK)
         return rc;
     if ((rc = reserve(t, t->scratch.len, err)) != ST_OK)
         return rc;

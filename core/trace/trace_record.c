@@ -6,11 +6,12 @@
  * two pages when a fatal signal (SIGKILL) is pending, so a line crossing a
  * page boundary of the file can be torn (tests/unit/test_trace_record.c
  * saw it within 20 kills).  So, on a regular file, a line that would cross
- * a 4 KiB boundary is preceded by spaces up to the boundary, written on
- * their own: the line then starts with whitespace, which JSON allows, and
- * every write stays inside one page, which the kernel copies whole or not
- * at all.  A kill between the two writes leaves a whitespace-only tail,
- * which readers skip (stageload's and ours).  Only a line longer than a
+ * a 4 KiB boundary is preceded by a padding line up to the boundary
+ * (spaces and a newline), written on its own: every record still starts
+ * its line (grep '^{"type":"end"' finds it), and every write stays inside
+ * one page, which the kernel copies whole or not at all.  Whitespace-only
+ * lines are skipped by readers (stageload's and ours), also the tail a kill
+ * between the two writes leaves.  Only a line longer than a
  * page (a huge start or end record) can still be torn.  Short writes (disk
  * full, signals) are retried.  The file's end is counted here, not asked of
  * the kernel (lseek) for every line.
@@ -247,6 +248,7 @@ static int emit_line(st_recorder *r, int urgent, st_error *err)
             char pad[ST_REC_PAGE];
             size_t n = ST_REC_PAGE - in;
             memset(pad, ' ', n);
+            pad[n - 1] = '\n'; /* a line of its own: every record starts its line */
             e = write_all(r->fd, pad, n);
             if (!e && r->end >= 0)
                 r->end += (off_t)n;

@@ -16,7 +16,10 @@
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
 
-enum st_job_state { ST_JOB_RUNNING, ST_JOB_PAUSED, ST_JOB_KILLING, ST_JOB_EXITED };
+/* ST_JOB_STOPPED: the launched root was stopped by someone other than
+ * stagetop (the terminal's SIGTTIN/SIGTTOU/SIGTSTP, a kill -STOP): shown as
+ * stopped, never as running, until it is continued. */
+enum st_job_state { ST_JOB_RUNNING, ST_JOB_PAUSED, ST_JOB_KILLING, ST_JOB_EXITED, ST_JOB_STOPPED };
 
 typedef struct st_job {
     int32_t pid;          /* the root */
@@ -32,6 +35,9 @@ typedef struct st_job {
     char refusal[160];    /* why the first of them refused ("" when none) */
     int read_only;        /* 1: p, k and the guard never signal (a wide tree) */
     int kill_asked;       /* st_job_kill reached the job (the user's or the guard's kill) */
+    int subreaper;        /* launched on Linux: stagetop is the child subreaper of its orphans */
+    int stop_sig;         /* ST_JOB_STOPPED: the signal that stopped the root */
+    int tty_fd;           /* >= 0: the terminal whose foreground the job holds (headless) */
 } st_job;
 
 /* A tree is "wide" when it contains stagetop or holds more than
@@ -48,8 +54,22 @@ typedef struct st_job_scope {
     int wide;         /* the rule above */
 } st_job_scope;
 
-/* Start argv in its own process group (setpgid), stdin/stdout/stderr
- * inherited, default signal dispositions and an empty signal mask.  The
+/* How a job starts: its whole environment and its standard files, given
+ * explicitly (stagetop's own environment and descriptors are never
+ * changed to start it). */
+typedef struct st_spawn_opts {
+    char *const *envp;  /* the job's environment; NULL: stagetop's own */
+    int fd_in;          /* becomes the job's stdin; -1: stagetop's own */
+    int fd_out;         /* ... stdout (may be 2: the job's output on stagetop's stderr) */
+    int fd_err;         /* ... stderr */
+    int tty_fd;         /* >= 0: a terminal whose foreground the job's group gets, as a
+                           shell gives it (st_job_poll gives it back when the job ends) */
+} st_spawn_opts;
+void st_spawn_opts_init(st_spawn_opts *o); /* all inherited, no terminal */
+
+/* Start argv in its own process group (setpgid), with o's environment and
+ * files (o NULL: inherited), default signal dispositions and an empty
+ * signal mask.  The
  * exec failing (no such command) is reported here as ST_ESRCH/ST_EPERM with
  * the reason ("cannot run 'X': No such file or directory"), not as a child
  * exiting 127.  On Linux the caller becomes a child subreaper (prctl), so
@@ -57,6 +77,9 @@ typedef struct st_job_scope {
  * the job runs in a cgroup v2 of its own, and every process of the job
  * stagetop reaps leaves its kernel peak in job->peak (core/run/peak.c). */
 int st_job_spawn(st_job *job, char *const argv[], st_error *err);
+int st_job_spawn_with(st_job *job, char *const argv[], const st_spawn_opts *o, st_error *err);
+/* Give a terminal's foreground back to stagetop's group, if the job held it. */
+void st_job_release_terminal(st_job *job);
 /* Watch an existing process (not started by stagetop). */
 void st_job_attach(st_job *job, int32_t pid);
 
@@ -87,11 +110,16 @@ int st_job_kill(st_job *job, st_tree *tree, double now, st_error *err);
  * send SIGKILL to survivors once a kill's grace period is over.  Returns 1
  * when the job has just been seen to exit, else 0 (or an error).  After
  * st_job_kill, a job counts as exited once its root has exited and its
- * process group is empty, or once the grace period is over (SIGKILL sent);
+ * process group and member list are empty, or once the grace period is
+ * over (SIGKILL sent);
  * exit_code is the root's.  Otherwise a job runs while its tree has
  * members: after the root exits (launched: reaped, exit_code set) the
  * survivors are still the job, and it exits with the last of them.  An
- * attached job's exit_code stays -1. */
+ * attached job's exit_code stays -1.  A launched job with the subreaper
+ * reaps every child of stagetop (the root and every orphan, whatever its
+ * group or session), keeping each one's wait4 peak: none is left a zombie.
+ * A launched root stopped or continued by someone else moves the job to
+ * ST_JOB_STOPPED and back. */
 int st_job_poll(st_job *job, st_tree *tree, double now, st_error *err);
 
 #endif

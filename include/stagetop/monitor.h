@@ -31,6 +31,7 @@ typedef struct st_monitor_opts {
                                     like events_path (plain or JSONL lines) */
     int record_overwrite;    /* --overwrite: an existing record file is replaced */
     int record_sync;         /* --record-sync: enum st_rec_sync (default 1 s) */
+    const char *job_log;     /* a launched job's log: "job_log" in the trace's meta; NULL none */
 } st_monitor_opts;
 
 void st_monitor_opts_default(st_monitor_opts *o);
@@ -99,6 +100,12 @@ int st_monitor_scope(const st_monitor *m, st_job_scope *out, st_error *err);
 int st_monitor_export(st_monitor *m, const char *path, st_error *err);
 /* A fresh export path: DIR/stagetop-PID-YYYYmmdd-HHMMSS.json into buf. */
 void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, size_t len);
+
+/* The run's numbers are final: the terminal given back, the kernel peaks
+ * kept at reaping (and the job's cgroup's) fed to the summary, its last
+ * stage closed.  Idempotent; st_monitor_close does it too.  A front end
+ * calls it to print or export the final numbers before closing. */
+void st_monitor_finish(st_monitor *m);
 
 /* End the run: resume a job stagetop paused (unless keep_paused), write the
  * record stream's end (or the .json export), free everything. */

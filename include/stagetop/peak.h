@@ -64,7 +64,8 @@ void st_peak_discard(st_job_peak *pk);
 /* The backend whose zombie_peak is read before a child is reaped. */
 void st_peak_bind(st_job_peak *pk, const st_platform *plat, st_backend *b);
 
-/* Like waitpid(which, status, WNOHANG) (which: a pid, or -pgid), for exited
+/* Like waitpid(which, status, WNOHANG) (which: a pid, -pgid, or -1 for any
+ * child), for exited
  * children only: finds a child that has exited without reaping it (waitid
  * WNOWAIT), reads its zombie peak (if bound), then reaps it with wait4 and
  * keeps its ru_maxrss.  Once the root is reaped, each reap also tries to

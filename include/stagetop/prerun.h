@@ -56,4 +56,12 @@ int st_prerun_is_zombie(const st_platform *plat, int32_t pid);
  * why): the group is made and removed again (docs/metrics.md). */
 void st_prerun_job_group(char *where, size_t len);
 
+/* `doctor -p`: the footprint of pid's tree as the screen sums it, against
+ * the sum of each member's reference reading (doctor.h's st_doc_check,
+ * judged).  Returns 1 when every member had a reference, 0 when one had
+ * none (c->has_ref 0), -1 when the tree could not be read (err). */
+struct st_doc_check;
+int st_prerun_tree_check(const st_platform *plat, int32_t pid, struct st_doc_check *c,
+                         uint32_t *procs, st_error *err);
+
 #endif

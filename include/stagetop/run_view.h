@@ -100,6 +100,7 @@ typedef struct st_run_view {
     int32_t job_pid;
     int job_launched, job_state;  /* enum st_job_state */
     int paused_by_us, exit_code;
+    int stop_sig;                 /* ST_JOB_STOPPED: the signal that stopped the root */
     int signalled, refused;       /* processes of the last action */
     const char *refusal;          /* why the first refused ("" none) */
     int read_only;                /* p, k and the guard never signal */

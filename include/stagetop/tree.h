@@ -1,5 +1,11 @@
 /* tree.h: a watched process tree: its members and their latest readings.
  *
+ * Membership is by identity (pid + start time): a process once seen in the
+ * tree stays a member until it exits, whatever its parent becomes (it left
+ * the root's descendants when a middle process exited, or its session or
+ * process group); with a reaper set, every child of the reaper and what
+ * lies under it are members too (docs/metrics.md, "Who is in the tree").
+ *
  * Membership is refreshed through the backend's descendants() at most every
  * discover_s seconds (default: every sample when the interval is >= 0.5 s,
  * else every 0.5 s), and also whenever a member disappears.  Memory is read
@@ -29,6 +35,8 @@ typedef struct st_tree {
     st_proc_mem *prev;       /* the members as read at the previous sample: */
     size_t n_prev, cap_prev; /* the base of the CPU and page-in rates */
     double prev_s;           /* its time (< 0: none yet) */
+    st_proc_id reaper;       /* st_tree_adopt_orphans_of (has_reaper) */
+    int has_reaper;
 } st_tree;
 
 /* Start watching pid.  ST_ESRCH no such process, ST_EPERM not allowed. */
@@ -44,6 +52,11 @@ void st_tree_free(st_tree *t);
  * (t_ms and system fields are the caller's).  A member that vanished drops out silently.
  * Returns ST_OK also when the whole tree has exited (procs = 0). */
 int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err);
+
+/* Make every child of pid (a child subreaper: stagetop for the job it
+ * launched) other than pid itself, and its descendants, members: the job's
+ * orphans re-parent to it.  ST_ESRCH / ST_EPERM from identify. */
+int st_tree_adopt_orphans_of(st_tree *t, int32_t pid, st_error *err);
 
 /* Force a discovery on the next st_tree_sample. */
 void st_tree_rediscover(st_tree *t);

@@ -76,7 +76,7 @@ check() {
     python3 - "$T/$1.jsonl" "$2" "$EXPECT" <<'EOF'
 import json, sys
 path, mode, expect = sys.argv[1], sys.argv[2], int(sys.argv[3])
-samples = [r for r in map(json.loads, open(path)) if r.get("type") == "sample"]
+samples = [r for r in map(json.loads, filter(str.strip, open(path))) if r.get("type") == "sample"]
 g = [s.get("gpu") for s in samples]
 if len(samples) < 10:
     sys.exit(f"only {len(samples)} samples")

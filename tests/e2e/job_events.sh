@@ -75,7 +75,7 @@ check "the events file and its directory are removed at the end" \
 check "each event is in the record at the time the job wrote it" \
     python3 - "$T/rec.jsonl" "$T/notes" <<'PY'
 import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 notes = dict(l.split() for l in open(sys.argv[2]))
 want = [("encode", "stage", "stage", "encode"), ("m1", "mark", "note", "first mark"),
         ("denoise", "stage", "stage", "denoise"), ("unet", "load", "name", "unet"),

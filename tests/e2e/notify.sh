@@ -23,7 +23,7 @@ run() {
     printf '%s\n' "$*; echo \$? >'$T/$_n.rc'" >"$T/$_n.sh"
     env -u TMUX script -qfec "sh '$T/$_n.sh'" "$T/$_n.raw" </dev/null >/dev/null 2>&1
 }
-json() { python3 -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; print($2)" "$1"; }
+json() { python3 -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print($2)" "$1"; }
 # in_band FILE KILL_FREE: 1 when a sample before the job's end had its level
 # within 5 points of KILL_FREE (the record says; the machine's level moves).
 in_band() {

@@ -33,11 +33,11 @@ tm send-keys -t guard q
 check "q: stagetop exits" wait_screen guard 10 'stagetop-exit='
 check "the trace holds the budget, pause and kill events, in that order" python3 -c '
 import json, sys
-kinds = [r["kind"] for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "event"]
+kinds = [r["kind"] for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "event"]
 b = kinds.index("budget")
 assert kinds[b + 1] == "pause", kinds
 assert "kill" in kinds[b + 1:], kinds
-b_ev = [r for r in map(json.loads, open(sys.argv[1])) if r.get("kind") == "budget"][0]
+b_ev = [r for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("kind") == "budget"][0]
 assert b_ev["name"] == "level" and b_ev["limit"] == 10000, b_ev
 ' "$T/guard.jsonl"
 

@@ -8,7 +8,7 @@ set -u
 CHECK="$ST_ROOT/tests/e2e/check_notify.py"
 CHECKM="$ST_ROOT/tests/e2e/check_metrics.py"
 # two_budgets FILE: the record holds exactly two budget events.
-two_budgets() { python3 -c "import json,sys; sys.exit(sum(1 for l in open(sys.argv[1]) if json.loads(l).get('kind') == 'budget') != 2)" "$1"; }
+two_budgets() { python3 -c "import json,sys; sys.exit(sum(1 for l in open(sys.argv[1]) if l.strip() and json.loads(l).get('kind') == 'budget') != 2)" "$1"; }
 
 # The pane waits for $T/go, so pipe-pane is on before stagetop writes a byte.
 start_pane out 100 30 "until [ -e '$T/go' ]; do sleep 0.05; done; \

@@ -46,6 +46,8 @@ def main():
             sys.exit(f"soak.jsonl: bad start record {head}")
         end = None
         for lineno, raw in enumerate(f, 2):
+            if not raw.strip():
+                continue  # padding up to a page boundary: a line of its own
             if end is not None:
                 sys.exit(f"soak.jsonl:{lineno}: a record after the end record")
             r = json.loads(raw)

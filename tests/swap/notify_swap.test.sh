@@ -54,7 +54,7 @@ PY
 # 16 MiB per 100 ms, sampled every 100 ms: the 26 MiB band is usually seen).
 python3 - "$T/run.jsonl" "$T/raw" <<'PY' || why="$why the warning's percentage does not match the record;"
 import json, re, sys
-recs = list(map(json.loads, open(sys.argv[1])))
+recs = list(map(json.loads, filter(str.strip, open(sys.argv[1]))))
 budget = 128 << 20
 first = next(r["swap_used"] for r in recs if r.get("type") == "sample" and "swap_used" in r)
 cut = next(i for i, r in enumerate(recs) if r.get("kind") == "budget")

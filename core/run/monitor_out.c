@@ -1,0 +1,27 @@
+/* monitor_out.c: what a run writes out of the monitor on request: the JSON
+ * export (the `e` key, --record FILE.json, --report/--plot) and its default
+ * path. */
+#include "monitor_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+int st_monitor_export(st_monitor *m, const char *path, st_error *err)
+{
+    st_summary_finish(&m->summary);
+    uint64_t missing = m->dropped + st_ring_overwritten(&m->ring);
+    return st_trace_export(path, &m->meta, st_ring_view(&m->ring), &m->events, &m->summary,
+                           missing, err);
+}
+
+void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, size_t len)
+{
+    char stamp[32] = "";
+    time_t wall = time(NULL);
+    struct tm tm;
+    if (localtime_r(&wall, &tm))
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(buf, len, "%s/stagetop-%ld-%s.json", dir && *dir ? dir : ".",
+             (long)m->tree.root.pid, stamp);
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# The job's log with a screen (docs/screen.md, stagetop(1) --job-log):
+#   F  a job that fails: after the screen closes, its last lines are printed
+#      (control characters made visible), then the closing summary naming
+#      the log; the log sits in --export-dir and its path is in the record's
+#      meta (job_log);
+#   E  a job that prints nothing leaves no empty log behind.
+set -u
+. "$(dirname "$0")/tui_common.inc"
+mkdir -p "$T/out"
+
+start_pane f 110 40 "'$STAGETOP' --no-gpu --interval 0.2 --export-dir '$T/out' --record '$T/f.jsonl' -- sh -c 'printf \"Traceback line\\033[31m one\\nValueError: bad input\\n\"; exit 1'"
+check "F: the job ends with 1" wait_screen f 20 '^\[EXITED 1'
+tm send-keys -t f q
+check "F: after the screen: the job failed, with its last lines" wait_screen f 20 'the job failed (exit status 1)'
+check "F: ... the traceback's last line" wait_screen f 5 '| ValueError: bad input'
+check "F: ... escape bytes made visible" wait_screen f 5 '| Traceback line?\[31m one'
+check "F: the closing summary names the log" wait_screen f 5 "job log .*$T/out/stagetop-job-"
+check "F: the log is in --export-dir" sh -c "ls '$T/out'/stagetop-job-*.log"
+log=$(ls "$T/out"/stagetop-job-*.log 2>/dev/null | head -1)
+check "F: the record's meta says where the log is" grep -q "^{\"type\":\"start\".*\"job_log\":\"$log\"" "$T/f.jsonl"
+
+start_pane e 110 30 "'$STAGETOP' --no-gpu --interval 0.2 --export-dir '$T/out' -- true"
+check "E: the job ends" wait_screen e 20 '^\[EXITED 0'
+n_before=$(ls "$T/out" | wc -l)
+tm send-keys -t e q
+check "E: stagetop exits" wait_screen e 20 'stagetop-exit=0'
+check "E: no empty log is left behind" sh -c "[ \$(ls '$T/out' | wc -l) -eq $((n_before - 1)) ]"
+
+# --- O: key o shows the tail of the job's output -------------------------------------
+cat >"$T/o.sh" <<'JOB'
+i=1; while [ $i -le 60 ]; do echo "output line $i"; i=$((i + 1)); done
+printf 'evil \033[2J bytes\n'
+exec sleep 300
+JOB
+start_pane o 110 30 "'$STAGETOP' --no-gpu --interval 0.2 --job-log '$T/o.log' -- sh '$T/o.sh'"
+check "O: the job runs" wait_screen o 20 '^\[RUNNING\]'
+check "O: the status line names the log first" wait_screen o 10 "the job's output goes to $T/o.log (o shows it)"
+until_ok 20 grep -q "evil" "$T/o.log"
+tm send-keys -t o o
+check "O: o opens the job's output, naming the log" wait_screen o 10 "job output: $T/o.log"
+check "O: ... its tail shows" wait_screen o 5 'output line 60'
+check "O: ... control characters made visible" wait_screen o 5 'evil ^\[\[2J bytes'
+tm send-keys -t o PPage PPage PPage PPage PPage
+check "O: PgUp scrolls back to the first line" wait_screen o 10 'output line 1  '
+tm send-keys -t o End
+check "O: End goes back to the tail" wait_screen o 10 'output line 60'
+tm send-keys -t o o
+check "O: o closes it" until_ok 10 sh -c "! tmux -L $TM_SOCK capture-pane -p -t o | grep -q 'job output:'"
+tm send-keys -t o q
+wait_screen o 10 'ill it and quit' >/dev/null
+tm send-keys -t o k
+check "O: k: the job is killed and stagetop exits" wait_screen o 20 'stagetop-exit='

@@ -1,0 +1,208 @@
+/* closing.c: the end of a watched run: the closing summary on stderr (as
+ * /usr/bin/time -v gives one process's), the tail of a failed job's log,
+ * the empty log removed, and --report / --plot written from the run. */
+#include "cli.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sanitize.h"
+#include "stagetop/units.h"
+
+static const char *sig_name(int sig)
+{
+    switch (sig) {
+    case SIGHUP: return "SIGHUP";
+    case SIGINT: return "SIGINT";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGKILL: return "SIGKILL";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGALRM: return "SIGALRM";
+    case SIGTERM: return "SIGTERM";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
+    default: return "";
+    }
+}
+
+/* One line's text with control characters made visible. */
+static void put_safe(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\t')
+            fputc(' ', f);
+        else if (c < 0x20 || c == 0x7f)
+            fputc('?', f);
+        else
+            fputc(c, f);
+    }
+}
+
+void cli_log_tail(FILE *f, const char *path, int lines)
+{
+    if (!path || !*path || lines <= 0)
+        return;
+    FILE *in = fopen(path, "rb");
+    if (!in)
+        return;
+    char buf[8192];
+    long size = (fseek(in, 0, SEEK_END) == 0) ? ftell(in) : -1;
+    long from = size > (long)sizeof buf - 1 ? size - ((long)sizeof buf - 1) : 0;
+    size_t n = 0;
+    if (size > 0 && fseek(in, from, SEEK_SET) == 0)
+        n = fread(buf, 1, sizeof buf - 1, in);
+    fclose(in);
+    while (n > 0 && buf[n - 1] == '\n')
+        n--;
+    if (n == 0)
+        return;
+    size_t start = n;
+    int seen = 0;
+    while (start > 0 && seen < lines)
+        if (buf[--start] == '\n' && ++seen == lines)
+            start++;
+    if (from > 0 && seen < lines) { /* the first line was cut: skip it */
+        char *nl = memchr(buf, '\n', n);
+        start = nl ? (size_t)(nl - buf) + 1 : 0;
+    }
+    while (start < n) {
+        char *nl = memchr(buf + start, '\n', n - start);
+        size_t end = nl ? (size_t)(nl - buf) : n;
+        fputs("  | ", f);
+        put_safe(f, buf + start, end - start > 300 ? 300 : end - start);
+        fputc('\n', f);
+        start = end + 1;
+    }
+}
+
+int cli_log_drop_empty(char *path, int chosen)
+{
+    struct stat st;
+    if (chosen || !path || !*path || lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != 0)
+        return 0;
+    if (unlink(path) != 0)
+        return 0;
+    path[0] = '\0';
+    return 1;
+}
+
+static void row(FILE *f, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void row(FILE *f, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(f, "  %-16s", name);
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+}
+
+void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
+{
+    const st_summary *s = rv->summary;
+    char a[32], b[32], d[32];
+    fprintf(f, "stagetop: run summary (pid %ld)\n", (long)rv->job_pid);
+    if (rv->job_launched && rv->job_state == ST_JOB_EXITED && rv->exit_code >= 0) {
+        if (rv->exit_code > 128 && *sig_name(rv->exit_code - 128))
+            row(f, "job", "exit status %d (signal %d, %s)", rv->exit_code, rv->exit_code - 128,
+                sig_name(rv->exit_code - 128));
+        else
+            row(f, "job", "exit status %d", rv->exit_code);
+    } else if (rv->job_state == ST_JOB_EXITED) {
+        row(f, "job", "ended (its last process exited)");
+    } else {
+        row(f, "job", "still %s when stagetop ended%s%s", rv->job_state == ST_JOB_PAUSED ? "paused"
+            : "running", c->signo ? " by " : "", c->signo ? sig_name(c->signo) : "");
+    }
+    if (!s || s->n_samples == 0) {
+        row(f, "samples", "none");
+    } else {
+        row(f, "duration", "%s (%zu samples)",
+            st_format_duration((s->last_t_ms - s->first_t_ms) / 1000.0, a, sizeof a), s->n_samples);
+        if (s->has_kernel_peak)
+            row(f, "peak footprint", "%s (kernel peak %s, %s)",
+                st_format_bytes(s->peak_footprint, a, sizeof a),
+                st_format_bytes(s->kernel_peak, b, sizeof b),
+                s->kernel_peak_source[0] ? s->kernel_peak_source : "source unknown");
+        else
+            row(f, "peak footprint", "%s", st_format_bytes(s->peak_footprint, a, sizeof a));
+        if (s->has_swap && rv->sys_start.swap_total == 0 && !(rv->sys.valid & ST_SYS_SWAPTOTAL && rv->sys.swap_total))
+            row(f, "swap", "none configured");
+        else if (s->has_swap)
+            row(f, "swap", "%s -> peak %s; swap growth %s%s (end - start)",
+                st_format_bytes(s->swap_start, a, sizeof a), st_format_bytes(s->swap_peak, b, sizeof b),
+                s->swap_end >= s->swap_start ? "+" : "-",
+                st_format_bytes(s->swap_end >= s->swap_start ? s->swap_end - s->swap_start
+                                                              : s->swap_start - s->swap_end, d, sizeof d));
+        if (s->has_level)
+            row(f, "min level", "%.1f%%", s->min_level_c / 100.0);
+        for (size_t i = 0; i < s->n_stages; i++) {
+            st_stage_row r;
+            st_summary_stage(s, i, &r);
+            char name[64];
+            memcpy(name, r.stage, sizeof name);
+            name[sizeof name - 1] = '\0';
+            char safe[sizeof name * 4];
+            tui_sanitize(name, strlen(name), 0, 24, safe, sizeof safe); /* the one sanitiser */
+            memcpy(name, safe, sizeof name - 1);
+            name[sizeof name - 1] = '\0';
+            row(f, i == 0 ? "stages" : "", "%-24s %9s  peak %s", name,
+                st_format_duration(r.seconds_ms / 1000.0, a, sizeof a),
+                r.has_peak ? st_format_bytes(r.peak_footprint, b, sizeof b) : "-");
+        }
+    }
+    if (c->job_where && *c->job_where)
+        row(f, "ran in", "%s", c->job_where);
+    if (c->record)
+        row(f, "record", "%s", c->record);
+    if (c->job_log && *c->job_log)
+        row(f, "job log", "%s", c->job_log);
+    if (c->report)
+        row(f, "report", "%s", c->report);
+    if (c->plot)
+        row(f, "plot", "%s", c->plot);
+}
+
+int cli_end_outputs(st_monitor *m, const cli_args *a)
+{
+    if (!a->report_path && !a->plot_path)
+        return 0;
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], path[600];
+    st_error e;
+    snprintf(dir, sizeof dir, "%s/stagetop-end-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "stagetop: --report/--plot: %s: %s\n", dir, strerror(errno));
+        return CLI_EXIT_WATCH;
+    }
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    int rc = 0;
+    if (st_monitor_export(m, path, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: --report/--plot: %s\n", e.msg);
+        rc = CLI_EXIT_WATCH;
+    } else {
+        st_run_view rv;
+        st_monitor_view(m, st_now(), &rv);
+        const char *label = a->mon.record_path ? a->mon.record_path
+                          : rv.meta ? rv.meta->command : "the run";
+        if (a->report_path && cli_report_one(path, label, a->report_path) != 0)
+            rc = CLI_EXIT_WATCH;
+        if (a->plot_path && cli_plot(path, a->plot_path) != 0)
+            rc = CLI_EXIT_WATCH;
+    }
+    unlink(path);
+    rmdir(dir);
+    return rc;
+}
