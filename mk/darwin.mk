@@ -40,7 +40,7 @@ $(B)/tests/test_darwin_ancestry: $(DARWIN_ANC_SRC) $(DARWIN_SHIM_HDR) include/st
 
 # The watched tree (core/run/tree.c) over XNU's exit and re-parenting.
 DARWIN_TREE_SRC := tests/darwin/test_darwin_tree.c tests/darwin/fake_darwin.c \
-                   core/platform/platform_darwin.c core/run/tree.c core/error.c core/platform/proc_vec.c
+                   core/platform/platform_darwin.c core/run/tree.c core/run/tree_rates.c core/error.c core/platform/proc_vec.c
 $(B)/tests/test_darwin_tree: $(DARWIN_TREE_SRC) $(DARWIN_SHIM_HDR) include/stagetop/tree.h
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \

@@ -131,10 +131,11 @@ int st_lx_parse_meminfo(const char *text, size_t len, st_lx_meminfo *out, st_err
     static const kv_key keys[] = {
         {"MemTotal", ST_LX_MEMTOTAL, 1}, {"MemAvailable", ST_LX_MEMAVAILABLE, 1},
         {"SwapTotal", ST_LX_SWAPTOTAL, 1}, {"SwapFree", ST_LX_SWAPFREE, 1},
+        {"Zswap", ST_LX_ZSWAP, 1},
     };
-    uint64_t v[4] = {0};
+    uint64_t v[5] = {0};
     unsigned valid;
-    int rc = parse_kv_file(text, len, keys, 4, v, &valid, "meminfo", err);
+    int rc = parse_kv_file(text, len, keys, 5, v, &valid, "meminfo", err);
     memset(out, 0, sizeof *out);
     if (rc != ST_OK)
         return rc;
@@ -142,6 +143,7 @@ int st_lx_parse_meminfo(const char *text, size_t len, st_lx_meminfo *out, st_err
     out->mem_available = v[1];
     out->swap_total = v[2];
     out->swap_free = v[3];
+    out->zswap = v[4];
     out->valid = valid;
     return ST_OK;
 }
@@ -197,6 +199,8 @@ int st_lx_parse_stat(const char *text, size_t len, st_lx_stat *out, st_error *er
             out->state = *s;
             break;
         case 1: /* ppid (field 4) */
+        case 9: case 10: /* majflt, cmajflt (fields 12, 13) */
+        case 11: case 12: case 13: case 14: /* utime, stime, cutime, cstime (14..17) */
         case 17: /* num_threads (field 20) */
         case 19: { /* starttime (field 22) */
             const char *q;
@@ -204,6 +208,10 @@ int st_lx_parse_stat(const char *text, size_t len, st_lx_stat *out, st_error *er
                 return st_error_set(err, ST_EPARSE, 0, "stat line 1: bad field %u", tok + 3);
             if (tok == 19) {
                 out->start = v;
+            } else if (tok >= 9 && tok <= 14) {
+                uint64_t *dst[] = {&out->majflt, &out->cmajflt, &out->utime,
+                                   &out->stime, &out->cutime, &out->cstime};
+                *dst[tok - 9] = v;
             } else {
                 if (v > INT32_MAX)
                     return st_error_set(err, ST_EPARSE, 0, "stat line 1: field %u out of range", tok + 3);

@@ -100,6 +100,10 @@ static void rec_remove(st_backend *b, size_t i)
     free(r->thr);
     close(r->status_fd);
     b->n_open--;
+    if (r->stat_fd >= 0) {
+        close(r->stat_fd);
+        b->n_open--;
+    }
     memmove(r, r + 1, (b->n_procs - i - 1) * sizeof *r);
     b->n_procs--;
 }
@@ -140,6 +144,7 @@ static long rec_insert(st_backend *b, int32_t pid, uint64_t start, int status_fd
     b->procs[i].pid = pid;
     b->procs[i].start = start;
     b->procs[i].status_fd = status_fd;
+    b->procs[i].stat_fd = -1;
     b->n_procs++;
     b->n_open++;
     return (long)i;
@@ -169,6 +174,38 @@ static void fill_mem(const st_lx_status *s, st_proc_id id, st_proc_mem *out)
     }
 }
 
+/* Add record i's CPU time, major faults and state (/proc/PID/stat) to its
+ * stash, through a cached fd opened after the status fd proved the process
+ * alive; the start time in the text proves it is still that process (a
+ * stat fd opened on a reused pid would show another start).  Without a
+ * stat reading the stash keeps its memory fields only. */
+static void rec_counters(st_backend *b, size_t i)
+{
+    lx_proc *r = &b->procs[i];
+    st_lx_stat st;
+    ssize_t n;
+    if (r->stat_fd < 0) {
+        char path[64];
+        if (b->n_open >= b->fd_limit) { /* no room to keep it: read by path */
+            if (st_lx_read_stat(b, r->pid, &st, NULL) == ST_OK && st.start == r->start)
+                st_lx_fill_counters(b, &st, &r->stash);
+            return;
+        }
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)r->pid);
+        if ((r->stat_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+            return;
+        b->n_open++;
+    }
+    n = st_lx_pread_whole(b, r->stat_fd);
+    if (n < 0 || st_lx_parse_stat(b->buf, (size_t)n, &st, NULL) != ST_OK || st.start != r->start) {
+        close(r->stat_fd);
+        r->stat_fd = -1;
+        b->n_open--;
+        return;
+    }
+    st_lx_fill_counters(b, &st, &r->stash);
+}
+
 /* Read record i's status through its fd into *s and its stash.  A failed
  * read removes the record (ST_ESRCH: the process is gone). */
 static int rec_read(st_backend *b, size_t i, st_lx_status *s, st_error *err)
@@ -187,6 +224,7 @@ static int rec_read(st_backend *b, size_t i, st_lx_status *s, st_error *err)
     if ((rc = st_lx_parse_status(b->buf, (size_t)n, s, err)) != ST_OK)
         return rc;
     fill_mem(s, id, &r->stash);
+    rec_counters(b, i);
     r->stash_gen = b->gen;
     r->stash_ns = mono_ns();
     return ST_OK;
@@ -455,6 +493,7 @@ int st_lx_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *er
     if ((rc = st_lx_parse_status(b->buf, (size_t)n, &s, err)) != ST_OK)
         return rc;
     fill_mem(&s, id, out);
+    st_lx_fill_counters(b, &st, out); /* the stat open_member read, just after the open */
     return ST_OK;
 }
 

@@ -414,7 +414,8 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
         s.swap_used = m->sys.swap_used;
         s.level_c = m->sys.level_c;
         s.pressure_c = m->sys.pressure_c;
-        s.valid |= m->sys.valid & (ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE);
+        s.compressed = m->sys.compressed;
+        s.valid |= m->sys.valid & (ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE | ST_F_COMPRESSED);
         if (!(m->sys_start.valid & ST_F_SWAP) && (m->sys.valid & ST_F_SWAP))
             m->sys_start = m->sys;
     }

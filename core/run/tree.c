@@ -57,6 +57,7 @@ void st_tree_free(st_tree *t)
             t->plat->release(t->b, t->members[i].id);
     free(t->members);
     st_proc_vec_free(&t->scratch);
+    st_tree_rates_free(&t->rates);
     t->members = NULL;
     t->n_members = t->cap = 0;
 }
@@ -158,7 +159,8 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
     size_t w = 0;
     int rc;
 
-    out->valid &= (uint16_t) ~(ST_F_FOOTPRINT | ST_F_RSS | ST_F_PROCS);
+    out->valid &= (uint16_t) ~(ST_F_FOOTPRINT | ST_F_RSS | ST_F_PROCS | ST_F_CPU | ST_F_PAGEINS |
+                               ST_F_TREE_SWAP);
     out->footprint = out->rss = 0;
     out->procs = 0;
     if (t->n_members > 0 &&
@@ -220,5 +222,5 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
         out->rss = rss;
         out->valid |= ST_F_RSS;
     }
-    return ST_OK;
+    return st_tree_rates_update(&t->rates, t->members, w, now_s, out, err);
 }

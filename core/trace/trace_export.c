@@ -57,7 +57,7 @@ static char *put_centi(char *d, uint32_t c)
 void st_jw_sample_members(st_jw *w, const st_sample *s)
 {
     /* Formatted on the stack, appended once: this is the hot loop. */
-    char buf[320], *d = buf;
+    char buf[448], *d = buf;
     char tmp[24], *e = tmp + sizeof tmp, *p = e;
     uint32_t ms = s->t_ms;
     *--p = (char)('0' + ms % 10);
@@ -87,6 +87,18 @@ void st_jw_sample_members(st_jw *w, const st_sample *s)
         memcpy(d, ",\"pressure\":", 12);
         d = put_centi(d + 12, s->pressure_c);
     }
+    if (st_sample_has(s, ST_F_CPU)) {
+        memcpy(d, ",\"cpu\":", 7);
+        d = put_centi(d + 7, s->cpu_c);
+    }
+    if (st_sample_has(s, ST_F_PAGEINS)) {
+        memcpy(d, ",\"pageins\":", 11);
+        d = put_centi(d + 11, s->pageins_c);
+    }
+    if (st_sample_has(s, ST_F_TREE_SWAP))
+        d = put_key_u64(d, KEY(",\"tree_swap\":"), s->tree_swap);
+    if (st_sample_has(s, ST_F_COMPRESSED))
+        d = put_key_u64(d, KEY(",\"compressed\":"), s->compressed);
     st_jw_raw(w, buf, (size_t)(d - buf));
 }
 

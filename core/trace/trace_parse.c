@@ -118,6 +118,10 @@ int st_trace_parse_sample(st_jr *r, int n, st_sample *s)
         else if (strcmp(key, "level") == 0) bit = ST_F_LEVEL;
         else if (strcmp(key, "pressure") == 0) bit = ST_F_PRESSURE;
         else if (strcmp(key, "procs") == 0) bit = ST_F_PROCS;
+        else if (strcmp(key, "tree_swap") == 0) { bit = ST_F_TREE_SWAP; dst = &s->tree_swap; }
+        else if (strcmp(key, "compressed") == 0) { bit = ST_F_COMPRESSED; dst = &s->compressed; }
+        else if (strcmp(key, "cpu") == 0) bit = ST_F_CPU;
+        else if (strcmp(key, "pageins") == 0) bit = ST_F_PAGEINS;
         if (!bit || st_jr_peek(r) == ST_J_NULL) { /* unknown key, or "not available" */
             if ((rc = st_jr_skip(r)))
                 return rc;
@@ -131,6 +135,9 @@ int st_trace_parse_sample(st_jr *r, int n, st_sample *s)
             rc = want_scaled(r, what, key, 2, 10000, "0..100", &v), s->level_c = (uint16_t)v;
         else if (bit == ST_F_PRESSURE)
             rc = want_scaled(r, what, key, 2, 65535, "0..655.35", &v), s->pressure_c = (uint16_t)v;
+        else if (bit == ST_F_CPU || bit == ST_F_PAGEINS) /* percent of a core; per second */
+            rc = want_scaled(r, what, key, 2, UINT32_MAX, "0..42949672.95", &v),
+            *(bit == ST_F_CPU ? &s->cpu_c : &s->pageins_c) = (uint32_t)v;
         else
             rc = want_scaled(r, what, key, 0, UINT32_MAX, "integers 0..4294967295", &v),
             s->procs = (uint32_t)v;

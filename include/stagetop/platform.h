@@ -41,7 +41,11 @@ enum st_pm_field {
     ST_PM_FOOTPRINT = 1u << 0,
     ST_PM_RSS = 1u << 1,
     ST_PM_SWAP = 1u << 2, /* the process's own swapped memory (Linux VmSwap) */
-    ST_PM_PEAK = 1u << 3  /* the kernel's high-water mark for the process */
+    ST_PM_PEAK = 1u << 3, /* the kernel's high-water mark for the process */
+    ST_PM_CPU = 1u << 4,  /* cpu_ns and child_cpu_ns */
+    ST_PM_FAULTS = 1u << 5, /* majflt and child_majflt */
+    ST_PM_STATE = 1u << 6, /* state */
+    ST_PM_RATES = 1u << 7 /* cpu_c, pageins_c (set by the tree, not the backend) */
 };
 
 /* One process's memory, bytes. */
@@ -52,14 +56,27 @@ typedef struct st_proc_mem {
     uint64_t rss;       /* Linux VmRSS; macOS ri_resident_size */
     uint64_t swap;      /* Linux VmSwap; macOS: not available */
     uint64_t peak;      /* Linux VmHWM; macOS ri_lifetime_max_phys_footprint */
+    /* Counters since the process started (docs/metrics.md, "CPU" and
+     * "Page-ins"): own CPU time (user + system) in ns, and the part of its
+     * children that it has reaped (Linux cutime + cstime; macOS
+     * ri_child_user_time + ri_child_system_time); major faults (Linux
+     * majflt / cmajflt; macOS ri_pageins / ri_child_pageins). */
+    uint64_t cpu_ns, child_cpu_ns;
+    uint64_t majflt, child_majflt;
+    char state;         /* R, S, D, T, Z, ... (Linux stat field 3; macOS p_stat mapped) */
+    /* Rates over the last interval, filled by the watched tree (tree.h):
+     * CPU in hundredths of a percent of one core, page-ins per second in
+     * hundredths. */
+    uint32_t cpu_c, pageins_c;
     uint16_t valid;     /* enum st_pm_field bits */
 } st_proc_mem;
 
 /* Valid bits of st_sys_mem beyond the st_field ones (ST_F_SWAP, ST_F_LEVEL,
- * ST_F_PRESSURE from sample.h are reused). */
+ * ST_F_PRESSURE, ST_F_COMPRESSED from sample.h are reused): the top bits,
+ * above every st_field bit. */
 enum st_sys_field {
-    ST_SYS_MEMTOTAL = 1u << 8,
-    ST_SYS_SWAPTOTAL = 1u << 9
+    ST_SYS_MEMTOTAL = 1u << 14,
+    ST_SYS_SWAPTOTAL = 1u << 15
 };
 
 typedef struct st_sys_mem {
@@ -67,8 +84,10 @@ typedef struct st_sys_mem {
     uint64_t swap_total; /* bytes */
     uint64_t swap_used;  /* bytes */
     uint16_t level_c;    /* memory-available level, hundredths of a percent */
+    uint64_t compressed; /* bytes held by the compressor: Linux Zswap, macOS
+                            compressor_page_count * page size */
     uint16_t pressure_c; /* Linux PSI some avg10 * 100; macOS 100/200/400 */
-    uint16_t valid;      /* ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE | ST_SYS_* */
+    uint16_t valid;      /* ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE | ST_F_COMPRESSED | ST_SYS_* */
 } st_sys_mem;
 
 typedef struct st_backend st_backend; /* opaque per-platform state */
