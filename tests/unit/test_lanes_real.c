@@ -76,7 +76,7 @@ static void cpu_busy_then_asleep(void **state)
     st_backend *b;
     st_tree t;
     acc a = {0};
-    double got = 0, busy_s = 0, asleep_max = 0;
+    double got = 0, asleep_max = 0;
     (void)state;
     assert_int_equal(pipe(fd), 0);
     if ((pid = fork()) == 0) {
@@ -104,7 +104,6 @@ static void cpu_busy_then_asleep(void **state)
         if (select(fd[0] + 1, &rd, NULL, NULL, &tv) > 0)
             break;
         sample(&t, &a);
-        busy_s += 0.25;
         printf("# busy: cpu %.2f\n", a.s.cpu_c / 100.0);
     }
     assert_int_equal(read(fd[0], &got, sizeof got), (ssize_t)sizeof got);
