@@ -52,7 +52,8 @@ static int one_sample(bench *x)
     x->s.swap_used = m.swap_used;
     x->s.level_c = m.level_c;
     x->s.pressure_c = m.pressure_c;
-    x->s.valid |= m.valid & (ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE);
+    x->s.valid |= (uint16_t)((m.valid & ST_SYS_SWAP ? ST_F_SWAP : 0) | (m.valid & ST_SYS_LEVEL ? ST_F_LEVEL : 0) |
+                             (m.valid & ST_SYS_PRESSURE ? ST_F_PRESSURE : 0));
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "stagetop/atomic_file.h"
 #include "stagetop/grow.h"
 #include "stagetop/json.h"
+#include "stagetop/lanes.h"
 #include "stagetop/utf8.h"
 
 size_t st_metrics_escape_label(const char *in, size_t max_chars, char *out, size_t outlen)
@@ -153,40 +154,32 @@ int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err)
     const st_sample *s = &v->last;
     unsigned has = v->has_sample ? s->valid : 0;
     mx->len = 0;
-    if (has & ST_F_FOOTPRINT)
-        gauge_u64(mx, &oom, "stagetop_tree_footprint_bytes",
-                  "Footprint of the watched process tree, summed over its processes "
-                  "(macOS phys_footprint; Linux RssAnon+RssShmem+VmSwap).", s->footprint);
-    if (has & ST_F_RSS)
-        gauge_u64(mx, &oom, "stagetop_tree_rss_bytes",
-                  "Resident set size of the watched process tree, summed over its processes.", s->rss);
-    if (v->has_kernel_peak)
-        gauge_u64(mx, &oom, "stagetop_tree_kernel_peak_bytes",
-                  "Largest per-process kernel high-water mark seen in the tree since the start "
-                  "(macOS lifetime max footprint; Linux VmHWM).", v->kernel_peak);
-    if (has & ST_F_GPU)
-        gauge_u64(mx, &oom, "stagetop_tree_gpu_bytes",
-                  "GPU memory used by the tree's processes on all GPUs (NVML).", s->gpu);
-    if (has & ST_F_PROCS)
-        gauge_u64(mx, &oom, "stagetop_tree_processes", "Processes in the watched tree.", s->procs);
-    if (has & ST_F_SWAP)
-        gauge_u64(mx, &oom, "stagetop_swap_used_bytes", "System swap used.", s->swap_used);
-    if (v->has_swap_growth) {
-        head(mx, &oom, "stagetop_swap_growth_bytes",
-             "System swap used now minus swap used at the run's first sample.");
-        add(mx, &oom, "stagetop_swap_growth_bytes{%s} %lld\n", mx->labels, (long long)v->swap_growth);
-    }
-    if (has & ST_F_LEVEL) {
-        head(mx, &oom, "stagetop_memory_available_ratio",
-             "Memory-available level, 0..1 (macOS kern.memorystatus_level; Linux MemAvailable/MemTotal).");
-        add(mx, &oom, "stagetop_memory_available_ratio{%s} %u.%04u\n", mx->labels,
-            (unsigned)s->level_c / 10000u, (unsigned)s->level_c % 10000u);
-    }
-    if (has & ST_F_PRESSURE) {
-        head(mx, &oom, "stagetop_memory_pressure",
-             "Memory pressure (Linux: PSI some avg10 in percent; macOS: 1 normal, 2 warn, 4 critical).");
-        add(mx, &oom, "stagetop_memory_pressure{%s} %u.%02u\n", mx->labels,
-            (unsigned)s->pressure_c / 100u, (unsigned)s->pressure_c % 100u);
+    int ids[ST_LANE_COUNT];
+    size_t n = st_lanes_order(ST_LO_PROM, ids);
+    for (size_t i = 0; i < n; i++) {
+        const st_lane *l = &st_lanes[ids[i]];
+        if (has & st_lane_bit(l->id)) {
+            uint64_t raw = st_lane_raw(l, s);
+            head(mx, &oom, l->prom_name, l->prom_help);
+            if (l->prom_format == ST_LP_RATIO)
+                add(mx, &oom, "%s{%s} %u.%04u\n", l->prom_name, mx->labels, (unsigned)(raw / 10000u),
+                    (unsigned)(raw % 10000u));
+            else if (l->prom_format == ST_LP_CENTI)
+                add(mx, &oom, "%s{%s} %u.%02u\n", l->prom_name, mx->labels, (unsigned)(raw / 100u),
+                    (unsigned)(raw % 100u));
+            else
+                add(mx, &oom, "%s{%s} %llu\n", l->prom_name, mx->labels, (unsigned long long)raw);
+        }
+        /* the derived numbers, each after the lane it comes from */
+        if (l->id == ST_LANE_RSS && v->has_kernel_peak)
+            gauge_u64(mx, &oom, "stagetop_tree_kernel_peak_bytes",
+                      "Largest per-process kernel high-water mark seen in the tree since the start "
+                      "(macOS lifetime max footprint; Linux VmHWM).", v->kernel_peak);
+        if (l->id == ST_LANE_SWAP && v->has_swap_growth) {
+            head(mx, &oom, "stagetop_swap_growth_bytes",
+                 "System swap used now minus swap used at the run's first sample.");
+            add(mx, &oom, "stagetop_swap_growth_bytes{%s} %lld\n", mx->labels, (long long)v->swap_growth);
+        }
     }
     static const char *const states[] = {"running", "paused", "exited"};
     int now_state = v->state == ST_JOB_PAUSED ? 1 : v->state == ST_JOB_EXITED ? 2 : 0;

@@ -12,7 +12,7 @@
 UNIT_TUI_TESTS  := test_layout test_sanitize test_sparkline
 UNIT_JSON_TESTS := test_doctor_parse test_hardening test_trace_export test_trace_import \
                    test_trace_record
-UNIT_FAKEPLAT_TESTS := test_monitor test_faults test_run_view
+UNIT_FAKEPLAT_TESTS := test_monitor test_faults test_run_view test_lanes
 FAKEPLAT_OBJ := $(B)/tests/fakeplat.o
 
 $(B)/libstagetop-tui.a: $(TUI_OBJ)

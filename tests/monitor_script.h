@@ -27,7 +27,7 @@ static int script(st_backend *b, st_error *err)
     b->sys.swap_total = 4ull << 30;
     b->sys.swap_used = 1ull << 30;
     b->sys.level_c = 8000;
-    b->sys.valid = ST_F_SWAP | ST_F_LEVEL | ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL;
+    b->sys.valid = ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL;
     the_backend = b;
     return ST_OK;
 }

@@ -112,7 +112,7 @@ int cli_wait_free(const st_platform *plat, double pct, double timeout_s, double 
             rc = 128 + cli_signal;
             break;
         }
-        if (plat->read_system(b, &sys, &e) != ST_OK || !(sys.valid & ST_F_LEVEL)) {
+        if (plat->read_system(b, &sys, &e) != ST_OK || !(sys.valid & ST_SYS_LEVEL)) {
             fprintf(stderr, "stagetop: --wait-free: the memory level is not readable here\n");
             rc = CLI_EXIT_WATCH;
             break;

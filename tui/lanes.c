@@ -1,5 +1,6 @@
-/* lanes.c: the lanes (footprint, swap, memory level, GPU): label, sparkline
- * or graph, and the shared time axis and event row under them. */
+/* lanes.c: the lanes the table puts on the screen (stagetop/lanes.h:
+ * footprint, swap, memory level, GPU): label, sparkline or graph, and the
+ * shared time axis and event row under them. */
 #include "sanitize.h"
 #include "spark.h"
 #include "viewdraw.h"
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stagetop/lanes.h"
 #include "stagetop/units.h"
 
 /* One piece of a lane's label in three lengths: on its own row of a tall
@@ -19,6 +21,7 @@ typedef struct item {
 } item;
 
 typedef struct lane {
+    int id;          /* enum st_lane_id */
     unsigned field;
     int agg;
     int pair;
@@ -84,6 +87,52 @@ static const double *lane_columns(tui_view *v, int li, const st_run_view *rv, co
     return c->v;
 }
 
+/* v (raw, hundredths for a centi lane) in lane t's unit: the long form
+ * ("2.00 GiB", "45.5%") and the short one ("2.00G", "46%"). */
+static void unit_text(const st_lane *t, uint64_t raw, char *big, size_t blen, char *small, size_t slen)
+{
+    double x = ST_LT_IS_CENTI(t->type) ? raw / 100.0 : (double)raw;
+    switch (t->unit) {
+    case ST_LU_BYTES:
+        st_format_bytes(raw, big, blen);
+        tui_short_bytes(raw, small, slen);
+        break;
+    case ST_LU_PERCENT:
+        snprintf(big, blen, "%.1f%%", x);
+        snprintf(small, slen, "%.0f%%", x);
+        break;
+    case ST_LU_PRESSURE:
+        snprintf(big, blen, "%.2f", x);
+        snprintf(small, slen, "%.1f", x);
+        break;
+    case ST_LU_CPU:
+        snprintf(big, blen, "%.1f%%", x);
+        snprintf(small, slen, "%.0f%%", x);
+        break;
+    case ST_LU_RATE:
+        snprintf(big, blen, x < 1000 ? "%.1f/s" : "%.0f/s", x);
+        snprintf(small, slen, x < 10000 ? "%.0f/s" : "%.0fk/s", x < 10000 ? x : x / 1000);
+        break;
+    default:
+        snprintf(big, blen, "%llu", (unsigned long long)raw);
+        snprintf(small, slen, "%llu", (unsigned long long)raw);
+        break;
+    }
+}
+
+/* One value as an item: "<rowname><long>", "<inname><long>",
+ * "<shname><short>". */
+static void value_item(lane *l, attr_t a, const char *rowname, const char *inname,
+                       const char *shname, uint64_t raw)
+{
+    char big[32], small[32], row[64], inl[64], sh[64];
+    unit_text(&st_lanes[l->id], raw, big, sizeof big, small, sizeof small);
+    snprintf(row, sizeof row, "%s%s", rowname, big);
+    snprintf(inl, sizeof inl, "%s%s", inname, big);
+    snprintf(sh, sizeof sh, "%s%s", shname, small);
+    add(l, a, row, inl, sh);
+}
+
 static void bytes_item(lane *l, attr_t a, const char *rowname, const char *inname,
                        const char *shname, uint64_t b)
 {
@@ -96,33 +145,10 @@ static void bytes_item(lane *l, attr_t a, const char *rowname, const char *innam
     add(l, a, row, inl, sh);
 }
 
-static void footprint_lane(const tui_view *v, const st_run_view *rv, lane *l)
+/* The swap lane after its name: the system's swap grows for everyone, so
+ * it shows growth since start, rate and the guard's budget, not a peak. */
+static void swap_items(const tui_view *v, const st_run_view *rv, lane *l)
 {
-    l->field = ST_F_FOOTPRINT;
-    l->pair = TUI_PAIR_FOOTPRINT;
-    add(l, tui_attr(v, l->pair) | A_BOLD, "footprint (tree)", "footprint", "fp");
-    if (!rv->last || !st_sample_has(rv->last, ST_F_FOOTPRINT)) {
-        add(l, A_NORMAL, "no reading", "-", "-");
-        return;
-    }
-    bytes_item(l, A_BOLD, "now  ", "", "", rv->last->footprint);
-    bytes_item(l, A_NORMAL, "peak ", "peak ", "pk ", rv->summary->peak_footprint);
-    if (rv->has_kernel_peak && rv->kernel_peak > rv->summary->peak_footprint) {
-        char name[48];
-        snprintf(name, sizeof name, "%s ", rv->peak_metric ? rv->peak_metric : "kernel");
-        bytes_item(l, tui_attr(v, TUI_PAIR_DIM), name, name, "hwm ", rv->kernel_peak);
-    }
-}
-
-static void swap_lane(const tui_view *v, const st_run_view *rv, lane *l)
-{
-    l->field = ST_F_SWAP;
-    l->pair = TUI_PAIR_SWAP;
-    add(l, tui_attr(v, l->pair) | A_BOLD, "swap used", "swap", "swap");
-    if (!rv->last || !st_sample_has(rv->last, ST_F_SWAP)) {
-        add(l, A_NORMAL, "not available", "n/a", "n/a");
-        return;
-    }
     if ((rv->sys.valid & ST_SYS_SWAPTOTAL) && rv->sys.swap_total == 0 && rv->last->swap_used == 0) {
         add(l, A_NORMAL, "none (no swap)", "none (no swap)", "none");
         return;
@@ -167,53 +193,70 @@ static void swap_lane(const tui_view *v, const st_run_view *rv, lane *l)
     }
 }
 
-static void level_lane(const tui_view *v, const st_run_view *rv, lane *l)
+/* One lane's label items from its table row: its name, "now" and the value
+ * of its summary rule over the run (peak, min); then what a lane adds of its
+ * own (the footprint's kernel peak, the level's warning colours and the
+ * pressure, the swap's growth and budget). */
+static void build_lane(const tui_view *v, const st_run_view *rv, int id, lane *l)
 {
-    l->field = ST_F_LEVEL;
-    l->agg = TUI_AGG_MIN;
-    l->fixed = 1;
-    l->pair = TUI_PAIR_LEVEL;
-    add(l, tui_attr(v, l->pair) | A_BOLD, "memory available", "available", "avail");
-    if (!rv->last || !st_sample_has(rv->last, ST_F_LEVEL)) {
-        add(l, A_NORMAL, "not available", "n/a", "n/a");
+    const st_lane *t = &st_lanes[id];
+    const st_lane_stats *ls = &rv->summary->lanes;
+    l->id = id;
+    l->field = st_lane_bit(id);
+    l->agg = t->rule == ST_LR_MIN ? TUI_AGG_MIN : TUI_AGG_MAX;
+    l->fixed = t->unit == ST_LU_PERCENT;
+    l->pair = TUI_PAIR_LANE + id;
+    add(l, tui_attr(v, l->pair) | A_BOLD, t->label, t->label_inline, t->label_short);
+    if (!rv->last || !st_sample_has(rv->last, l->field)) {
+        add(l, A_NORMAL, t->absent, t->absent_short, t->absent_short);
         return;
     }
-    double pct = rv->last->level_c / 100.0;
-    attr_t a = pct < 10 ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD
-             : pct < 20 ? tui_attr(v, TUI_PAIR_WARN) | A_BOLD : A_BOLD;
-    if (pct < 20)
-        l->pair = pct < 10 ? TUI_PAIR_BAD : TUI_PAIR_WARN;
-    char row[64], inl[64], sh[64];
-    snprintf(row, sizeof row, "now  %.1f%%", pct);
-    snprintf(inl, sizeof inl, "%.1f%%", pct);
-    snprintf(sh, sizeof sh, "%.0f%%", pct);
-    add(l, a, row, inl, sh);
-    if (rv->summary->has_level) {
-        double mn = rv->summary->min_level_c / 100.0;
-        snprintf(row, sizeof row, "min  %.1f%%", mn);
-        snprintf(inl, sizeof inl, "min %.1f%%", mn);
-        snprintf(sh, sizeof sh, "min %.0f%%", mn);
-        add(l, mn < 10 ? tui_attr(v, TUI_PAIR_BAD) : A_NORMAL, row, inl, sh);
+    if (t->rule == ST_LR_GROWTH) {
+        swap_items(v, rv, l);
+        return;
     }
-    if (st_sample_has(rv->last, ST_F_PRESSURE)) {
-        snprintf(row, sizeof row, "pressure %.2f", rv->last->pressure_c / 100.0);
-        snprintf(sh, sizeof sh, "pr %.1f", rv->last->pressure_c / 100.0);
-        add(l, tui_attr(v, TUI_PAIR_DIM), row, row, sh);
+    value_item(l, A_BOLD, "now  ", "", "", st_lane_raw(t, rv->last));
+    if (ls->has & l->field) {
+        if (t->rule == ST_LR_PEAK || t->rule == ST_LR_RATE)
+            value_item(l, A_NORMAL, "peak ", "peak ", "pk ", ls->max[id]);
+        else if (t->rule == ST_LR_MIN)
+            value_item(l, A_NORMAL, "min  ", "min ", "min ", ls->min[id]);
+    }
+    if (id == ST_LANE_FOOTPRINT && rv->has_kernel_peak && rv->kernel_peak > rv->summary->peak_footprint) {
+        char name[48];
+        snprintf(name, sizeof name, "%s ", rv->peak_metric ? rv->peak_metric : "kernel");
+        bytes_item(l, tui_attr(v, TUI_PAIR_DIM), name, name, "hwm ", rv->kernel_peak);
+    }
+    if (id == ST_LANE_LEVEL) { /* low is the news */
+        double pct = rv->last->level_c / 100.0;
+        l->it[1].a = pct < 10 ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD
+                   : pct < 20 ? tui_attr(v, TUI_PAIR_WARN) | A_BOLD : A_BOLD;
+        if (pct < 20)
+            l->pair = pct < 10 ? TUI_PAIR_BAD : TUI_PAIR_WARN;
+        if (l->n > 2 && ls->min[id] < 1000)
+            l->it[2].a = tui_attr(v, TUI_PAIR_BAD);
+        if (st_sample_has(rv->last, ST_F_PRESSURE)) {
+            char row[64], sh[64];
+            snprintf(row, sizeof row, "pressure %.2f", rv->last->pressure_c / 100.0);
+            snprintf(sh, sizeof sh, "pr %.1f", rv->last->pressure_c / 100.0);
+            add(l, tui_attr(v, TUI_PAIR_DIM), row, row, sh);
+        }
     }
 }
 
-static void gpu_lane(const tui_view *v, const st_run_view *rv, lane *l)
+int tui_lanes_shown(const st_run_view *rv, int ids[TUI_MAX_LANES])
 {
-    l->field = ST_F_GPU;
-    l->pair = TUI_PAIR_GPU;
-    add(l, tui_attr(v, l->pair) | A_BOLD, "GPU memory (tree)", "gpu", "gpu");
-    if (!rv->last || !st_sample_has(rv->last, ST_F_GPU)) {
-        add(l, A_NORMAL, "no reading", "-", "-");
-        return;
+    int all[ST_LANE_COUNT], n = 0;
+    size_t k = st_lanes_order(ST_LO_SCREEN, all);
+    for (size_t i = 0; i < k && n < TUI_MAX_LANES; i++) {
+        const st_lane *t = &st_lanes[all[i]];
+        int read = rv->summary && (rv->summary->lanes.has & st_lane_bit(t->id));
+        if (t->id == ST_LANE_GPU && rv->has_gpu_lane)
+            read = 1; /* a GPU reader is open: its lane waits for a reading */
+        if (t->screen_always || read)
+            ids[n++] = t->id;
     }
-    bytes_item(l, A_BOLD, "now  ", "", "", rv->last->gpu);
-    if (rv->summary->has_gpu)
-        bytes_item(l, A_NORMAL, "peak ", "peak ", "pk ", rv->summary->peak_gpu);
+    return n;
 }
 
 /* Draw a row of sparkline levels or graph cells straight into curses'
@@ -280,13 +323,13 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
     (void)now;
     const tui_layout *L = &v->L;
     lane lanes[TUI_MAX_LANES];
-    int n = L->n_lanes;
+    int ids[TUI_MAX_LANES];
+    int n = tui_lanes_shown(rv, ids);
+    if (n > L->n_lanes)
+        n = L->n_lanes;
     memset(lanes, 0, sizeof lanes);
-    footprint_lane(v, rv, &lanes[0]);
-    swap_lane(v, rv, &lanes[1]);
-    level_lane(v, rv, &lanes[2]);
-    if (n > 3)
-        gpu_lane(v, rv, &lanes[3]);
+    for (int i = 0; i < n; i++)
+        build_lane(v, rv, ids[i], &lanes[i]);
     int w = L->plot[0].w;
     int64_t newest = tui_newest_col(v, rv);
     int64_t end = v->frozen ? v->frozen_end : newest;
@@ -303,7 +346,7 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
         free(heights);
         return;
     }
-    for (int i = 0; i < n && i < 4; i++) {
+    for (int i = 0; i < n; i++) {
         lane *l = &lanes[i];
         const double *col = rv->last ? lane_columns(v, i, rv, l, c0, w, newest) : NULL;
         double hi = 100, lo = 0;
@@ -319,8 +362,11 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
         }
         if (L->graph) {
             if (has_data && l->n < 6) {
-                char big[32], row[64];
-                st_format_bytes((uint64_t)hi, big, sizeof big);
+                char big[32], small[32], row[64];
+                const st_lane *t = &st_lanes[l->id];
+                uint64_t top = (uint64_t)hi;
+                unit_text(t, ST_LT_IS_CENTI(t->type) ? top * 100 : top, big, sizeof big, small,
+                          sizeof small);
                 snprintf(row, sizeof row, "top  %s", big);
                 add(l, tui_attr(v, TUI_PAIR_DIM), row, row, row);
             }

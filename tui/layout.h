@@ -17,7 +17,9 @@
 #ifndef STAGETOP_TUI_LAYOUT_H
 #define STAGETOP_TUI_LAYOUT_H
 
-enum { TUI_MAX_LANES = 6 };
+#include "stagetop/sample.h"
+
+enum { TUI_MAX_LANES = ST_LANE_COUNT }; /* every lane could be on screen */
 
 typedef struct tui_box {
     int x, y, w, h;

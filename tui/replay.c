@@ -102,6 +102,15 @@ static void absorb(replay *r)
 
 /* ---- reading a stream ---- */
 
+/* The lanes the screen shows for the trace so far (the layout's count). */
+static int lanes_shown(const replay *r)
+{
+    st_run_view rv;
+    int ids[TUI_MAX_LANES];
+    rp_view(r, &rv);
+    return tui_lanes_shown(&rv, ids);
+}
+
 static void bad_line(replay *r, const char *msg)
 {
     r->bad++;
@@ -285,9 +294,9 @@ static void loop(replay *r, int key_fd)
             break;
         if (rc > 0 && id >= 0 && (p[id].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) {
             size_t stages = r->t.summary.n_stages;
-            int gpu = r->t.summary.has_gpu;
+            int lanes = lanes_shown(r);
             read_stream(r); /* frames still come at most every redraw_s */
-            if (stages != r->t.summary.n_stages || gpu != r->t.summary.has_gpu)
+            if (stages != r->t.summary.n_stages || lanes != lanes_shown(r))
                 rp_relayout(r);
         }
         int resized = tui_term_sync_size(); /* queues KEY_RESIZE */

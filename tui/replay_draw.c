@@ -225,7 +225,10 @@ void rp_relayout(replay *r)
 {
     int rows, cols;
     getmaxyx(stdscr, rows, cols);
-    tui_layout_compute(cols, rows, rp_summary(r)->has_gpu ? 4 : 3, summary_rows(r, cols), &r->v.L);
+    st_run_view rv;
+    int ids[TUI_MAX_LANES];
+    rp_view(r, &rv);
+    tui_layout_compute(cols, rows, tui_lanes_shown(&rv, ids), summary_rows(r, cols), &r->v.L);
 }
 
 static void stage_row(const replay *r, const st_summary *s, size_t i, int nw, char *out, size_t len)

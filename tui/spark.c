@@ -1,6 +1,7 @@
 /* spark.c: sparklines, graphs, axis and event row as text. */
 #include "spark.h"
 #include "sanitize.h"
+#include "stagetop/lanes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,18 +11,8 @@ static const char *const blocks[8] = {"▁", "▂", "▃", "▄", "▅", "▆", 
 
 double tui_sample_value(const st_sample *s, unsigned field)
 {
-    if (!st_sample_has(s, field))
-        return NAN;
-    switch (field) {
-    case ST_F_FOOTPRINT: return (double)s->footprint;
-    case ST_F_RSS: return (double)s->rss;
-    case ST_F_SWAP: return (double)s->swap_used;
-    case ST_F_GPU: return (double)s->gpu;
-    case ST_F_LEVEL: return s->level_c / 100.0;
-    case ST_F_PRESSURE: return s->pressure_c / 100.0;
-    case ST_F_PROCS: return (double)s->procs;
-    default: return NAN;
-    }
+    const st_lane *l = st_lane_by_bit(field);
+    return l ? st_lane_value(l->id, s) : NAN;
 }
 
 uint64_t tui_sample_k(uint32_t t_ms, uint32_t interval_ms)
@@ -46,6 +37,9 @@ void tui_bucket(st_samples_view v, unsigned field, int agg, uint32_t interval_ms
         per_col = 1;
     for (int j = 0; j < ncols; j++)
         out[j] = NAN;
+    const st_lane *l = st_lane_by_bit(field);
+    if (!l)
+        return;
     uint64_t k_first = col0 * per_col;
     while (lo < hi) { /* first sample with k >= k_first */
         size_t mid = lo + (hi - lo) / 2;
@@ -61,7 +55,7 @@ void tui_bucket(st_samples_view v, unsigned field, int agg, uint32_t interval_ms
             continue;
         if (c - col0 >= (uint64_t)ncols)
             break;
-        double x = tui_sample_value(s, field);
+        double x = st_lane_value(l->id, s);
         double *o = &out[c - col0];
         if (isnan(x))
             continue;

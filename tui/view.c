@@ -42,7 +42,7 @@ void tui_view_resize(tui_view *v, const st_run_view *rv)
 {
     int rows, cols;
     getmaxyx(stdscr, rows, cols);
-    int lanes = rv->has_gpu_lane ? 4 : 3;
+    int ids[TUI_MAX_LANES], lanes = tui_lanes_shown(rv, ids);
     tui_layout L = v->L;
     tui_layout_compute(cols, rows, lanes, (int)rv->n_members, &v->L);
     v->order_total = UINT64_MAX; /* re-sort */

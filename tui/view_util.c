@@ -7,16 +7,17 @@
 
 #include <curses.h>
 
+#include "stagetop/lanes.h"
+
 void tui_view_colors(const tui_view *v)
 {
     if (!v->color || !has_colors())
         return;
     start_color();
     use_default_colors();
-    init_pair(TUI_PAIR_FOOTPRINT, COLOR_CYAN, -1);
-    init_pair(TUI_PAIR_SWAP, COLOR_MAGENTA, -1);
-    init_pair(TUI_PAIR_LEVEL, COLOR_GREEN, -1);
-    init_pair(TUI_PAIR_GPU, COLOR_BLUE, -1);
+    for (int i = 0; i < ST_LANE_COUNT; i++)
+        if (st_lanes[i].screen_rank)
+            init_pair((short)(TUI_PAIR_LANE + i), (short)st_lanes[i].colour, -1);
     init_pair(TUI_PAIR_WARN, COLOR_YELLOW, -1);
     init_pair(TUI_PAIR_BAD, COLOR_RED, -1);
     init_pair(TUI_PAIR_GOOD, COLOR_GREEN, -1);

@@ -10,8 +10,8 @@
 /* Colour pairs (with NO_COLOR only BAD and BAR keep an attribute: bold,
  * reverse). */
 enum tui_pair {
-    TUI_PAIR_FOOTPRINT = 1, TUI_PAIR_SWAP, TUI_PAIR_LEVEL, TUI_PAIR_GPU,
-    TUI_PAIR_WARN, TUI_PAIR_BAD, TUI_PAIR_GOOD, TUI_PAIR_BAR, TUI_PAIR_DIM
+    TUI_PAIR_WARN = 1, TUI_PAIR_BAD, TUI_PAIR_GOOD, TUI_PAIR_BAR, TUI_PAIR_DIM,
+    TUI_PAIR_LANE /* + lane id: the lane's colour (the lane table's) */
 };
 
 /* The attribute for a pair under the view's colour setting. */
@@ -43,6 +43,11 @@ void tui_panel_alert(const tui_view *v, const st_run_view *rv);
 
 /* Draw the lanes, the window label, the time axis and the event row. */
 void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now);
+/* The lanes on screen for rv, in slot order (ids into the lane table):
+ * the table's screen lanes, each one not always shown once the run reads
+ * it (the GPU lane: a GPU reader is open, or the samples have GPU readings).
+ * Returns how many: the layout's lane count (live and replay). */
+int tui_lanes_shown(const st_run_view *rv, int ids[TUI_MAX_LANES]);
 
 /* Start the curses screen on stdin/stdout (cbreak, no echo, keypad,
  * non-blocking getch, hidden cursor).  ST_EINVAL when there is no

@@ -54,15 +54,15 @@ static int read_lane(doc_ctx *x, int k, uint64_t *v, st_error *err)
     }
     if (x->plat->read_system(x->b, &sm, NULL) != ST_OK)
         return 0;
-    if (k == L_SWAP && (sm.valid & ST_F_SWAP)) {
+    if (k == L_SWAP && (sm.valid & ST_SYS_SWAP)) {
         *v = sm.swap_used;
         return 1;
     }
-    if (k == L_LEVEL && (sm.valid & ST_F_LEVEL)) {
+    if (k == L_LEVEL && (sm.valid & ST_SYS_LEVEL)) {
         *v = sm.level_c;
         return 1;
     }
-    if (k == L_PRESSURE && (sm.valid & ST_F_PRESSURE)) {
+    if (k == L_PRESSURE && (sm.valid & ST_SYS_PRESSURE)) {
         *v = sm.pressure_c;
         return 1;
     }
@@ -124,7 +124,7 @@ static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
     snprintf(f->rusage_flavor, sizeof f->rusage_flavor, "%s",
              !x->plat->rusage_flavors ? "n/a" : f->kernel_peak ? "V4" : "V2");
     f->psi = x->plat->pressure_is_level ? -1
-           : x->plat->read_system(x->b, &sm, NULL) == ST_OK && (sm.valid & ST_F_PRESSURE);
+           : x->plat->read_system(x->b, &sm, NULL) == ST_OK && (sm.valid & ST_SYS_PRESSURE);
     f->is_root = geteuid() == 0;
     st_error_clear(&e);
     if (x->plat->identify(x->b, 1, &one, &e) == ST_OK && (got_one = 1) &&

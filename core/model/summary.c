@@ -95,6 +95,7 @@ int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err)
             s->swap_peak = smp->swap_used;
         s->swap_end = smp->swap_used;
     }
+    st_lane_stats_add(&s->lanes, smp);
     if (st_sample_has(smp, ST_F_LEVEL)) {
         if (!s->has_level || smp->level_c < s->min_level_c)
             s->min_level_c = smp->level_c;

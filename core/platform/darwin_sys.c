@@ -90,7 +90,7 @@ int st_dw_read_system(st_dw_sys *s, st_sys_mem *out, st_error *err)
     if (sysctlbyname("vm.swapusage", &xsu, &len, NULL, 0) == 0 && len == sizeof xsu) {
         out->swap_total = xsu.xsu_total;
         out->swap_used = xsu.xsu_used;
-        out->valid |= ST_F_SWAP | ST_SYS_SWAPTOTAL;
+        out->valid |= ST_SYS_SWAP | ST_SYS_SWAPTOTAL;
     } else {
         last_errno = errno;
     }
@@ -98,7 +98,7 @@ int st_dw_read_system(st_dw_sys *s, st_sys_mem *out, st_error *err)
     if (sysctlbyname("kern.memorystatus_level", &level, &len, NULL, 0) == 0 &&
         len == sizeof level && level >= 0 && level <= 100) {
         out->level_c = (uint16_t)(level * 100);
-        out->valid |= ST_F_LEVEL;
+        out->valid |= ST_SYS_LEVEL;
     } else {
         last_errno = errno;
     }
@@ -106,15 +106,15 @@ int st_dw_read_system(st_dw_sys *s, st_sys_mem *out, st_error *err)
     if (sysctlbyname("kern.memorystatus_vm_pressure_level", &pressure, &len, NULL, 0) == 0 &&
         len == sizeof pressure && (pressure == 1 || pressure == 2 || pressure == 4)) {
         out->pressure_c = (uint16_t)(pressure * 100);
-        out->valid |= ST_F_PRESSURE;
+        out->valid |= ST_SYS_PRESSURE;
     }
     memset(&vm, 0, sizeof vm);
     if (s->page_size && host_statistics64(mach_host_self(), HOST_VM_INFO64, (host_info64_t)&vm, &count) ==
                             KERN_SUCCESS && count >= HOST_VM_INFO64_COUNT) {
         out->compressed = (uint64_t)vm.compressor_page_count * s->page_size;
-        out->valid |= ST_F_COMPRESSED;
+        out->valid |= ST_SYS_COMPRESSED;
     }
-    if (!(out->valid & (ST_F_SWAP | ST_F_LEVEL | ST_SYS_MEMTOTAL)))
+    if (!(out->valid & (ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_MEMTOTAL)))
         return st_error_set(err, ST_EIO, last_errno,
                             "cannot read vm.swapusage, kern.memorystatus_level or hw.memsize");
     return ST_OK;

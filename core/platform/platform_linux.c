@@ -207,14 +207,14 @@ static int lx_read_system(st_backend *b, st_sys_mem *out, st_error *err)
         mi.mem_total >= 1024) {
         uint64_t c = (mi.mem_available >> 10) * 10000 / (mi.mem_total >> 10);
         out->level_c = (uint16_t)(c > 10000 ? 10000 : c);
-        out->valid |= ST_F_LEVEL;
+        out->valid |= ST_SYS_LEVEL;
     }
     if (mi.valid & ST_LX_SWAPTOTAL) {
         out->swap_total = mi.swap_total;
         out->valid |= ST_SYS_SWAPTOTAL;
         if (mi.valid & ST_LX_SWAPFREE) {
             out->swap_used = mi.swap_free < mi.swap_total ? mi.swap_total - mi.swap_free : 0;
-            out->valid |= ST_F_SWAP;
+            out->valid |= ST_SYS_SWAP;
         }
     }
     if (b->zswap_on < 0) { /* asked once: switching zswap on is rare */
@@ -229,7 +229,7 @@ static int lx_read_system(st_backend *b, st_sys_mem *out, st_error *err)
     }
     if ((mi.valid & ST_LX_ZSWAP) && b->zswap_on) {
         out->compressed = mi.zswap;
-        out->valid |= ST_F_COMPRESSED;
+        out->valid |= ST_SYS_COMPRESSED;
     }
     if (b->psi_fd != -2) {
         uint16_t c;
@@ -238,7 +238,7 @@ static int lx_read_system(st_backend *b, st_sys_mem *out, st_error *err)
             b->psi_fd = -2; /* no PSI here (old kernel, or psi=0): stop asking */
         else if (st_lx_parse_psi(b->buf, (size_t)n, &c, NULL) == ST_OK) {
             out->pressure_c = c;
-            out->valid |= ST_F_PRESSURE;
+            out->valid |= ST_SYS_PRESSURE;
         }
     }
     return ST_OK;

@@ -12,16 +12,16 @@
 #define CHAR_W 0.58 /* average glyph width / font size, for fitting text */
 #define FIELD(f) (f), strnlen((f), sizeof(f))
 
+/* The plot's own style of each series; what it draws, its id, label and
+ * colour are the lane table's (stagetop/lanes.h: axis, plot_*). */
 static const struct series_style {
-    unsigned field;
-    const char *id, *label, *color, *dash;
-    const char *width;
-} SERIES[S_N] = {
-    {ST_F_FOOTPRINT, "footprint", "footprint (tree)", "#1f5fbf", NULL, "2"},
-    {ST_F_SWAP, "swap", "swap used (system)", "#d1242f", NULL, "1.6"},
-    {ST_F_GPU, "gpu", "GPU memory (tree)", "#8250df", NULL, "1.6"},
-    {ST_F_LEVEL, "level", "memory available (%, right axis)", "#0f8a7e", "6 3", "1.5"},
-};
+    const char *dash, *width;
+} STYLE[S_N] = {{NULL, "2"}, {NULL, "1.6"}, {NULL, "1.6"}, {"6 3", "1.5"}};
+
+static const st_lane *lane_of(const st_plot_ctx *p, int s)
+{
+    return &st_lanes[p->lane[s]];
+}
 
 /* ---- small writers ---- */
 
@@ -72,18 +72,15 @@ double st_plot_x(const st_plot_ctx *p, double t)
 
 static double py(const st_plot_ctx *p, int s, double v)
 {
-    double top = s == S_LEVEL ? 100.0 : p->ymax;
+    double top = lane_of(p, s)->axis == ST_AX_PERCENT ? 100.0 : p->ymax;
     return clampd(p->B - v / top * (p->B - p->T), p->T, p->B);
 }
 
-static double value(const st_sample *smp, int s)
+/* A present value of series s (the percent axis ends at 100). */
+static double value(const st_plot_ctx *p, const st_sample *smp, int s)
 {
-    switch (s) {
-    case S_FOOT: return (double)smp->footprint;
-    case S_SWAP: return (double)smp->swap_used;
-    case S_GPU: return (double)smp->gpu;
-    default: return smp->level_c > 10000 ? 100.0 : smp->level_c / 100.0;
-    }
+    double v = st_lane_value(p->lane[s], smp);
+    return lane_of(p, s)->axis == ST_AX_PERCENT && v > 100.0 ? 100.0 : v;
 }
 
 
@@ -93,15 +90,17 @@ void st_plot_scan(st_plot_ctx *p)
 {
     const st_trace *t = p->t;
     int first_swap = 1;
+    size_t n = st_lanes_order(ST_LO_PLOT, p->lane);
+    (void)n; /* == S_N (tests/unit/test_lanes.c) */
     for (size_t i = 0; i < t->n_samples; i++) {
         const st_sample *smp = &t->samples[i];
         int any = 0;
         for (int s = 0; s < S_N; s++) {
-            if (!st_sample_has(smp, SERIES[s].field))
+            if (!(smp->valid & st_lane_bit(p->lane[s])))
                 continue;
-            double v = value(smp, s);
+            double v = value(p, smp, s);
             any = 1;
-            if (!p->has[s] || (s == S_LEVEL ? v < p->peak[s] : v > p->peak[s]))
+            if (!p->has[s] || (lane_of(p, s)->rule == ST_LR_MIN ? v < p->peak[s] : v > p->peak[s]))
                 p->peak[s] = v; /* for the level: its minimum */
             p->has[s] = 1;
             if (s == S_SWAP) {
@@ -178,7 +177,7 @@ void st_plot_draw_axes(st_plot_ctx *p)
         snprintf(b, sizeof b, "%s %s", st_format_decimal(v / unit, 2, 1, n, sizeof n), uname);
         st_plot_text(p, p->L - 6, py(p, S_FOOT, v) + 4, tick, 11, b, strlen(b), 80);
     }
-    fprintf(f, "</g>\n<g id=\"axis-right\" fill=\"%s\">\n", SERIES[S_LEVEL].color);
+    fprintf(f, "</g>\n<g id=\"axis-right\" fill=\"%s\">\n", lane_of(p, S_LEVEL)->svg_colour);
     for (int v = 0; p->has[S_LEVEL] && v <= 100; v += 20) {
         snprintf(b, sizeof b, "%d %%", v);
         st_plot_text(p, p->R + 6, py(p, S_LEVEL, v) + 4, "", 11, b, strlen(b), 60);
@@ -213,7 +212,7 @@ static void flush_points(st_plot_ctx *p, int s, const double *pts, size_t n)
         st_plot_num(p, pts[0]);
         fputs("\" cy=\"", p->f);
         st_plot_num(p, pts[1]);
-        fprintf(p->f, "\" fill=\"%s\"/>\n", SERIES[s].color);
+        fprintf(p->f, "\" fill=\"%s\"/>\n", lane_of(p, s)->svg_colour);
         return;
     }
     if (n == 0)
@@ -238,11 +237,11 @@ int st_plot_draw_series(st_plot_ctx *p, int s, st_plot_col *cols, double *pts)
     memset(cols, 0, sizeof *cols * (size_t)p->pw);
     for (size_t i = 0; i < t->n_samples; i++) {
         const st_sample *smp = &t->samples[i];
-        if (!st_sample_has(smp, SERIES[s].field)) {
+        if (!(smp->valid & st_lane_bit(p->lane[s]))) {
             pending_gap = last_c >= 0;
             continue;
         }
-        double x = st_plot_x(p, smp->t_ms / 1000.0), v = value(smp, s);
+        double x = st_plot_x(p, smp->t_ms / 1000.0), v = value(p, smp, s);
         int c = (int)(x - p->L);
         c = c < 0 ? 0 : c >= p->pw ? p->pw - 1 : c;
         if (pending_gap && last_c >= 0 && last_c != c)
@@ -254,11 +253,11 @@ int st_plot_draw_series(st_plot_ctx *p, int s, st_plot_col *cols, double *pts)
         k->has = 1;
         last_c = c;
     }
-    const struct series_style *st = &SERIES[s];
+    const struct series_style *st = &STYLE[s];
     const char *dash = p->dash ? p->dash : st->dash;
     fprintf(p->f, "<g id=\"%sseries-%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
                   "stroke-linejoin=\"round\" stroke-linecap=\"round\"%s%s%s>\n",
-            p->id_prefix ? p->id_prefix : "", st->id, st->color, st->width,
+            p->id_prefix ? p->id_prefix : "", lane_of(p, s)->plot_id, lane_of(p, s)->svg_colour, st->width,
             dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
     size_t n = 0;
     for (int c = 0; c < p->pw; c++) {
@@ -392,10 +391,10 @@ static void legend_item(st_plot_ctx *p, double *x, const char *label, int s, int
         return;
     fprintf(p->f, "<g class=\"legend-item\">");
     if (s >= 0) {
-        const struct series_style *st = &SERIES[s];
+        const struct series_style *st = &STYLE[s];
         const char *dash = p->dash ? p->dash : st->dash;
         char attrs[128];
-        snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-width=\"%s\"%s%s%s", st->color,
+        snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-width=\"%s\"%s%s%s", lane_of(p, s)->svg_colour,
                  st->width, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
                  dash ? "\"" : "");
         st_plot_line(p, attrs, *x, p->H - 18, *x + 18, p->H - 18);
@@ -420,7 +419,7 @@ void st_plot_draw_legend(st_plot_ctx *p)
     fputs("<g id=\"legend\">\n", p->f);
     for (int s = 0; s < S_N; s++)
         if (p->has[s])
-            legend_item(p, &x, SERIES[s].label, s, 0, 0);
+            legend_item(p, &x, lane_of(p, s)->plot_label, s, 0, 0);
     if (p->n_bands)
         legend_item(p, &x, "stage", -1, 0, 1);
     for (int k = 0; k <= ST_EV_OTHER; k++)

@@ -9,13 +9,15 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "stagetop/error.h"
+#include "stagetop/lanes.h"
 #include "stagetop/plot.h"
 #include "stagetop/trace.h"
 #include "stagetop/units.h"
 
 #define ST_PLOT_GIB 1073741824.0
 
-/* The drawn series, in st_plot_ctx.has/peak order. */
+/* The drawn series, in st_plot_ctx.has/peak order: the lanes with a plot
+ * axis, by plot rank (stagetop/lanes.h; st_plot_ctx.lane maps them). */
 enum { S_FOOT, S_SWAP, S_GPU, S_LEVEL, S_N };
 
 /* One pixel column of a series: its minimum and maximum and where they are. */
@@ -42,6 +44,7 @@ typedef struct st_plot_ctx {
     double ymax, ystep;   /* left axis, bytes */
     size_t n_drawable;    /* samples with at least one drawn field */
     double tmin, tmax;    /* their time range, seconds */
+    int lane[ST_LANE_COUNT]; /* series s draws lane lane[s] (set by st_plot_scan) */
     int has[S_N];
     double peak[S_N];     /* max per series; for S_LEVEL its minimum */
     double swap_start, swap_end;

@@ -148,7 +148,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     open_gpu(m);
     if (st_guard_active(&o->guard)) {
         st_guard_init(&m->guard, &o->guard);
-        if (m->sys_start.valid & ST_F_SWAP)
+        if (m->sys_start.valid & ST_SYS_SWAP)
             st_guard_set_base(&m->guard, m->sys_start.swap_used);
         m->guard_on = 1;
     }
@@ -415,8 +415,11 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
         s.level_c = m->sys.level_c;
         s.pressure_c = m->sys.pressure_c;
         s.compressed = m->sys.compressed;
-        s.valid |= m->sys.valid & (ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE | ST_F_COMPRESSED);
-        if (!(m->sys_start.valid & ST_F_SWAP) && (m->sys.valid & ST_F_SWAP))
+        s.valid |= (uint16_t)((m->sys.valid & ST_SYS_SWAP ? ST_F_SWAP : 0) |
+                              (m->sys.valid & ST_SYS_LEVEL ? ST_F_LEVEL : 0) |
+                              (m->sys.valid & ST_SYS_PRESSURE ? ST_F_PRESSURE : 0) |
+                              (m->sys.valid & ST_SYS_COMPRESSED ? ST_F_COMPRESSED : 0));
+        if (!(m->sys_start.valid & ST_SYS_SWAP) && (m->sys.valid & ST_SYS_SWAP))
             m->sys_start = m->sys;
     }
     if (m->gpu)

@@ -154,14 +154,14 @@ static int discover(st_tree *t, double now_s, st_error *err)
 
 int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
 {
-    uint64_t fp = 0, rss = 0;
-    int has_fp = 0, has_rss = 0, vanished = 0;
+    uint64_t fp = 0, rss = 0, swap = 0;
+    int has_fp = 0, has_rss = 0, has_swap = 0, vanished = 0;
     size_t w = 0;
     int rc;
 
-    out->valid &= (uint16_t) ~(ST_F_FOOTPRINT | ST_F_RSS | ST_F_PROCS | ST_F_CPU | ST_F_PAGEINS |
-                               ST_F_TREE_SWAP);
-    out->footprint = out->rss = 0;
+    out->valid &= (uint16_t) ~(ST_F_FOOTPRINT | ST_F_RSS | ST_F_PROCS | ST_F_TREE_SWAP | ST_F_CPU |
+                               ST_F_PAGEINS);
+    out->footprint = out->rss = out->tree_swap = 0;
     out->procs = 0;
     if (t->n_members > 0 &&
         (t->last_discover < 0 || now_s - t->last_discover + ST_TREE_SLACK_S >= t->discover_s ||
@@ -199,6 +199,10 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
             fp += m.footprint;
         if (m.valid & ST_PM_RSS)
             rss += m.rss;
+        if (m.valid & ST_PM_SWAP) { /* a backend that reads it (Linux) */
+            swap += m.swap;
+            has_swap = 1;
+        }
         if ((m.valid & ST_PM_PEAK) && (!t->has_kernel_peak || m.peak > t->kernel_peak)) {
             t->kernel_peak = m.peak;
             t->has_kernel_peak = 1;
@@ -221,6 +225,10 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
     if (has_rss) {
         out->rss = rss;
         out->valid |= ST_F_RSS;
+    }
+    if (has_swap) {
+        out->tree_swap = swap;
+        out->valid |= ST_F_TREE_SWAP;
     }
     return st_tree_rates_update(&t->rates, t->members, w, now_s, out, err);
 }

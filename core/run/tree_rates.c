@@ -1,5 +1,5 @@
-/* tree_rates.c: the tree's CPU and page-in rates, and its own swap, from
- * the members' counters (see tree.h, st_tree_rates).
+/* tree_rates.c: the tree's CPU and page-in rates from the members'
+ * counters (see tree.h, st_tree_rates).
  *
  * Each sample keeps, per member, its counters: own CPU time and major
  * faults, and the part of its reaped children (Linux cutime + cstime and
@@ -83,8 +83,7 @@ static uint64_t child_growth(uint64_t now, uint64_t before, uint64_t *credit)
 int st_tree_rates_update(st_tree_rates *r, st_proc_mem *m, size_t n, double now_s, st_sample *out,
                          st_error *err)
 {
-    uint64_t cpu = 0, flt = 0, swap = 0;
-    int has_swap = 0;
+    uint64_t cpu = 0, flt = 0;
     double dt = now_s - r->prev_s;
     int rate;
 
@@ -92,10 +91,6 @@ int st_tree_rates_update(st_tree_rates *r, st_proc_mem *m, size_t n, double now_
         return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", n);
     r->n_cur = 0;
     for (size_t i = 0; i < n; i++) {
-        if (m[i].valid & ST_PM_SWAP) {
-            swap += m[i].swap;
-            has_swap = 1;
-        }
         if ((m[i].valid & (ST_PM_CPU | ST_PM_FAULTS)) != (ST_PM_CPU | ST_PM_FAULTS))
             continue;
         st_tree_ctr *c = &r->cur[r->n_cur++];
@@ -143,10 +138,6 @@ int st_tree_rates_update(st_tree_rates *r, st_proc_mem *m, size_t n, double now_
             pm->pageins_c = pf > 4e9 ? 4000000000u : (uint32_t)(pf + 0.5);
             pm->valid |= ST_PM_RATES;
         }
-    }
-    if (has_swap) {
-        out->tree_swap = swap;
-        out->valid |= ST_F_TREE_SWAP;
     }
     if (rate) {
         double pc = (double)cpu / (dt * 1e5), pf = (double)flt * 100.0 / dt;

@@ -5,6 +5,7 @@
 #include "stagetop/trace.h"
 #include "trace_internal.h"
 #include "stagetop/atomic_file.h"
+#include "stagetop/lanes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,16 +27,6 @@ static char *put_u64(char *end, uint64_t v)
     return end;
 }
 
-/* Append `"key":` + digits of v to d; returns the new end. */
-static char *put_key_u64(char *d, const char *key, size_t klen, uint64_t v)
-{
-    char tmp[24], *e = tmp + sizeof tmp, *p = put_u64(e, v);
-    memcpy(d, key, klen);
-    d += klen;
-    memcpy(d, p, (size_t)(e - p));
-    return d + (e - p);
-}
-
 /* Hundredths as "92", "45.5", "45.25". */
 static char *put_centi(char *d, uint32_t c)
 {
@@ -52,12 +43,12 @@ static char *put_centi(char *d, uint32_t c)
     return d + (e - p);
 }
 
-#define KEY(s) s, sizeof(s) - 1
-
 void st_jw_sample_members(st_jw *w, const st_sample *s)
 {
-    /* Formatted on the stack, appended once: this is the hot loop. */
-    char buf[448], *d = buf;
+    /* Formatted on the stack, appended once: this is the hot loop.  A key
+     * is at most 31 bytes (the reader's limit), a value 20 digits, and the
+     * last key copied whole may reach 40 bytes past its start. */
+    char buf[24 + ST_LANE_COUNT * 56 + 40], *d = buf;
     char tmp[24], *e = tmp + sizeof tmp, *p = e;
     uint32_t ms = s->t_ms;
     *--p = (char)('0' + ms % 10);
@@ -69,36 +60,19 @@ void st_jw_sample_members(st_jw *w, const st_sample *s)
     d += 4;
     memcpy(d, p, (size_t)(e - p));
     d += e - p;
-    if (st_sample_has(s, ST_F_FOOTPRINT))
-        d = put_key_u64(d, KEY(",\"footprint\":"), s->footprint);
-    if (st_sample_has(s, ST_F_RSS))
-        d = put_key_u64(d, KEY(",\"rss\":"), s->rss);
-    if (st_sample_has(s, ST_F_SWAP))
-        d = put_key_u64(d, KEY(",\"swap_used\":"), s->swap_used);
-    if (st_sample_has(s, ST_F_LEVEL)) {
-        memcpy(d, ",\"level\":", 9);
-        d = put_centi(d + 9, s->level_c);
+    /* the lanes it holds, in id order: the records' key order */
+    for (unsigned left = s->valid & ((1u << ST_LANE_COUNT) - 1); left; left &= left - 1) {
+        const st_lane *l = &st_lanes[__builtin_ctz(left)];
+        memcpy(d, l->json_key, sizeof l->json_key); /* a fixed size: no call */
+        d += l->key_len + 4;
+        if (ST_LT_IS_CENTI(l->type)) {
+            d = put_centi(d, (uint32_t)st_lane_raw(l, s));
+        } else {
+            p = put_u64(e, st_lane_raw(l, s));
+            memcpy(d, p, (size_t)(e - p));
+            d += e - p;
+        }
     }
-    if (st_sample_has(s, ST_F_PROCS))
-        d = put_key_u64(d, KEY(",\"procs\":"), s->procs);
-    if (st_sample_has(s, ST_F_GPU))
-        d = put_key_u64(d, KEY(",\"gpu\":"), s->gpu);
-    if (st_sample_has(s, ST_F_PRESSURE)) {
-        memcpy(d, ",\"pressure\":", 12);
-        d = put_centi(d + 12, s->pressure_c);
-    }
-    if (st_sample_has(s, ST_F_CPU)) {
-        memcpy(d, ",\"cpu\":", 7);
-        d = put_centi(d + 7, s->cpu_c);
-    }
-    if (st_sample_has(s, ST_F_PAGEINS)) {
-        memcpy(d, ",\"pageins\":", 11);
-        d = put_centi(d + 11, s->pageins_c);
-    }
-    if (st_sample_has(s, ST_F_TREE_SWAP))
-        d = put_key_u64(d, KEY(",\"tree_swap\":"), s->tree_swap);
-    if (st_sample_has(s, ST_F_COMPRESSED))
-        d = put_key_u64(d, KEY(",\"compressed\":"), s->compressed);
     st_jw_raw(w, buf, (size_t)(d - buf));
 }
 
@@ -280,6 +254,19 @@ void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
     if (s->has_gpu) {
         st_jw_lit(w, ",\"peak_gpu\":");
         st_jw_u64(w, s->peak_gpu);
+    }
+    for (int i = 0; i < ST_LANE_COUNT; i++) { /* the lanes the table summarizes */
+        const st_lane *l = &st_lanes[i];
+        if (!l->summary_key || !(s->lanes.has & st_lane_bit(i)))
+            continue;
+        uint64_t v = l->rule == ST_LR_MIN ? s->lanes.min[i] : s->lanes.max[i];
+        st_jw_lit(w, ",\"");
+        st_jw_raw(w, l->summary_key, strlen(l->summary_key)); /* the table's: plain ASCII */
+        st_jw_lit(w, "\":");
+        if (ST_LT_IS_CENTI(l->type))
+            st_jw_centi(w, (uint32_t)v);
+        else
+            st_jw_u64(w, v);
     }
     st_jw_lit(w, ",\"swap\":{");
     if (s->has_swap) {

@@ -4,6 +4,7 @@
  * Every error is ST_EPARSE "line N: <what> \"<key>\" <why>". */
 #include "stagetop/trace.h"
 #include "trace_internal.h"
+#include "stagetop/lanes.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -98,52 +99,35 @@ static int want_str(st_jr *r, const char *what, const char *key, char *out, size
 int st_trace_parse_sample(st_jr *r, int n, st_sample *s)
 {
     static const char *what = "sample";
-    char key[32];
-    int k, rc, has_t = 0;
+    char key[ST_LANE_KEY_MAX];
+    int k, rc, has_t = 0, next = 0;
     memset(s, 0, sizeof *s);
-    while ((k = st_jr_obj_next(r, &n, key, sizeof key, NULL)) == 1) {
+    for (;;) {
+        memset(key, 0, sizeof key); /* zero-filled: st_lane_by_padded_key */
+        if ((k = st_jr_obj_next(r, &n, key, sizeof key, NULL)) != 1)
+            break;
         uint64_t v;
-        unsigned bit = 0;
-        uint64_t *dst = NULL;
         if (strcmp(key, "t") == 0) {
             if ((rc = want_t(r, what, &s->t_ms)))
                 return rc;
             has_t = 1;
             continue;
         }
-        if (strcmp(key, "footprint") == 0) { bit = ST_F_FOOTPRINT; dst = &s->footprint; }
-        else if (strcmp(key, "rss") == 0) { bit = ST_F_RSS; dst = &s->rss; }
-        else if (strcmp(key, "swap_used") == 0) { bit = ST_F_SWAP; dst = &s->swap_used; }
-        else if (strcmp(key, "gpu") == 0) { bit = ST_F_GPU; dst = &s->gpu; }
-        else if (strcmp(key, "level") == 0) bit = ST_F_LEVEL;
-        else if (strcmp(key, "pressure") == 0) bit = ST_F_PRESSURE;
-        else if (strcmp(key, "procs") == 0) bit = ST_F_PROCS;
-        else if (strcmp(key, "tree_swap") == 0) { bit = ST_F_TREE_SWAP; dst = &s->tree_swap; }
-        else if (strcmp(key, "compressed") == 0) { bit = ST_F_COMPRESSED; dst = &s->compressed; }
-        else if (strcmp(key, "cpu") == 0) bit = ST_F_CPU;
-        else if (strcmp(key, "pageins") == 0) bit = ST_F_PAGEINS;
-        if (!bit || st_jr_peek(r) == ST_J_NULL) { /* unknown key, or "not available" */
+        const st_lane *l = st_lane_by_padded_key(key, &next);
+        if (!l || st_jr_peek(r) == ST_J_NULL) { /* unknown key, or "not available" */
             if ((rc = st_jr_skip(r)))
                 return rc;
-            if (bit)
-                s->valid &= (uint16_t)~bit;
+            if (l)
+                s->valid &= (uint16_t)~st_lane_bit(l->id);
             continue;
         }
-        if (dst)
-            rc = st_jr_want_bytes(r, what, key, dst);
-        else if (bit == ST_F_LEVEL)
-            rc = want_scaled(r, what, key, 2, 10000, "0..100", &v), s->level_c = (uint16_t)v;
-        else if (bit == ST_F_PRESSURE)
-            rc = want_scaled(r, what, key, 2, 65535, "0..655.35", &v), s->pressure_c = (uint16_t)v;
-        else if (bit == ST_F_CPU || bit == ST_F_PAGEINS) /* percent of a core; per second */
-            rc = want_scaled(r, what, key, 2, UINT32_MAX, "0..42949672.95", &v),
-            *(bit == ST_F_CPU ? &s->cpu_c : &s->pageins_c) = (uint32_t)v;
+        if (l->max == 0) /* bytes: JSON's exact integers */
+            rc = st_jr_want_bytes(r, what, key, &v);
         else
-            rc = want_scaled(r, what, key, 0, UINT32_MAX, "integers 0..4294967295", &v),
-            s->procs = (uint32_t)v;
+            rc = want_scaled(r, what, key, ST_LT_IS_CENTI(l->type) ? 2 : 0, l->max, l->range, &v);
         if (rc)
             return rc;
-        s->valid |= (uint16_t)bit;
+        st_lane_set_raw(l, s, v);
     }
     if (k < 0)
         return k;

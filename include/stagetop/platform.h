@@ -71,12 +71,15 @@ typedef struct st_proc_mem {
     uint16_t valid;     /* enum st_pm_field bits */
 } st_proc_mem;
 
-/* Valid bits of st_sys_mem beyond the st_field ones (ST_F_SWAP, ST_F_LEVEL,
- * ST_F_PRESSURE, ST_F_COMPRESSED from sample.h are reused): the top bits,
- * above every st_field bit. */
+/* Valid bits of st_sys_mem: their own bit space, not the sample's lane bits
+ * (sample.h); the monitor copies the three lanes into a sample. */
 enum st_sys_field {
-    ST_SYS_MEMTOTAL = 1u << 14,
-    ST_SYS_SWAPTOTAL = 1u << 15
+    ST_SYS_SWAP = 1u << 0,      /* swap_used */
+    ST_SYS_LEVEL = 1u << 1,     /* level_c */
+    ST_SYS_PRESSURE = 1u << 2,  /* pressure_c */
+    ST_SYS_MEMTOTAL = 1u << 3,
+    ST_SYS_SWAPTOTAL = 1u << 4,
+    ST_SYS_COMPRESSED = 1u << 5 /* compressed */
 };
 
 typedef struct st_sys_mem {
@@ -87,7 +90,7 @@ typedef struct st_sys_mem {
     uint64_t compressed; /* bytes held by the compressor: Linux Zswap, macOS
                             compressor_page_count * page size */
     uint16_t pressure_c; /* Linux PSI some avg10 * 100; macOS 100/200/400 */
-    uint16_t valid;      /* ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE | ST_F_COMPRESSED | ST_SYS_* */
+    uint16_t valid;      /* enum st_sys_field bits */
 } st_sys_mem;
 
 typedef struct st_backend st_backend; /* opaque per-platform state */

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include "stagetop/error.h"
 #include "stagetop/events.h"
+#include "stagetop/lanes.h"
 #include "stagetop/sample.h"
 
 typedef struct st_stage_stat {
@@ -54,6 +55,7 @@ typedef struct st_summary {
     uint64_t peak_gpu; int has_gpu;
     uint64_t swap_start, swap_peak, swap_end; int has_swap;
     uint16_t min_level_c; int has_level;
+    st_lane_stats lanes;    /* every lane's first/last/min/max/integral (lanes.h) */
     st_stage_stat *stages; size_t n_stages, cap_stages;
     uint64_t loads_count, loads_bytes; double loads_seconds;
     uint64_t releases_count, releases_bytes;

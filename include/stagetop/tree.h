@@ -33,8 +33,8 @@ typedef struct st_tree_rates {
     uint64_t total_cpu_ns, total_majflt; /* counted since the first sample */
 } st_tree_rates;
 
-/* Fill out's cpu, pageins (from the second sample on) and tree_swap from
- * the members m[0..n) just read, and each member's cpu_c and pageins_c. */
+/* Fill out's cpu and pageins (from the second sample on) from the members
+ * m[0..n) just read, and each member's cpu_c and pageins_c. */
 int st_tree_rates_update(st_tree_rates *r, st_proc_mem *m, size_t n, double now_s, st_sample *out,
                          st_error *err);
 void st_tree_rates_free(st_tree_rates *r);
@@ -56,7 +56,7 @@ typedef struct st_tree {
     uint64_t kernel_peak;    /* max of every member's peak seen so far (bytes) */
     int has_kernel_peak;
     uint64_t eperm_count;    /* members whose memory the kernel refused */
-    st_tree_rates rates;     /* CPU, page-ins, own swap */
+    st_tree_rates rates;     /* CPU, page-ins */
 } st_tree;
 
 /* Start watching pid.  ST_ESRCH no such process, ST_EPERM not allowed. */

@@ -101,11 +101,11 @@ static void compressed_from_host_statistics(void **state)
     k = fake_darwin_knobs_get();
     k->compressor_pages = 123457;
     assert_int_equal(P->read_system(b, &s, NULL), ST_OK);
-    assert_true(s.valid & ST_F_COMPRESSED);
+    assert_true(s.valid & ST_SYS_COMPRESSED);
     assert_true(s.compressed == 123457ull * 16384);
     k->vm_stats_ok = 0;
     assert_int_equal(P->read_system(b, &s, NULL), ST_OK);
-    assert_false(s.valid & ST_F_COMPRESSED);
+    assert_false(s.valid & ST_SYS_COMPRESSED);
     P->close(b);
     fake_darwin_free();
     /* An Intel Mac's 4 KiB pages. */

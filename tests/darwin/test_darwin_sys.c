@@ -31,8 +31,8 @@ static void test_system(void **state)
     assert_true(s.swap_used == (3ull << 30) + 12345);
     assert_int_equal(s.level_c, 3700);
     assert_int_equal(s.pressure_c, 100);
-    assert_int_equal(s.valid, ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE | ST_SYS_MEMTOTAL |
-                                  ST_SYS_SWAPTOTAL | ST_F_COMPRESSED);
+    assert_int_equal(s.valid, ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_PRESSURE | ST_SYS_MEMTOTAL |
+                                  ST_SYS_SWAPTOTAL | ST_SYS_COMPRESSED);
     for (size_t i = 0; i < 3; i++) {
         k->pressure = levels[i];
         assert_int_equal(P->read_system(b, &s, &err), ST_OK);
@@ -40,7 +40,7 @@ static void test_system(void **state)
     }
     k->level = 0;
     assert_int_equal(P->read_system(b, &s, &err), ST_OK);
-    assert_true(s.valid & ST_F_LEVEL);
+    assert_true(s.valid & ST_SYS_LEVEL);
     assert_int_equal(s.level_c, 0);
     k->level = 100;
     assert_int_equal(P->read_system(b, &s, &err), ST_OK);
@@ -51,11 +51,11 @@ static void test_system(void **state)
     k->pressure = 3;
     k->swap_ok = 0;
     assert_int_equal(P->read_system(b, &s, &err), ST_OK);
-    assert_int_equal(s.valid, ST_SYS_MEMTOTAL | ST_F_COMPRESSED);
+    assert_int_equal(s.valid, ST_SYS_MEMTOTAL | ST_SYS_COMPRESSED);
     k->level = -1;
     k->pressure_ok = 0;
     assert_int_equal(P->read_system(b, &s, &err), ST_OK);
-    assert_false(s.valid & (ST_F_LEVEL | ST_F_PRESSURE | ST_F_SWAP));
+    assert_false(s.valid & (ST_SYS_LEVEL | ST_SYS_PRESSURE | ST_SYS_SWAP));
 }
 
 static void test_system_unreadable(void **state)

@@ -75,7 +75,7 @@ static int script_open(st_backend *b, st_error *err)
     b->refuse_signals = 1;
     b->sys.mem_total = 32ull << 30;
     b->sys.swap_total = 8ull << 30;
-    b->sys.valid = ST_F_SWAP | ST_F_LEVEL | ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL;
+    b->sys.valid = ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL;
     script_at(b, 0);
     current = b;
     return ST_OK;

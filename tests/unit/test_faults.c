@@ -33,7 +33,7 @@ static int script(st_backend *b, st_error *err)
     }
     b->sys.mem_total = 16ull << 30;
     b->sys.level_c = 5000; /* 50 %: under --kill-free 60 */
-    b->sys.valid = ST_F_LEVEL | ST_SYS_MEMTOTAL;
+    b->sys.valid = ST_SYS_LEVEL | ST_SYS_MEMTOTAL;
     b->command_prefix = "theirs-";
     b->refuse_signals = 1;
     return ST_OK;

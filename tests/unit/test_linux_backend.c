@@ -170,18 +170,18 @@ static void system_numbers_match_meminfo(void **state)
     avail = own_meminfo_kb("MemAvailable");
     assert_true(m.valid & ST_SYS_MEMTOTAL);
     assert_int_equal(m.mem_total, (uint64_t)total * 1024);
-    assert_true(m.valid & ST_F_LEVEL);
+    assert_true(m.valid & ST_SYS_LEVEL);
     level = (double)avail * 10000.0 / (double)total;
     assert_true(m.level_c <= 10000);
     assert_true((double)m.level_c > level - 200 && (double)m.level_c < level + 200);
-    assert_true(m.valid & ST_F_SWAP);
+    assert_true(m.valid & ST_SYS_SWAP);
     assert_int_equal(m.swap_total, (uint64_t)st * 1024);
     assert_within(m.swap_used, (uint64_t)(st - sf) * 1024, 0.02);
     f = fopen("/proc/pressure/memory", "r");
     if (f) {
         char line[256];
         double avg10 = -1;
-        assert_true(m.valid & ST_F_PRESSURE);
+        assert_true(m.valid & ST_SYS_PRESSURE);
         while (fgets(line, sizeof line, f))
             if (sscanf(line, "some avg10=%lf", &avg10) == 1)
                 break;
@@ -189,7 +189,7 @@ static void system_numbers_match_meminfo(void **state)
         assert_true(avg10 >= 0);
         assert_true(m.pressure_c <= 10000);
     } else {
-        assert_false(m.valid & ST_F_PRESSURE);
+        assert_false(m.valid & ST_SYS_PRESSURE);
     }
     /* A second read goes through the kept descriptors. */
     assert_int_equal(P->read_system(c->b, &m, NULL), ST_OK);

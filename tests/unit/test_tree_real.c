@@ -68,6 +68,29 @@ static void tree_sums_every_member_incl_thread_child(void **state)
     st_tree_free(&t);
 }
 
+/* tree_swap is the members' own VmSwap, summed (this machine may have no
+ * swap: then every VmSwap line reads 0 kB, and the lane says 0, present). */
+static void tree_swap_is_the_members_vmswap(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--mib", "16", "--children", "2", "--child-mib", "8", NULL};
+    wl *w = wl_start(c, args);
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[2];
+    int n = wl_ready(w, kids, 2, NULL);
+    assert_int_equal(n, 2);
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.5, NULL), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
+    assert_int_equal(s.procs, 3);
+    assert_true(st_sample_has(&s, ST_F_TREE_SWAP));
+    uint64_t want = (uint64_t)own_kb(w->pid, "VmSwap") * 1024;
+    for (int i = 0; i < n; i++)
+        want += (uint64_t)own_kb(kids[i], "VmSwap") * 1024;
+    assert_int_equal(s.tree_swap, want);
+    st_tree_free(&t);
+}
+
 static void members_leave_and_join(void **state)
 {
     ctx *c = *state;
@@ -350,6 +373,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         RP_TEST(one_process_reads_its_own_numbers),
         RP_TEST(tree_sums_every_member_incl_thread_child),
+        RP_TEST(tree_swap_is_the_members_vmswap),
         RP_TEST(members_leave_and_join),
         RP_TEST(child_of_new_thread_is_found),
         RP_TEST(over_the_fd_cap_reads_the_same),

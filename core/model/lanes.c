@@ -1,0 +1,227 @@
+/* lanes.c: the lane table (include/stagetop/lanes.h), one row per field of
+ * st_sample, and the few functions every output shares to read it. */
+#include "stagetop/lanes.h"
+
+#include <string.h>
+
+
+#define AT(f) offsetof(st_sample, f)
+#define U53 0 /* bytes: integers 0..2^53 (JSON's exact integers) */
+#define KEY(k) .key = k, .key_len = sizeof k - 1, .json_key = ",\"" k "\":"
+
+const st_lane st_lanes[ST_LANE_COUNT] = {
+    [ST_LANE_FOOTPRINT] = {
+        .id = ST_LANE_FOOTPRINT, .type = ST_LT_U64, .offset = AT(footprint),
+        KEY("footprint"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_PEAK,
+        .label = "footprint (tree)", .label_inline = "footprint", .label_short = "fp",
+        .absent = "no reading", .absent_short = "-",
+        .colour = ST_LC_CYAN, .screen_rank = 1, .screen_always = 1,
+        .prom_name = "stagetop_tree_footprint_bytes",
+        .prom_help = "Footprint of the watched process tree, summed over its processes "
+                     "(macOS phys_footprint; Linux RssAnon+RssShmem+VmSwap).",
+        .prom_format = ST_LP_INT, .prom_rank = 1,
+        .axis = ST_AX_BYTES, .plot_rank = 1,
+        .plot_id = "footprint", .plot_label = "footprint (tree)", .svg_colour = "#1f5fbf",
+        .doctor = "footprint",
+    },
+    [ST_LANE_RSS] = {
+        .id = ST_LANE_RSS, .type = ST_LT_U64, .offset = AT(rss),
+        KEY("rss"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_PEAK,
+        .label = "resident (tree)", .label_inline = "rss", .label_short = "rss",
+        .absent = "no reading", .absent_short = "-",
+        .colour = ST_LC_WHITE,
+        .prom_name = "stagetop_tree_rss_bytes",
+        .prom_help = "Resident set size of the watched process tree, summed over its processes.",
+        .prom_format = ST_LP_INT, .prom_rank = 2,
+        .doctor = "rss",
+    },
+    [ST_LANE_SWAP] = {
+        .id = ST_LANE_SWAP, .type = ST_LT_U64, .offset = AT(swap_used),
+        KEY("swap_used"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_GROWTH,
+        .label = "swap used", .label_inline = "swap", .label_short = "swap",
+        .absent = "not available", .absent_short = "n/a",
+        .colour = ST_LC_MAGENTA, .screen_rank = 2, .screen_always = 1,
+        .prom_name = "stagetop_swap_used_bytes", .prom_help = "System swap used.",
+        .prom_format = ST_LP_INT, .prom_rank = 5,
+        .axis = ST_AX_BYTES, .plot_rank = 2,
+        .plot_id = "swap", .plot_label = "swap used (system)", .svg_colour = "#d1242f",
+        .doctor = "swap used",
+    },
+    [ST_LANE_LEVEL] = {
+        .id = ST_LANE_LEVEL, .type = ST_LT_CENTI, .offset = AT(level_c),
+        KEY("level"), .max = 10000, .range = "0..100",
+        .unit = ST_LU_PERCENT, .rule = ST_LR_MIN,
+        .label = "memory available", .label_inline = "available", .label_short = "avail",
+        .absent = "not available", .absent_short = "n/a",
+        .colour = ST_LC_GREEN, .screen_rank = 3, .screen_always = 1,
+        .prom_name = "stagetop_memory_available_ratio",
+        .prom_help = "Memory-available level, 0..1 (macOS kern.memorystatus_level; "
+                     "Linux MemAvailable/MemTotal).",
+        .prom_format = ST_LP_RATIO, .prom_rank = 6,
+        .axis = ST_AX_PERCENT, .plot_rank = 4,
+        .plot_id = "level", .plot_label = "memory available (%, right axis)",
+        .svg_colour = "#0f8a7e",
+        .doctor = "level",
+    },
+    [ST_LANE_PROCS] = {
+        .id = ST_LANE_PROCS, .type = ST_LT_U32, .offset = AT(procs),
+        KEY("procs"), .max = UINT32_MAX, .range = "integers 0..4294967295",
+        .unit = ST_LU_COUNT, .rule = ST_LR_LAST,
+        .label = "processes", .label_inline = "procs", .label_short = "pr",
+        .absent = "no reading", .absent_short = "-",
+        .colour = ST_LC_WHITE,
+        .prom_name = "stagetop_tree_processes", .prom_help = "Processes in the watched tree.",
+        .prom_format = ST_LP_INT, .prom_rank = 4,
+    },
+    [ST_LANE_GPU] = {
+        .id = ST_LANE_GPU, .type = ST_LT_U64, .offset = AT(gpu),
+        KEY("gpu"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_PEAK,
+        .label = "GPU memory (tree)", .label_inline = "gpu", .label_short = "gpu",
+        .absent = "no reading", .absent_short = "-",
+        .colour = ST_LC_BLUE, .screen_rank = 4, .screen_always = 0,
+        .prom_name = "stagetop_tree_gpu_bytes",
+        .prom_help = "GPU memory used by the tree's processes on all GPUs (NVML).",
+        .prom_format = ST_LP_INT, .prom_rank = 3,
+        .axis = ST_AX_BYTES, .plot_rank = 3,
+        .plot_id = "gpu", .plot_label = "GPU memory (tree)", .svg_colour = "#8250df",
+        .doctor = "gpu",
+    },
+    [ST_LANE_PRESSURE] = {
+        .id = ST_LANE_PRESSURE, .type = ST_LT_CENTI, .offset = AT(pressure_c),
+        KEY("pressure"), .max = 65535, .range = "0..655.35",
+        .unit = ST_LU_PRESSURE, .rule = ST_LR_LAST,
+        .label = "pressure", .label_inline = "pressure", .label_short = "pr",
+        .absent = "not available", .absent_short = "n/a",
+        .colour = ST_LC_WHITE,
+        .prom_name = "stagetop_memory_pressure",
+        .prom_help = "Memory pressure (Linux: PSI some avg10 in percent; macOS: 1 normal, 2 warn, "
+                     "4 critical).",
+        .prom_format = ST_LP_CENTI, .prom_rank = 7,
+        .doctor = "pressure",
+    },
+    [ST_LANE_TREE_SWAP] = {
+        .id = ST_LANE_TREE_SWAP, .type = ST_LT_U64, .offset = AT(tree_swap),
+        KEY("tree_swap"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_PEAK, .summary_key = "peak_tree_swap",
+        .label = "swap (tree)", .label_inline = "tree swap", .label_short = "tsw",
+        .absent = "not available", .absent_short = "n/a",
+        .colour = ST_LC_RED,
+        .prom_name = "stagetop_tree_swap_bytes",
+        .prom_help = "Memory of the watched process tree that sits in swap, summed over its "
+                     "processes (Linux VmSwap; not available on macOS).",
+        .prom_format = ST_LP_INT, .prom_rank = 8,
+    },
+    [ST_LANE_CPU] = {
+        .id = ST_LANE_CPU, .type = ST_LT_CENTI32, .offset = AT(cpu_c),
+        KEY("cpu"), .max = UINT32_MAX, .range = "0..42949672.95",
+        .unit = ST_LU_CPU, .rule = ST_LR_RATE, .summary_key = "peak_cpu",
+        .label = "CPU (tree)", .label_inline = "cpu", .label_short = "cpu",
+        .absent = "no reading", .absent_short = "-",
+        .colour = ST_LC_YELLOW,
+        .prom_name = "stagetop_tree_cpu_cores",
+        .prom_help = "CPU used by the watched process tree over the last interval, in cores "
+                     "(1 = one core busy; user + system time).",
+        .prom_format = ST_LP_RATIO, .prom_rank = 9,
+        .doctor = "cpu",
+    },
+    [ST_LANE_PAGEINS] = {
+        .id = ST_LANE_PAGEINS, .type = ST_LT_CENTI32, .offset = AT(pageins_c),
+        KEY("pageins"), .max = UINT32_MAX, .range = "0..42949672.95",
+        .unit = ST_LU_RATE, .rule = ST_LR_RATE, .summary_key = "peak_pageins",
+        .label = "page-ins (tree)", .label_inline = "pageins", .label_short = "pgin",
+        .absent = "no reading", .absent_short = "-",
+        .colour = ST_LC_RED,
+        /* exported as a counter (stagetop_tree_pageins_total, core/metrics.c), not per sample */
+        .doctor = "pageins",
+    },
+    [ST_LANE_COMPRESSED] = {
+        .id = ST_LANE_COMPRESSED, .type = ST_LT_U64, .offset = AT(compressed),
+        KEY("compressed"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_PEAK, .summary_key = "peak_compressed",
+        .label = "compressed", .label_inline = "compressed", .label_short = "cmp",
+        .absent = "not available", .absent_short = "n/a",
+        .colour = ST_LC_MAGENTA,
+        .prom_name = "stagetop_memory_compressed_bytes",
+        .prom_help = "System memory held by the compressor (macOS compressor pages; Linux zswap "
+                     "pool when zswap is on).",
+        .prom_format = ST_LP_INT, .prom_rank = 10,
+    },
+};
+
+const st_lane *st_lane_by_key(const char *key)
+{
+    for (int i = 0; i < ST_LANE_COUNT; i++)
+        if (strcmp(st_lanes[i].key, key) == 0)
+            return &st_lanes[i];
+    return NULL;
+}
+
+const st_lane *st_lane_by_padded_key(const char key[ST_LANE_KEY_MAX], int *next)
+{
+    /* Records write the keys in id order, so the lane after the last one
+     * found is tried first: one fixed-size comparison per key, no libc
+     * call (the reader's hot loop). */
+    int i = next && *next >= 0 && *next < ST_LANE_COUNT ? *next : 0;
+    for (int tried = 0; tried < ST_LANE_COUNT; tried++, i = i + 1 == ST_LANE_COUNT ? 0 : i + 1) {
+        if (memcmp(st_lanes[i].key, key, ST_LANE_KEY_MAX) == 0) {
+            if (next)
+                *next = i + 1;
+            return &st_lanes[i];
+        }
+    }
+    return NULL;
+}
+
+const st_lane *st_lane_by_bit(unsigned bit)
+{
+    for (int i = 0; i < ST_LANE_COUNT; i++)
+        if (st_lane_bit(i) == bit)
+            return &st_lanes[i];
+    return NULL;
+}
+
+static unsigned rank_of(const st_lane *l, int output)
+{
+    switch (output) {
+    case ST_LO_SCREEN: return l->screen_rank;
+    case ST_LO_PROM: return l->prom_name ? l->prom_rank : 0;
+    default: return l->axis != ST_AX_NONE ? l->plot_rank : 0;
+    }
+}
+
+size_t st_lanes_order(int output, int ids[ST_LANE_COUNT])
+{
+    size_t n = 0;
+    for (int i = 0; i < ST_LANE_COUNT; i++) { /* insertion by rank: a handful of rows */
+        unsigned r = rank_of(&st_lanes[i], output);
+        if (!r)
+            continue;
+        size_t j = n++;
+        while (j > 0 && rank_of(&st_lanes[ids[j - 1]], output) > r) {
+            ids[j] = ids[j - 1];
+            j--;
+        }
+        ids[j] = i;
+    }
+    return n;
+}
+
+void st_lane_stats_add(st_lane_stats *st, const st_sample *s)
+{
+    for (unsigned left = s->valid & ((1u << ST_LANE_COUNT) - 1); left; left &= left - 1) {
+        int i = __builtin_ctz(left);
+        uint64_t v = st_lane_raw(&st_lanes[i], s);
+        if (!(st->has & (1u << i))) {
+            st->min[i] = st->max[i] = v;
+            st->has |= 1u << i;
+        } else if (v < st->min[i]) {
+            st->min[i] = v;
+        } else if (v > st->max[i]) {
+            st->max[i] = v;
+        }
+    }
+}

@@ -1,0 +1,185 @@
+/* lanes.h: the lane table: one row per sampled lane (a field of st_sample),
+ * read by every output that takes a lane's value out of a sample: the
+ * record and export (core/trace/trace_export.c), the reader
+ * (trace_parse.c), the metrics file (core/metrics.c), the plot
+ * (core/plot/plot_draw.c), the screen (tui/lanes.c, tui/spark.c) and the
+ * summary's per-lane statistics (st_lane_stats, core/model/summary.c).
+ *
+ * The lane ids and valid bits are in sample.h (enum st_lane_id); the rows
+ * are in core/model/lanes.c, in id order, which is the order a trace record
+ * writes the keys in.  A lane with a NULL name for an
+ * output (prom_name, svg_colour, screen) is not in that output.  The order
+ * an output lists its lanes in is the row's rank for it (a new lane goes
+ * last by giving it the next rank), so that the outputs of 0.2 stay byte
+ * for byte what they were. */
+#ifndef STAGETOP_LANES_H
+#define STAGETOP_LANES_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "stagetop/sample.h"
+
+/* A trace key's bytes with its NUL at most (the reader's key buffer). */
+#define ST_LANE_KEY_MAX 32
+
+/* How the value is stored in st_sample. */
+enum st_lane_type {
+    ST_LT_U64,   /* uint64_t, the unit itself */
+    ST_LT_U32,   /* uint32_t, the unit itself */
+    ST_LT_CENTI, /* uint16_t, hundredths of the unit */
+    ST_LT_CENTI32 /* uint32_t, hundredths of the unit (rates: CPU, page-ins) */
+};
+
+/* Is the value stored in hundredths of its unit? */
+#define ST_LT_IS_CENTI(t) ((t) == ST_LT_CENTI || (t) == ST_LT_CENTI32)
+
+/* What the value is measured in (and so how it is formatted). */
+enum st_lane_unit {
+    ST_LU_BYTES,    /* st_format_bytes */
+    ST_LU_PERCENT,  /* "%.1f%%" */
+    ST_LU_COUNT,    /* "%u" */
+    ST_LU_PRESSURE, /* "%.2f" (Linux PSI percent; macOS level 1/2/4) */
+    ST_LU_CPU,      /* percent of one core: "%.0f%%" */
+    ST_LU_RATE      /* per second: "%.0f/s" */
+};
+
+/* The lane's summary over a run (st_lane_stats holds all of them; the rule
+ * says which one a lane's label and summary show). */
+enum st_lane_rule {
+    ST_LR_PEAK,   /* the largest value */
+    ST_LR_MIN,    /* the smallest (the memory level: low is the news) */
+    ST_LR_GROWTH, /* last minus first (system swap) */
+    ST_LR_LAST,   /* the latest value only */
+    ST_LR_RATE    /* a rate (per second): its peak */
+};
+
+/* How the Prometheus value is printed. */
+enum st_lane_prom {
+    ST_LP_INT,     /* the integer */
+    ST_LP_RATIO,   /* hundredths of a percent as a ratio 0..1: "%u.%04u" of c/10000 */
+    ST_LP_CENTI    /* hundredths as "%u.%02u" */
+};
+
+/* Which axis of the plot (docs/plot.md) draws the lane. */
+enum st_lane_axis {
+    ST_AX_NONE,    /* not plotted */
+    ST_AX_BYTES,   /* the left axis, bytes */
+    ST_AX_PERCENT  /* the right axis, 0..100 % */
+};
+
+/* Screen colours: curses' COLOR_* numbers (core does not include curses). */
+enum st_lane_colour {
+    ST_LC_BLACK, ST_LC_RED, ST_LC_GREEN, ST_LC_YELLOW,
+    ST_LC_BLUE, ST_LC_MAGENTA, ST_LC_CYAN, ST_LC_WHITE
+};
+
+typedef struct st_lane {
+    int id;                  /* enum st_lane_id; bit = 1u << id */
+    /* in the sample */
+    uint8_t type;            /* enum st_lane_type */
+    uint8_t offset;          /* offsetof(st_sample, field) */
+    /* in traces (docs/trace-format.md) */
+    char key[ST_LANE_KEY_MAX]; /* the sample record's key, zero-filled */
+    uint8_t key_len;         /* strlen(key) */
+    char json_key[40];       /* ,"key": (the writer copies it whole: keys
+                                are under 32 bytes, the reader's limit) */
+    uint64_t max;            /* largest raw value accepted (hundredths for
+                                ST_LT_CENTI); 0: 2^53 (st_jnum_u53) */
+    const char *range;       /* the accepted range as a reader's error says it */
+    /* its meaning */
+    uint8_t unit;            /* enum st_lane_unit */
+    uint8_t rule;            /* enum st_lane_rule */
+    const char *summary_key; /* the trace summary's member for the rule's value
+                                ("peak_tree_swap"), written when read; NULL:
+                                the summary names the lane itself (0.2's) */
+    /* the screen (docs/screen.md) */
+    const char *label;       /* its own row of a tall label: "footprint (tree)" */
+    const char *label_inline, *label_short; /* "footprint", "fp" */
+    const char *absent, *absent_short; /* no reading: "no reading", "-" */
+    uint8_t colour;          /* enum st_lane_colour */
+    uint8_t screen_rank;     /* lane slot on the screen (1 first); 0: not shown */
+    uint8_t screen_always;   /* 1: shown even without a reading; 0: shown once
+                                the run reads it (the GPU lane: a GPU reader) */
+    /* the metrics file (docs/metrics-export.md) */
+    const char *prom_name, *prom_help; /* NULL: not exported */
+    uint8_t prom_format;     /* enum st_lane_prom */
+    uint8_t prom_rank;       /* order in the file (1 first) */
+    /* the plot (docs/plot.md) */
+    uint8_t axis;            /* enum st_lane_axis */
+    uint8_t plot_rank;       /* series order: legend, drawing (1 first) */
+    const char *plot_id, *plot_label, *svg_colour;
+    /* doctor (docs/doctor.md) */
+    const char *doctor;      /* the lane's name in doctor's report; NULL: none */
+} st_lane;
+
+/* The table: ST_LANE_COUNT rows, row i has id i. */
+extern const st_lane st_lanes[ST_LANE_COUNT];
+
+static inline unsigned st_lane_bit(int id) { return 1u << id; }
+
+/* The raw stored value of lane l in s (hundredths for ST_LT_CENTI),
+ * whether or not s holds it. */
+static inline uint64_t st_lane_raw(const st_lane *l, const st_sample *s)
+{
+    const unsigned char *p = (const unsigned char *)s + l->offset;
+    switch (l->type) {
+    case ST_LT_U64: return *(const uint64_t *)(const void *)p;
+    case ST_LT_U32:
+    case ST_LT_CENTI32: return *(const uint32_t *)(const void *)p;
+    default: return *(const uint16_t *)(const void *)p;
+    }
+}
+
+/* Store raw (already range-checked) into lane l of s and set its bit. */
+static inline void st_lane_set_raw(const st_lane *l, st_sample *s, uint64_t raw)
+{
+    unsigned char *p = (unsigned char *)s + l->offset;
+    switch (l->type) {
+    case ST_LT_U64: *(uint64_t *)(void *)p = raw; break;
+    case ST_LT_U32:
+    case ST_LT_CENTI32: *(uint32_t *)(void *)p = (uint32_t)raw; break;
+    default: *(uint16_t *)(void *)p = (uint16_t)raw; break;
+    }
+    s->valid |= (uint16_t)st_lane_bit(l->id);
+}
+
+/* The value of lane id in s in its unit (hundredths divided out), or NAN
+ * when s does not hold it. */
+static inline double st_lane_value(int id, const st_sample *s)
+{
+    const st_lane *l = &st_lanes[id];
+    if (!(s->valid & st_lane_bit(id)))
+        return NAN;
+    uint64_t raw = st_lane_raw(l, s);
+    return ST_LT_IS_CENTI(l->type) ? (double)raw / 100.0 : (double)raw;
+}
+
+/* The lane whose trace key is key, or NULL. */
+const st_lane *st_lane_by_key(const char *key);
+/* The same for the reader: key is zero-filled to ST_LANE_KEY_MAX bytes;
+ * *next (NULL, or 0 for a record's first key) is where to look first, and
+ * is set to the lane after the one found, so that a record's keys in id
+ * order cost one comparison each. */
+const st_lane *st_lane_by_padded_key(const char key[ST_LANE_KEY_MAX], int *next);
+
+/* The lane whose valid bit is bit (exactly one bit), or NULL. */
+const st_lane *st_lane_by_bit(unsigned bit);
+
+/* An output's lanes in its order: the ids of the rows with a rank for it,
+ * by rank.  Returns how many (<= ST_LANE_COUNT). */
+enum st_lane_output { ST_LO_SCREEN, ST_LO_PROM, ST_LO_PLOT };
+size_t st_lanes_order(int output, int ids[ST_LANE_COUNT]);
+
+/* Per-lane statistics over a run, one update per sample (the summary keeps
+ * one: st_summary.lanes): what a lane's summary rule needs.  For lane i,
+ * valid when has & (1u << i): */
+typedef struct st_lane_stats {
+    uint32_t has;                  /* lanes read at least once */
+    uint64_t min[ST_LANE_COUNT];   /* raw values (hundredths for ST_LT_CENTI) */
+    uint64_t max[ST_LANE_COUNT];
+} st_lane_stats;
+
+void st_lane_stats_add(st_lane_stats *st, const st_sample *s);
+
+#endif
