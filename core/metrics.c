@@ -110,6 +110,10 @@ void st_metrics_values_of(const st_monitor *m, double wall, st_metrics_values *v
         v->swap_growth = (int64_t)(m->last.swap_used - m->summary.swap_start);
         v->has_swap_growth = 1;
     }
+    if (m->summary.act.has & ST_F_PAGEINS) { /* the counters' growth, not the rounded rates */
+        v->pageins_total = m->tree.rates.total_majflt;
+        v->has_pageins = 1;
+    }
 }
 
 static void add(st_metrics *mx, int *oom, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -180,6 +184,13 @@ int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err)
                  "System swap used now minus swap used at the run's first sample.");
             add(mx, &oom, "stagetop_swap_growth_bytes{%s} %lld\n", mx->labels, (long long)v->swap_growth);
         }
+    }
+    if (v->has_pageins) {
+        add(mx, &oom, "# HELP %s %s\n# TYPE %s counter\n", "stagetop_tree_pageins_total",
+            "Page-ins (major faults) of the watched process tree since stagetop started watching "
+            "(Linux majflt; macOS ri_pageins).", "stagetop_tree_pageins_total");
+        add(mx, &oom, "stagetop_tree_pageins_total{%s} %llu\n", mx->labels,
+            (unsigned long long)v->pageins_total);
     }
     static const char *const states[] = {"running", "paused", "exited"};
     int now_state = v->state == ST_JOB_PAUSED ? 1 : v->state == ST_JOB_EXITED ? 2 : 0;

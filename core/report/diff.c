@@ -260,6 +260,16 @@ char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b)
     row5(&w, "GPU peak", bytes_or_dash(sa->has_gpu, sa->peak_gpu, x, sizeof x),
          bytes_or_dash(sb->has_gpu, sb->peak_gpu, y, sizeof y),
          pct_cell(sa->has_gpu, sa->peak_gpu, sb->has_gpu, sb->peak_gpu, z, sizeof z));
+    if (sa->act.has | sb->act.has) { /* the activity lanes ([lanes]) */
+        row5(&w, "CPU (tree)", st_activity_cpu(&sa->act, duration_of(sa), x, sizeof x),
+             st_activity_cpu(&sb->act, duration_of(sb), y, sizeof y), DASH);
+        row5(&w, "page-ins (tree)", st_activity_pageins(&sa->act, x, sizeof x),
+             st_activity_pageins(&sb->act, y, sizeof y), DASH);
+        row5(&w, "tree swap peak", st_activity_peak(&sa->act, ST_F_TREE_SWAP, x, sizeof x),
+             st_activity_peak(&sb->act, ST_F_TREE_SWAP, y, sizeof y), DASH);
+        row5(&w, "compressed peak", st_activity_peak(&sa->act, ST_F_COMPRESSED, x, sizeof x),
+             st_activity_peak(&sb->act, ST_F_COMPRESSED, y, sizeof y), DASH);
+    }
     char *out = st_jw_take(&w);
     st_jw_free(&w);
     return out;

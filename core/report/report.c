@@ -147,6 +147,12 @@ static void summary_rows(st_jw *w, const st_summary *s)
        fmt_signed(s->has_swap, (int64_t)s->swap_peak - (int64_t)s->swap_start, a, sizeof a));
     kv(w, "min level", fmt_level(s->has_level, s->min_level_c, a, sizeof a));
     kv(w, "GPU peak", fmt_bytes(s->has_gpu, s->peak_gpu, a, sizeof a));
+    if (s->act.has) { /* the activity lanes ([lanes]), when the trace has them */
+        kv(w, "CPU (tree)", st_activity_cpu(&s->act, duration_of(s), b, sizeof b));
+        kv(w, "page-ins (tree)", st_activity_pageins(&s->act, b, sizeof b));
+        kv(w, "tree swap peak", st_activity_peak(&s->act, ST_F_TREE_SWAP, a, sizeof a));
+        kv(w, "compressed peak", st_activity_peak(&s->act, ST_F_COMPRESSED, a, sizeof a));
+    }
     st_md_printf(w, "| loads | %llu, %s in %.1f s |\n", (unsigned long long)s->loads_count,
                  st_format_bytes(s->loads_bytes, a, sizeof a), s->loads_seconds);
     st_md_printf(w, "| releases | %llu, %s |\n", (unsigned long long)s->releases_count,
@@ -180,6 +186,20 @@ static int stage_rows(st_jw *w, const st_trace *t, st_error *err)
                          st_format_bytes(r[i].loads_bytes, d, sizeof d));
         else
             st_jw_lit(w, "0 |\n");
+    }
+    if (t->summary.act.has) { /* each stage's activity ([lanes]) */
+        char e[64];
+        st_jw_lit(w, "\n| stage | CPU | page-ins | tree swap peak | compressed peak |\n"
+                     "|---|--:|--:|--:|--:|\n");
+        for (size_t i = 0; i < n; i++) {
+            st_jw_lit(w, "| ");
+            ESC_FIELD(w, r[i].stage);
+            st_md_printf(w, " | %s | %s | %s | %s |\n",
+                         st_activity_cpu(&r[i].act, r[i].seconds_ms / 1000.0, e, sizeof e),
+                         st_activity_pageins(&r[i].act, b, sizeof b),
+                         st_activity_peak(&r[i].act, ST_F_TREE_SWAP, c, sizeof c),
+                         st_activity_peak(&r[i].act, ST_F_COMPRESSED, d, sizeof d));
+        }
     }
     free(r);
     return ST_OK;
@@ -343,5 +363,15 @@ char *st_report_diff_md(const st_diff *d, const char *label_a, const char *label
     row4(&w, "GPU peak", fmt_bytes(sa->has_gpu, sa->peak_gpu, x, sizeof x),
          fmt_bytes(sb->has_gpu, sb->peak_gpu, y, sizeof y),
          fmt_pct(sa->has_gpu, sa->peak_gpu, sb->has_gpu, sb->peak_gpu, z, sizeof z));
+    if (sa->act.has | sb->act.has) { /* the activity lanes ([lanes]) */
+        row4(&w, "CPU (tree)", st_activity_cpu(&sa->act, duration_of(sa), x, sizeof x),
+             st_activity_cpu(&sb->act, duration_of(sb), y, sizeof y), DASH);
+        row4(&w, "page-ins (tree)", st_activity_pageins(&sa->act, x, sizeof x),
+             st_activity_pageins(&sb->act, y, sizeof y), DASH);
+        row4(&w, "tree swap peak", st_activity_peak(&sa->act, ST_F_TREE_SWAP, x, sizeof x),
+             st_activity_peak(&sb->act, ST_F_TREE_SWAP, y, sizeof y), DASH);
+        row4(&w, "compressed peak", st_activity_peak(&sa->act, ST_F_COMPRESSED, x, sizeof x),
+             st_activity_peak(&sb->act, ST_F_COMPRESSED, y, sizeof y), DASH);
+    }
     return finish(&w, err);
 }

@@ -25,6 +25,7 @@ typedef struct st_metrics_values {
     int has_sample;
     uint64_t kernel_peak; int has_kernel_peak;
     int64_t swap_growth; int has_swap_growth;   /* swap used - swap at the first sample */
+    uint64_t pageins_total; int has_pageins;    /* the tree's page-ins since the start (a counter) */
     int state;              /* enum st_job_state */
     double wall;            /* Unix time of the sample */
 } st_metrics_values;
