@@ -70,9 +70,14 @@ static int parse_kv_file(const char *text, size_t len, const kv_key *keys, size_
                          uint64_t *vals, unsigned *valid, const char *what, st_error *err)
 {
     const char *p = text, *end = text + len;
-    unsigned line = 0;
+    unsigned line = 0, all = 0;
+    size_t klens[16];
     *valid = 0;
-    while (p < end) {
+    for (size_t i = 0; i < nkeys && i < 16; i++) { /* once per file, not per line */
+        klens[i] = strlen(keys[i].name);
+        all |= keys[i].bit;
+    }
+    while (p < end && *valid != all) { /* stops once every wanted key is read */
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         const char *colon;
         if (!eol)
@@ -81,8 +86,8 @@ static int parse_kv_file(const char *text, size_t len, const kv_key *keys, size_
         colon = memchr(p, ':', (size_t)(eol - p));
         if (colon) {
             size_t klen = (size_t)(colon - p);
-            for (size_t i = 0; i < nkeys; i++) {
-                if (strlen(keys[i].name) == klen && memcmp(keys[i].name, p, klen) == 0) {
+            for (size_t i = 0; i < nkeys && i < 16; i++) {
+                if (klens[i] == klen && memcmp(keys[i].name, p, klen) == 0) {
                     if (parse_kv_value(colon + 1, eol, keys[i].kb, &vals[i]) != 0)
                         return st_error_set(err, ST_EPARSE, 0, "%s line %u: bad value for %s",
                                             what, line, keys[i].name);
@@ -180,9 +185,10 @@ int st_lx_parse_stat(const char *text, size_t len, st_lx_stat *out, st_error *er
         memcpy(out->comm, open + 1, n);
         out->comm[n] = '\0';
     }
-    /* Fields after ')': token 0 is field 3 (state), token k is field k + 3. */
+    /* Fields after ')': token 0 is field 3 (state), token k is field k + 3;
+     * the last one used is field 22 (token 19): the rest is not looked at. */
     p = close + 1;
-    while (p < end && *p != '\n') {
+    while (p < end && *p != '\n' && tok < 20) {
         const char *s;
         if (*p != ' ')
             return st_error_set(err, ST_EPARSE, 0, "stat line 1: bad separator after field %u", tok + 2);
