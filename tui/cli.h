@@ -33,6 +33,7 @@ typedef struct cli_args {
     int on_budget_set;      /* --on-budget given */
     int keep_events;        /* --keep-events: keep the job's $STAGETOP_EVENTS file */
     int allow_wide;         /* --allow-wide: a wide tree may be signalled */
+    unsigned lanes;         /* --lanes: the screen's lanes (valid bits); 0 the default */
 } cli_args;
 
 /* Signals: SIGINT, SIGTERM, SIGHUP and every other signal whose default

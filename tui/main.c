@@ -69,6 +69,10 @@ static void usage(FILE *f)
 "                          loads become markers and trace events)\n"
 "      --keep-events       (with CMD) keep the job's $STAGETOP_EVENTS file at the end\n"
 "      --ascii             ASCII drawing (also with a non-UTF-8 locale)\n"
+"      --lanes LIST        the screen's lanes, e.g. footprint,swap,level,cpu,pageins\n"
+"                          (default footprint,swap,level and gpu; key l adds CPU and\n"
+"                          page-ins); any of footprint rss swap level procs gpu\n"
+"                          pressure tree_swap cpu pageins compressed\n"
 "      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
 "      --metrics FILE      after each sample, replace FILE with the latest values in\n"
 "                          Prometheus text format (node_exporter's textfile collector)\n"
@@ -125,6 +129,7 @@ enum {
     OPT_OVERWRITE = 400, OPT_RECORD_SYNC
 };
 enum { OPT_METRICS = 512, OPT_NOTIFY }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
+enum { OPT_LANES = 600 }; /* --lanes (docs/screen.md) */
 
 static int parse_args(int argc, char **argv, cli_args *a)
 {
@@ -144,6 +149,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"grace", required_argument, NULL, OPT_GRACE},
         {"job-log", required_argument, NULL, OPT_JOB_LOG},
         {"ascii", no_argument, NULL, OPT_ASCII},
+        {"lanes", required_argument, NULL, OPT_LANES},
         {"metrics", required_argument, NULL, OPT_METRICS},
         {"notify", no_argument, NULL, OPT_NOTIFY},
         {"no-gpu", no_argument, NULL, OPT_NO_GPU},
@@ -224,6 +230,13 @@ static int parse_args(int argc, char **argv, cli_args *a)
             break;
         case OPT_JOB_LOG: a->job_log = optarg; break;
         case OPT_ASCII: a->ascii = 1; break;
+        case OPT_LANES: {
+            char bad[80];
+            if (tui_lanes_parse(optarg, &a->lanes, bad, sizeof bad) != 0)
+                return bad_usage("--lanes: unknown lane '%s' (footprint, rss, swap, level, procs, gpu, "
+                                 "pressure, tree_swap, cpu, pageins, compressed)", bad);
+            break;
+        }
         case OPT_METRICS: a->metrics_path = optarg; break;
         case OPT_NOTIFY: a->notify = 1; break;
         case OPT_NO_GPU: a->mon.no_gpu = 1; break;
@@ -337,6 +350,7 @@ static int run_watch(cli_args *a)
     int rc, keep_paused = 0;
     tui_opts to;
     screen_opts(&to, a->ascii, a->export_dir);
+    to.lanes = a->lanes;
 
     if (!a->pid && !a->cmd) {
         rc = tui_pick(plat, &to, &a->pid, &e);

@@ -10,12 +10,18 @@
 typedef struct tui_opts {
     int ascii;            /* --ascii or non-UTF-8 locale */
     int color;            /* 0 when NO_COLOR is set */
+    unsigned lanes;       /* --lanes: the lanes' valid bits; 0: the default set */
     const char *export_dir;
     int wake_fd;          /* readable when stagetop got a signal (self-pipe); -1 none */
     volatile sig_atomic_t *got_signal; /* non-zero: the signal number */
     double redraw_s;      /* minimum seconds between frames (default 0.1 .. interval) */
     struct tui_outputs *outs; /* --metrics / --notify after each sample; NULL none */
 } tui_opts;
+
+/* Parse --lanes LIST (trace keys, comma-separated; "swap" for swap_used)
+ * into lane bits for tui_opts.lanes (tui/lanes.c).  0, or -1 with the
+ * unknown name in bad. */
+int tui_lanes_parse(const char *list, unsigned *mask, char *bad, size_t badlen);
 
 /* Run the live screen until the user quits or a signal arrives.  Drives
  * st_monitor_step at st_monitor_deadline() (sampling never waits for

@@ -312,6 +312,7 @@ void tui_panel_help(const tui_view *v)
         "e      export the trace as JSON (path shown below)",
         "m      add a mark at this moment",
         "s      the stage table (time, peak, swap, level, loads)",
+        "l      lanes: add / remove CPU and page-ins (--lanes)",
         "space  freeze the graphs (left/right move them)",
         "+ -    zoom the time window in / out",
         "?      this help",
