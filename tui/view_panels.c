@@ -342,11 +342,19 @@ void tui_panel_alert(const tui_view *v, const st_run_view *rv)
                  g->value / 100.0);
         snprintf(limit, sizeof limit, "under the --kill-free limit of %.1f%%", g->limit / 100.0);
     }
+    char share[96] = ""; /* the job's share, where the OS tells it ([lanes]) */
+    if (g->reason == ST_GUARD_SWAP && g->share_kind != ST_SHARE_NONE) {
+        st_format_bytes((uint64_t)(g->share < 0 ? -g->share : g->share), a, sizeof a);
+        snprintf(share, sizeof share, g->share_kind == ST_SHARE_TREE_SWAP
+                 ? "%s%s of it is this job's own memory" : "the job paged in %s%s meanwhile",
+                 g->share < 0 ? "-" : "", a);
+    }
     const char *const lines[] = {
         "BUDGET CROSSED: job paused",
         "",
         what,
         limit,
+        share,
         "",
         "Every process of the tree is stopped (SIGSTOP); nothing was lost.",
         "p  resume (the budget then counts from here)",

@@ -148,6 +148,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     open_gpu(m);
     if (st_guard_active(&o->guard)) {
         st_guard_init(&m->guard, &o->guard);
+        m->guard.page_size = (uint64_t)sysconf(_SC_PAGESIZE); /* a page-in's bytes: the share */
         if (m->sys_start.valid & ST_SYS_SWAP)
             st_guard_set_base(&m->guard, m->sys_start.swap_used);
         m->guard_on = 1;
@@ -373,6 +374,10 @@ static void apply_guard(st_monitor *m, const st_sample *s, double now)
     ev.value = v.value;
     ev.limit = v.limit;
     ev.has |= ST_EVF_NAME | ST_EVF_NOTE | ST_EVF_VALUE | ST_EVF_LIMIT;
+    if (v.share_kind != ST_SHARE_NONE && v.share >= 0) { /* the job's share (docs/trace-format.md) */
+        ev.nbytes = (uint64_t)v.share;
+        ev.has |= ST_EVF_NBYTES;
+    }
     add_event(m, &ev, NULL);
     st_error_clear(&e);
     int rc = v.action == ST_GUARD_KILL ? st_monitor_kill(m, now, &e) : st_monitor_pause(m, now, &e);
