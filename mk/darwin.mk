@@ -26,7 +26,7 @@ $(B)/tests/test_darwin $(B)/tests/test_darwin_sys: $(B)/tests/%: tests/darwin/%.
 
 # The zombie peak (platform zombie_peak through core/run/peak.c).
 DARWIN_PEAK_SRC := tests/darwin/test_darwin_peak.c tests/darwin/fake_darwin.c \
-                   $(DARWIN_BACKEND) core/run/peak.c $(MODEL_SRC) $(BASE_SRC) \
+                   $(DARWIN_BACKEND) core/run/peak.c core/run/tree_rates.c $(MODEL_SRC) $(BASE_SRC) \
                    core/platform/proc_vec.c
 $(B)/tests/test_darwin_peak: $(DARWIN_PEAK_SRC) $(DARWIN_SHIM_HDR) include/stagetop/peak.h
 	@mkdir -p $(dir $@)

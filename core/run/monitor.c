@@ -132,6 +132,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     if (launched_job) {
         m->job = *launched_job;
         st_peak_bind(&m->job.peak, plat, m->b); /* zombie peaks (macOS) */
+        m->job.peak.rates = &m->tree.rates;     /* reaped children's last CPU and page-ins */
     } else
         st_job_attach(&m->job, pid);
     if (m->job.grace_s <= 0)
