@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "stagetop/lanes.h"
 #include "stagetop/metrics.h"
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
@@ -49,11 +50,7 @@ static int one_sample(bench *x)
     if (st_tree_sample(&x->t, x->now, &x->s, NULL) != ST_OK ||
         st_platform_native.read_system(x->b, &m, NULL) != ST_OK)
         return -1;
-    x->s.swap_used = m.swap_used;
-    x->s.level_c = m.level_c;
-    x->s.pressure_c = m.pressure_c;
-    x->s.valid |= (uint16_t)((m.valid & ST_SYS_SWAP ? ST_F_SWAP : 0) | (m.valid & ST_SYS_LEVEL ? ST_F_LEVEL : 0) |
-                             (m.valid & ST_SYS_PRESSURE ? ST_F_PRESSURE : 0));
+    st_lanes_from_sys(&x->s, &m); /* as the monitor does */
     return 0;
 }
 

@@ -118,13 +118,9 @@ static char *chart(const st_trace *t)
                 r ? (r == 2 ? "0" : "") : st_format_bytes(s->peak_footprint, a, sizeof a));
     }
     if (s->has_swap) {
-        double lo = INFINITY, hi = -INFINITY;
+        /* the summary's per-lane range (stagetop/lanes.h) */
+        double lo = (double)s->lanes.min[ST_LANE_SWAP], hi = (double)s->lanes.max[ST_LANE_SWAP];
         tui_bucket(view, ST_F_SWAP, TUI_AGG_MAX, col_ms, 1, col0, CHART_COLS, v);
-        for (size_t i = 0; i < t->n_samples; i++)
-            if (st_sample_has(&t->samples[i], ST_F_SWAP)) {
-                lo = fmin(lo, (double)t->samples[i].swap_used);
-                hi = fmax(hi, (double)t->samples[i].swap_used);
-            }
         tui_spark(v, CHART_COLS, lo, hi, 0, g, sizeof g);
         char note[80];
         snprintf(note, sizeof note, "%s .. %s", st_format_bytes((uint64_t)lo, a, sizeof a),

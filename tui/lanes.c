@@ -91,7 +91,7 @@ static const double *lane_columns(tui_view *v, int li, const st_run_view *rv, co
  * ("2.00 GiB", "45.5%") and the short one ("2.00G", "46%"). */
 static void unit_text(const st_lane *t, uint64_t raw, char *big, size_t blen, char *small, size_t slen)
 {
-    double x = ST_LT_IS_CENTI(t->type) ? raw / 100.0 : (double)raw;
+    double x = st_lane_centi(t) ? raw / 100.0 : (double)raw;
     switch (t->unit) {
     case ST_LU_BYTES:
         st_format_bytes(raw, big, blen);
@@ -109,7 +109,7 @@ static void unit_text(const st_lane *t, uint64_t raw, char *big, size_t blen, ch
         snprintf(big, blen, "%.1f%%", x);
         snprintf(small, slen, "%.0f%%", x);
         break;
-    case ST_LU_RATE:
+    case ST_LU_PER_S:
         snprintf(big, blen, x < 1000 ? "%.1f/s" : "%.0f/s", x);
         snprintf(small, slen, x < 10000 ? "%.0f/s" : "%.0fk/s", x < 10000 ? x : x / 1000);
         break;
@@ -422,7 +422,7 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
                 char big[32], small[32], row[64];
                 const st_lane *t = &st_lanes[l->id];
                 uint64_t top = (uint64_t)hi;
-                unit_text(t, ST_LT_IS_CENTI(t->type) ? top * 100 : top, big, sizeof big, small,
+                unit_text(t, st_lane_centi(t) ? top * 100 : top, big, sizeof big, small,
                           sizeof small);
                 snprintf(row, sizeof row, "top  %s", big);
                 add(l, tui_attr(v, TUI_PAIR_DIM), row, row, row);

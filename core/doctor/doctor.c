@@ -48,9 +48,9 @@ static int read_lane(doc_ctx *x, int k, uint64_t *v, st_error *err)
     if (k == L_CPU || k == L_PAGEINS) { /* the counters the rates come from: the process's own */
         if ((rc = x->plat->read_proc(x->b, x->id, &pm, err)) != ST_OK)
             return rc;
-        if (!(pm.valid & (k == L_CPU ? ST_PM_CPU : ST_PM_FAULTS)))
+        if (!(pm.valid & ST_PM_COUNTERS))
             return 0;
-        *v = k == L_CPU ? pm.cpu_ns / 1000000u : pm.majflt;
+        *v = k == L_CPU ? pm.cpu_ns / 1000000u : pm.pageins;
         return 1;
     }
     if (k == L_GPU) {

@@ -1,11 +1,13 @@
 /* lanes.c: the lane table (include/stagetop/lanes.h), one row per field of
  * st_sample, and the few functions every output shares to read it. */
 #include "stagetop/lanes.h"
+#include "stagetop/platform.h"
 
 #include <string.h>
 
 
 #define AT(f) offsetof(st_sample, f)
+#define SYS(bit, f) .sys_bit = bit, .sys_offset = offsetof(st_sys_mem, f)
 #define U53 0 /* bytes: integers 0..2^53 (JSON's exact integers) */
 #define KEY(k) .key = k, .key_len = sizeof k - 1, .json_key = ",\"" k "\":"
 
@@ -38,7 +40,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .doctor = "rss",
     },
     [ST_LANE_SWAP] = {
-        .id = ST_LANE_SWAP, .type = ST_LT_U64, .offset = AT(swap_used),
+        .id = ST_LANE_SWAP, .type = ST_LT_U64, .offset = AT(swap_used), SYS(ST_SYS_SWAP, swap_used),
         KEY("swap_used"), .max = U53, .range = "integers 0..2^53",
         .unit = ST_LU_BYTES, .rule = ST_LR_GROWTH,
         .label = "swap used", .label_inline = "swap", .label_short = "swap",
@@ -51,7 +53,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .doctor = "swap used",
     },
     [ST_LANE_LEVEL] = {
-        .id = ST_LANE_LEVEL, .type = ST_LT_CENTI, .offset = AT(level_c),
+        .id = ST_LANE_LEVEL, .type = ST_LT_CENTI, .offset = AT(level_c), SYS(ST_SYS_LEVEL, level_c),
         KEY("level"), .max = 10000, .range = "0..100",
         .unit = ST_LU_PERCENT, .rule = ST_LR_MIN,
         .label = "memory available", .label_inline = "available", .label_short = "avail",
@@ -92,6 +94,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_PRESSURE] = {
         .id = ST_LANE_PRESSURE, .type = ST_LT_CENTI, .offset = AT(pressure_c),
+        SYS(ST_SYS_PRESSURE, pressure_c),
         KEY("pressure"), .max = 65535, .range = "0..655.35",
         .unit = ST_LU_PRESSURE, .rule = ST_LR_LAST,
         .label = "pressure", .label_inline = "pressure", .label_short = "pr",
@@ -123,19 +126,23 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .absent = "no reading", .absent_short = "-",
         .colour = ST_LC_YELLOW,
         .prom_name = "stagetop_tree_cpu_cores",
-        .prom_help = "CPU used by the watched process tree over the last interval, in cores "
-                     "(1 = one core busy; user + system time).",
+        .prom_help = "CPU of the watched process tree over the last interval, in cores (1 = one "
+                     "core busy; user + system time).",
         .prom_format = ST_LP_RATIO, .prom_rank = 9,
         .doctor = "cpu",
     },
     [ST_LANE_PAGEINS] = {
         .id = ST_LANE_PAGEINS, .type = ST_LT_CENTI32, .offset = AT(pageins_c),
         KEY("pageins"), .max = UINT32_MAX, .range = "0..42949672.95",
-        .unit = ST_LU_RATE, .rule = ST_LR_RATE, .summary_key = "peak_pageins",
+        .unit = ST_LU_PER_S, .rule = ST_LR_RATE, .summary_key = "peak_pageins",
         .label = "page-ins (tree)", .label_inline = "pageins", .label_short = "pgin",
         .absent = "no reading", .absent_short = "-",
         .colour = ST_LC_RED,
-        /* exported as a counter (stagetop_tree_pageins_total, core/metrics.c), not per sample */
+        .prom_name = "stagetop_tree_pageins_per_second",
+        .prom_help = "Page-ins from disk of the watched process tree per second over the last "
+                     "interval (Linux majflt; macOS ri_pageins).  The counter: "
+                     "stagetop_tree_pageins_total.",
+        .prom_format = ST_LP_CENTI, .prom_rank = 10,
         .doctor = "pageins",
     },
     [ST_LANE_COMPRESSED] = {
@@ -148,7 +155,8 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_name = "stagetop_memory_compressed_bytes",
         .prom_help = "System memory held by the compressor (macOS compressor pages; Linux zswap "
                      "pool when zswap is on).",
-        .prom_format = ST_LP_INT, .prom_rank = 10,
+        .prom_format = ST_LP_INT, .prom_rank = 11,
+        SYS(ST_SYS_COMPRESSED, compressed),
     },
 };
 
@@ -157,22 +165,6 @@ const st_lane *st_lane_by_key(const char *key)
     for (int i = 0; i < ST_LANE_COUNT; i++)
         if (strcmp(st_lanes[i].key, key) == 0)
             return &st_lanes[i];
-    return NULL;
-}
-
-const st_lane *st_lane_by_padded_key(const char key[ST_LANE_KEY_MAX], int *next)
-{
-    /* Records write the keys in id order, so the lane after the last one
-     * found is tried first: one fixed-size comparison per key, no libc
-     * call (the reader's hot loop). */
-    int i = next && *next >= 0 && *next < ST_LANE_COUNT ? *next : 0;
-    for (int tried = 0; tried < ST_LANE_COUNT; tried++, i = i + 1 == ST_LANE_COUNT ? 0 : i + 1) {
-        if (memcmp(st_lanes[i].key, key, ST_LANE_KEY_MAX) == 0) {
-            if (next)
-                *next = i + 1;
-            return &st_lanes[i];
-        }
-    }
     return NULL;
 }
 
@@ -223,5 +215,21 @@ void st_lane_stats_add(st_lane_stats *st, const st_sample *s)
         } else if (v > st->max[i]) {
             st->max[i] = v;
         }
+    }
+}
+
+void st_lanes_from_sys(st_sample *s, const st_sys_mem *sys)
+{
+    for (int i = 0; i < ST_LANE_COUNT; i++) {
+        const st_lane *l = &st_lanes[i];
+        if (!l->sys_bit)
+            continue;
+        const unsigned char *p = (const unsigned char *)sys + l->sys_offset;
+        uint64_t v = l->type == ST_LT_U64 ? *(const uint64_t *)(const void *)p
+                   : l->type == ST_LT_U32 || l->type == ST_LT_CENTI32 ? *(const uint32_t *)(const void *)p
+                   : *(const uint16_t *)(const void *)p;
+        st_lane_set_raw(l, s, v); /* the value always, as 0.2 did ... */
+        if (!(sys->valid & l->sys_bit)) /* ... the bit only when read */
+            s->valid &= (uint16_t)~st_lane_bit(i);
     }
 }

@@ -26,7 +26,7 @@ typedef struct lx_proc {
     int32_t pid;
     uint64_t start;
     int status_fd;        /* open on /proc/PID/status: bound to this process */
-    int stat_fd;          /* open on /proc/PID/stat (CPU, faults, state); -1: none */
+    int stat_fd;          /* open on /proc/PID/stat (CPU, page-ins, state); -1: none */
     lx_thr *thr;          /* children files, one per thread */
     int32_t n_thr, cap_thr;
     st_proc_mem stash;    /* reading taken during descendants() */
@@ -60,8 +60,8 @@ int st_lx_grow_buf(st_backend *b);
 /* Read a one-record /proc file (status, stat, meminfo, pressure) whole
  * with one pread at offset 0 into b->buf (NUL-terminated).  Length or -errno. */
 ssize_t st_lx_pread_whole(st_backend *b, int fd);
-/* The CPU, fault and state fields of *st into *out (ST_PM_CPU,
- * ST_PM_FAULTS, ST_PM_STATE). */
+/* The CPU, fault and state fields of *st into *out (ST_PM_COUNTERS,
+ * ST_PM_STATE). */
 void st_lx_fill_counters(const st_backend *b, const st_lx_stat *st, st_proc_mem *out);
 /* Read /proc/PID/stat and parse it into *st. */
 int st_lx_read_stat(st_backend *b, int32_t pid, st_lx_stat *st, st_error *err);

@@ -378,9 +378,9 @@ static int darwin_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_e
      * children's part (V1 and later, so in V2 and V4 alike). */
     out->cpu_ns = st_dw_abs_to_ns(&b->sys, ri.ri_user_time + ri.ri_system_time);
     out->child_cpu_ns = st_dw_abs_to_ns(&b->sys, ri.ri_child_user_time + ri.ri_child_system_time);
-    out->majflt = ri.ri_pageins;
-    out->child_majflt = ri.ri_child_pageins;
-    out->valid |= ST_PM_CPU | ST_PM_FAULTS;
+    out->pageins = ri.ri_pageins;
+    out->child_pageins = ri.ri_child_pageins;
+    out->valid |= ST_PM_COUNTERS;
     /* XNU keeps a process SRUN whatever its threads do (sleeping is per
      * thread): only the stopped and exited states say something. */
     if (kp.kp_proc.p_stat == SSTOP || kp.kp_proc.p_stat == SZOMB) {

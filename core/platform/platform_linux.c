@@ -89,10 +89,10 @@ void st_lx_fill_counters(const st_backend *b, const st_lx_stat *st, st_proc_mem 
 {
     out->cpu_ns = (st->utime + st->stime) * b->tick_ns;
     out->child_cpu_ns = (st->cutime + st->cstime) * b->tick_ns;
-    out->majflt = st->majflt;
-    out->child_majflt = st->cmajflt;
+    out->pageins = st->majflt;
+    out->child_pageins = st->cmajflt;
     out->state = st->state;
-    out->valid |= ST_PM_CPU | ST_PM_FAULTS | ST_PM_STATE;
+    out->valid |= ST_PM_COUNTERS | ST_PM_STATE;
 }
 
 int st_lx_read_stat(st_backend *b, int32_t pid, st_lx_stat *st, st_error *err)

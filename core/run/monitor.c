@@ -1,6 +1,7 @@
 /* monitor.c: one watched run, the single data path of docs/design.md:
  * backend -> tree sample -> ring (+ record stream) -> summary / export. */
 #include "stagetop/monitor.h"
+#include "stagetop/lanes.h"
 #include "stagetop/limits.h"
 
 #include <errno.h>
@@ -417,14 +418,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     if (rc != ST_OK)
         return rc;
     if (m->plat->read_system(m->b, &m->sys, NULL) == ST_OK) {
-        s.swap_used = m->sys.swap_used;
-        s.level_c = m->sys.level_c;
-        s.pressure_c = m->sys.pressure_c;
-        s.compressed = m->sys.compressed;
-        s.valid |= (uint16_t)((m->sys.valid & ST_SYS_SWAP ? ST_F_SWAP : 0) |
-                              (m->sys.valid & ST_SYS_LEVEL ? ST_F_LEVEL : 0) |
-                              (m->sys.valid & ST_SYS_PRESSURE ? ST_F_PRESSURE : 0) |
-                              (m->sys.valid & ST_SYS_COMPRESSED ? ST_F_COMPRESSED : 0));
+        st_lanes_from_sys(&s, &m->sys); /* the lane table's system lanes */
         if (!(m->sys_start.valid & ST_SYS_SWAP) && (m->sys.valid & ST_SYS_SWAP))
             m->sys_start = m->sys;
     }

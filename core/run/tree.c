@@ -162,6 +162,7 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
     out->valid &= (uint16_t) ~(ST_F_FOOTPRINT | ST_F_RSS | ST_F_PROCS | ST_F_TREE_SWAP | ST_F_CPU |
                                ST_F_PAGEINS);
     out->footprint = out->rss = out->tree_swap = 0;
+    out->cpu_c = out->pageins_c = 0;
     out->procs = 0;
     if (t->n_members > 0 &&
         (t->last_discover < 0 || now_s - t->last_discover + ST_TREE_SLACK_S >= t->discover_s ||

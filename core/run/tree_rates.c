@@ -91,7 +91,7 @@ int st_tree_rates_update(st_tree_rates *r, st_proc_mem *m, size_t n, double now_
         return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", n);
     r->n_cur = 0;
     for (size_t i = 0; i < n; i++) {
-        if ((m[i].valid & (ST_PM_CPU | ST_PM_FAULTS)) != (ST_PM_CPU | ST_PM_FAULTS))
+        if (!(m[i].valid & ST_PM_COUNTERS))
             continue;
         st_tree_ctr *c = &r->cur[r->n_cur++];
         memset(c, 0, sizeof *c);
@@ -99,8 +99,8 @@ int st_tree_rates_update(st_tree_rates *r, st_proc_mem *m, size_t n, double now_
         c->ppid = m[i].ppid;
         c->cpu_ns = m[i].cpu_ns;
         c->child_cpu_ns = m[i].child_cpu_ns;
-        c->majflt = m[i].majflt;
-        c->child_majflt = m[i].child_majflt;
+        c->majflt = m[i].pageins;
+        c->child_majflt = m[i].child_pageins;
         c->member = i;
     }
     qsort(r->cur, r->n_cur, sizeof *r->cur, by_pid);

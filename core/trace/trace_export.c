@@ -65,7 +65,7 @@ void st_jw_sample_members(st_jw *w, const st_sample *s)
         const st_lane *l = &st_lanes[__builtin_ctz(left)];
         memcpy(d, l->json_key, sizeof l->json_key); /* a fixed size: no call */
         d += l->key_len + 4;
-        if (ST_LT_IS_CENTI(l->type)) {
+        if (st_lane_centi(l)) {
             d = put_centi(d, (uint32_t)st_lane_raw(l, s));
         } else {
             p = put_u64(e, st_lane_raw(l, s));
@@ -263,7 +263,7 @@ void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
         st_jw_lit(w, ",\"");
         st_jw_raw(w, l->summary_key, strlen(l->summary_key)); /* the table's: plain ASCII */
         st_jw_lit(w, "\":");
-        if (ST_LT_IS_CENTI(l->type))
+        if (st_lane_centi(l))
             st_jw_centi(w, (uint32_t)v);
         else
             st_jw_u64(w, v);

@@ -124,7 +124,7 @@ int st_trace_parse_sample(st_jr *r, int n, st_sample *s)
         if (l->max == 0) /* bytes: JSON's exact integers */
             rc = st_jr_want_bytes(r, what, key, &v);
         else
-            rc = want_scaled(r, what, key, ST_LT_IS_CENTI(l->type) ? 2 : 0, l->max, l->range, &v);
+            rc = want_scaled(r, what, key, st_lane_centi(l) ? 2 : 0, l->max, l->range, &v);
         if (rc)
             return rc;
         st_lane_set_raw(l, s, v);

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "stagetop/sample.h"
 
 /* A trace key's bytes with its NUL at most (the reader's key buffer). */
@@ -28,11 +29,9 @@ enum st_lane_type {
     ST_LT_U64,   /* uint64_t, the unit itself */
     ST_LT_U32,   /* uint32_t, the unit itself */
     ST_LT_CENTI, /* uint16_t, hundredths of the unit */
-    ST_LT_CENTI32 /* uint32_t, hundredths of the unit (rates: CPU, page-ins) */
+    ST_LT_CENTI32 /* uint32_t, hundredths of the unit */
 };
 
-/* Is the value stored in hundredths of its unit? */
-#define ST_LT_IS_CENTI(t) ((t) == ST_LT_CENTI || (t) == ST_LT_CENTI32)
 
 /* What the value is measured in (and so how it is formatted). */
 enum st_lane_unit {
@@ -40,8 +39,8 @@ enum st_lane_unit {
     ST_LU_PERCENT,  /* "%.1f%%" */
     ST_LU_COUNT,    /* "%u" */
     ST_LU_PRESSURE, /* "%.2f" (Linux PSI percent; macOS level 1/2/4) */
-    ST_LU_CPU,      /* percent of one core: "%.0f%%" */
-    ST_LU_RATE      /* per second: "%.0f/s" */
+    ST_LU_PER_S,    /* a rate: "%.1f/s" */
+    ST_LU_CPU       /* percent of one core, not bounded by 100: "%.1f%%" */
 };
 
 /* The lane's summary over a run (st_lane_stats holds all of them; the rule
@@ -93,6 +92,10 @@ typedef struct st_lane {
     const char *summary_key; /* the trace summary's member for the rule's value
                                 ("peak_tree_swap"), written when read; NULL:
                                 the summary names the lane itself (0.2's) */
+    /* where a system lane comes from: its bit and field in st_sys_mem
+       (platform.h; same type as in the sample); sys_bit 0: not a system lane */
+    uint16_t sys_bit;        /* enum st_sys_field */
+    uint8_t sys_offset;      /* offsetof(st_sys_mem, field) */
     /* the screen (docs/screen.md) */
     const char *label;       /* its own row of a tall label: "footprint (tree)" */
     const char *label_inline, *label_short; /* "footprint", "fp" */
@@ -117,6 +120,8 @@ typedef struct st_lane {
 extern const st_lane st_lanes[ST_LANE_COUNT];
 
 static inline unsigned st_lane_bit(int id) { return 1u << id; }
+/* Does lane l hold hundredths of its unit? */
+static inline int st_lane_centi(const st_lane *l) { return l->type >= ST_LT_CENTI; }
 
 /* The raw stored value of lane l in s (hundredths for ST_LT_CENTI),
  * whether or not s holds it. */
@@ -125,8 +130,7 @@ static inline uint64_t st_lane_raw(const st_lane *l, const st_sample *s)
     const unsigned char *p = (const unsigned char *)s + l->offset;
     switch (l->type) {
     case ST_LT_U64: return *(const uint64_t *)(const void *)p;
-    case ST_LT_U32:
-    case ST_LT_CENTI32: return *(const uint32_t *)(const void *)p;
+    case ST_LT_U32: case ST_LT_CENTI32: return *(const uint32_t *)(const void *)p;
     default: return *(const uint16_t *)(const void *)p;
     }
 }
@@ -137,8 +141,7 @@ static inline void st_lane_set_raw(const st_lane *l, st_sample *s, uint64_t raw)
     unsigned char *p = (unsigned char *)s + l->offset;
     switch (l->type) {
     case ST_LT_U64: *(uint64_t *)(void *)p = raw; break;
-    case ST_LT_U32:
-    case ST_LT_CENTI32: *(uint32_t *)(void *)p = (uint32_t)raw; break;
+    case ST_LT_U32: case ST_LT_CENTI32: *(uint32_t *)(void *)p = (uint32_t)raw; break;
     default: *(uint16_t *)(void *)p = (uint16_t)raw; break;
     }
     s->valid |= (uint16_t)st_lane_bit(l->id);
@@ -152,7 +155,7 @@ static inline double st_lane_value(int id, const st_sample *s)
     if (!(s->valid & st_lane_bit(id)))
         return NAN;
     uint64_t raw = st_lane_raw(l, s);
-    return ST_LT_IS_CENTI(l->type) ? (double)raw / 100.0 : (double)raw;
+    return st_lane_centi(l) ? (double)raw / 100.0 : (double)raw;
 }
 
 /* The lane whose trace key is key, or NULL. */
@@ -160,8 +163,20 @@ const st_lane *st_lane_by_key(const char *key);
 /* The same for the reader: key is zero-filled to ST_LANE_KEY_MAX bytes;
  * *next (NULL, or 0 for a record's first key) is where to look first, and
  * is set to the lane after the one found, so that a record's keys in id
- * order cost one comparison each. */
-const st_lane *st_lane_by_padded_key(const char key[ST_LANE_KEY_MAX], int *next);
+ * order cost one fixed-size comparison each (inline: the reader's hot
+ * loop). */
+static inline const st_lane *st_lane_by_padded_key(const char key[ST_LANE_KEY_MAX], int *next)
+{
+    int i = next && *next >= 0 && *next < ST_LANE_COUNT ? *next : 0;
+    for (int tried = 0; tried < ST_LANE_COUNT; tried++, i = i + 1 == ST_LANE_COUNT ? 0 : i + 1) {
+        if (memcmp(st_lanes[i].key, key, ST_LANE_KEY_MAX) == 0) {
+            if (next)
+                *next = i + 1;
+            return &st_lanes[i];
+        }
+    }
+    return NULL;
+}
 
 /* The lane whose valid bit is bit (exactly one bit), or NULL. */
 const st_lane *st_lane_by_bit(unsigned bit);
@@ -181,5 +196,10 @@ typedef struct st_lane_stats {
 } st_lane_stats;
 
 void st_lane_stats_add(st_lane_stats *st, const st_sample *s);
+
+/* Copy the system lanes (sys_bit != 0) of a system reading into s: each
+ * value, and its lane bit where the reading has the lane's ST_SYS_* bit. */
+struct st_sys_mem;
+void st_lanes_from_sys(st_sample *s, const struct st_sys_mem *sys);
 
 #endif

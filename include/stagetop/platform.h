@@ -42,10 +42,9 @@ enum st_pm_field {
     ST_PM_RSS = 1u << 1,
     ST_PM_SWAP = 1u << 2, /* the process's own swapped memory (Linux VmSwap) */
     ST_PM_PEAK = 1u << 3, /* the kernel's high-water mark for the process */
-    ST_PM_CPU = 1u << 4,  /* cpu_ns and child_cpu_ns */
-    ST_PM_FAULTS = 1u << 5, /* majflt and child_majflt */
-    ST_PM_STATE = 1u << 6, /* state */
-    ST_PM_RATES = 1u << 7 /* cpu_c, pageins_c (set by the tree, not the backend) */
+    ST_PM_COUNTERS = 1u << 4, /* cpu_ns, child_cpu_ns, pageins, child_pageins */
+    ST_PM_STATE = 1u << 5,    /* state */
+    ST_PM_RATES = 1u << 6     /* cpu_c, pageins_c (set by the tree, not the backend) */
 };
 
 /* One process's memory, bytes. */
@@ -56,14 +55,15 @@ typedef struct st_proc_mem {
     uint64_t rss;       /* Linux VmRSS; macOS ri_resident_size */
     uint64_t swap;      /* Linux VmSwap; macOS: not available */
     uint64_t peak;      /* Linux VmHWM; macOS ri_lifetime_max_phys_footprint */
-    /* Counters since the process started (docs/metrics.md, "CPU" and
-     * "Page-ins"): own CPU time (user + system) in ns, and the part of its
-     * children that it has reaped (Linux cutime + cstime; macOS
-     * ri_child_user_time + ri_child_system_time); major faults (Linux
-     * majflt / cmajflt; macOS ri_pageins / ri_child_pageins). */
+    /* Counters since the process started (docs/metrics.md, "CPU and
+     * page-ins"): its own CPU time (user + system) in ns and the part of
+     * its children that it has reaped (Linux utime+stime and cutime+cstime
+     * of /proc/PID/stat; macOS ri_user_time + ri_system_time and
+     * ri_child_*, Mach units converted); page-ins from disk (Linux majflt /
+     * cmajflt; macOS ri_pageins / ri_child_pageins). */
     uint64_t cpu_ns, child_cpu_ns;
-    uint64_t majflt, child_majflt;
-    char state;         /* R, S, D, T, Z, ... (Linux stat field 3; macOS p_stat mapped) */
+    uint64_t pageins, child_pageins;
+    char state;         /* R, S, D, T, Z, ... (Linux stat field 3; macOS T and Z only) */
     /* Rates over the last interval, filled by the watched tree (tree.h):
      * CPU in hundredths of a percent of one core, page-ins per second in
      * hundredths. */

@@ -65,8 +65,12 @@ int st_tree_init(st_tree *t, const st_platform *plat, st_backend *b, int32_t pid
 void st_tree_free(st_tree *t);
 
 /* Read every member (discovering first when due) and fill the tree fields
- * of *out: footprint, rss, procs, tree_swap, cpu, pageins and their valid bits (t_ms and system
- * fields are the caller's).  A member that vanished drops out silently.
+ * of *out: footprint, rss, procs, tree_swap, and from the second sample on
+ * the CPU and page-in rates (core/run/tree_rates.c: the growth of the
+ * members' counters over now_s minus the previous sample's now_s; a member
+ * that joined counts from zero, a reaped one through its parent or wait4);
+ * and their valid bits (t_ms and system fields are the caller's).  A member
+ * that vanished drops out silently.
  * Returns ST_OK also when the whole tree has exited (procs = 0). */
 int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err);
 

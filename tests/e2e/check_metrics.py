@@ -86,8 +86,8 @@ def reading(path):
     for n in ALWAYS:
         if n not in fams:
             raise ValueError(f"{n} missing")
-    for n, t in types.items():
-        assert t == "gauge" and n.startswith("stagetop_"), (n, t)
+    for n, t in types.items():  # gauges, and counters named *_total (Prometheus naming)
+        assert n.startswith("stagetop_") and (t == "gauge" or (t == "counter" and n.endswith("_total"))), (n, t)
     states = {l["state"]: v for l, v in fams["stagetop_job_state"]}
     assert sorted(states) == sorted(STATES) and sum(states.values()) == 1, states
     return fams

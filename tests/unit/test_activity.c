@@ -112,8 +112,8 @@ static void outputs(void **state)
     st_trace_free(&without);
 }
 
-/* --metrics: CPU in cores and compressed as gauges, page-ins as a
- * counter (Prometheus naming: _total, TYPE counter). */
+/* --metrics: CPU in cores, page-ins per second and compressed as gauges,
+ * page-ins also as a counter (Prometheus naming: _total, TYPE counter). */
 static void metrics_file(void **state)
 {
     st_metrics mx;
@@ -125,7 +125,7 @@ static void metrics_file(void **state)
     v.has_sample = 1;
     v.last.valid = ST_F_CPU | ST_F_PAGEINS | ST_F_COMPRESSED | ST_F_TREE_SWAP;
     v.last.cpu_c = 15050;      /* 150.5% of a core */
-    v.last.pageins_c = 12345;  /* a rate: not a gauge */
+    v.last.pageins_c = 12345;  /* 123.45/s */
     v.last.compressed = 7u << 20;
     v.last.tree_swap = 4096;
     v.pageins_total = 98765;
@@ -137,7 +137,8 @@ static void metrics_file(void **state)
     assert_non_null(strstr(mx.buf, "stagetop_tree_swap_bytes{} 4096\n"));
     assert_non_null(strstr(mx.buf, "# TYPE stagetop_tree_pageins_total counter\n"
                                    "stagetop_tree_pageins_total{} 98765\n"));
-    assert_null(strstr(mx.buf, "123.45"));
+    /* the rate as a gauge too (the lane table's row) */
+    assert_non_null(strstr(mx.buf, "stagetop_tree_pageins_per_second{} 123.45\n"));
     free(mx.buf);
 }
 

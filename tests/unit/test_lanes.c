@@ -21,7 +21,7 @@
 
 static size_t size_of(const st_lane *l)
 {
-    return l->type == ST_LT_U64 ? 8 : l->type == ST_LT_U32 || l->type == ST_LT_CENTI32 ? 4 : 2;
+    return l->type == ST_LT_U64 ? 8 : l->type == ST_LT_CENTI ? 2 : 4;
 }
 
 static void test_rows_match_the_sample(void **state)
@@ -82,12 +82,12 @@ static void test_orders(void **state)
      * the order 0.2 wrote them */
     static const int prom[] = {ST_LANE_FOOTPRINT, ST_LANE_RSS, ST_LANE_GPU, ST_LANE_PROCS,
                                ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_PRESSURE,
-                               ST_LANE_TREE_SWAP /* [lanes]: after 0.2's */, ST_LANE_CPU,
-                               ST_LANE_COMPRESSED /* page-ins: a counter, not a lane gauge */};
+                               ST_LANE_TREE_SWAP, ST_LANE_CPU, ST_LANE_PAGEINS /* [lanes]: after 0.2's */,
+                               ST_LANE_COMPRESSED};
     static const int screen[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_GPU};
     /* core/plot/plot_internal.h's S_FOOT, S_SWAP, S_GPU, S_LEVEL */
     static const int plot[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_GPU, ST_LANE_LEVEL};
-    assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 10);
+    assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 11);
     assert_memory_equal(ids, prom, sizeof prom);
     assert_int_equal(st_lanes_order(ST_LO_SCREEN, ids), 4);
     assert_memory_equal(ids, screen, sizeof screen);
@@ -117,7 +117,7 @@ static void test_round_trip(void **state)
             const st_lane *l = &st_lanes[i];
             uint64_t raw = k == 0 ? 0 : k == 1 ? max_of(l) / 3 + 7 : max_of(l);
             char num[48];
-            if (ST_LT_IS_CENTI(l->type))
+            if (st_lane_centi(l))
                 snprintf(num, sizeof num, "%llu.%02llu", (unsigned long long)(raw / 100),
                          (unsigned long long)(raw % 100));
             else
@@ -162,7 +162,7 @@ static void test_range_refused(void **state)
         const st_lane *l = &st_lanes[i];
         char doc[256], num[48];
         uint64_t over = max_of(l) + 1;
-        if (ST_LT_IS_CENTI(l->type))
+        if (st_lane_centi(l))
             snprintf(num, sizeof num, "%llu.%02llu", (unsigned long long)(over / 100),
                      (unsigned long long)(over % 100));
         else
@@ -233,6 +233,23 @@ static void test_sys_bits_own_space(void **state)
         {ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_PRESSURE, ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE},
         {ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL, 0},
     };
+    /* the table's system lanes: swap, level, pressure, from their fields */
+    st_sys_mem sm;
+    memset(&sm, 0, sizeof sm);
+    sm.swap_used = 123456789;
+    sm.level_c = 4321;
+    sm.pressure_c = 777;
+    sm.mem_total = 1;
+    sm.valid = ST_SYS_SWAP | ST_SYS_PRESSURE | ST_SYS_MEMTOTAL;
+    st_sample one = {0};
+    one.footprint = 5;
+    one.valid = ST_F_FOOTPRINT;
+    st_lanes_from_sys(&one, &sm);
+    assert_int_equal(one.valid, ST_F_FOOTPRINT | ST_F_SWAP | ST_F_PRESSURE);
+    assert_int_equal(one.swap_used, 123456789);
+    assert_int_equal(one.pressure_c, 777);
+    assert_int_equal(one.level_c, 4321); /* copied, but not valid */
+    assert_int_equal(one.footprint, 5);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         st_monitor m;
         st_monitor_opts o;
@@ -250,6 +267,50 @@ static void test_sys_bits_own_space(void **state)
             assert_int_equal(smp->pressure_c, 150);
         st_monitor_close(&m, 0, NULL);
     }
+}
+
+/* cpu and pageins: the growth of the members' counters between two samples
+ * over the time between them; none at the first sample, none from a backend
+ * without counters. */
+static void test_cpu_pageins_rates(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    open_mon(&m, &o, 100.0);
+    for (int i = 0; i < NPROC; i++) {
+        the_backend->procs[i].cpu_ns = 1000000000ull * (uint64_t)(i + 1);
+        the_backend->procs[i].pageins = 50;
+        the_backend->procs[i].valid |= ST_PM_COUNTERS;
+    }
+    assert_int_equal(st_monitor_step(&m, 100.0, NULL), ST_OK);
+    const st_sample *smp = st_ring_last(&m.ring);
+    assert_false(smp->valid & (ST_F_CPU | ST_F_PAGEINS)); /* no base yet */
+    for (int i = 0; i < NPROC; i++) {
+        the_backend->procs[i].cpu_ns += 250000000ull; /* 0.25 s each ... */
+        the_backend->procs[i].pageins += 40 * (uint64_t)(i + 1);
+    }
+    assert_int_equal(st_monitor_step(&m, 100.5, NULL), ST_OK); /* ... in 0.5 s */
+    smp = st_ring_last(&m.ring);
+    assert_true(st_sample_has(smp, ST_F_CPU | ST_F_PAGEINS));
+    assert_int_equal(smp->cpu_c, 15000);        /* 3 alive members x 50 % = 150.00 % */
+    assert_int_equal(smp->pageins_c, 48000);    /* (40 + 80 + 120) / 0.5 s = 480.00 /s */
+    /* a counter that goes back (another process behind a reused pid) adds nothing */
+    the_backend->procs[0].cpu_ns = 0;
+    assert_int_equal(st_monitor_step(&m, 101.0, NULL), ST_OK);
+    smp = st_ring_last(&m.ring);
+    assert_int_equal(smp->cpu_c, 0);
+    assert_int_equal(smp->pageins_c, 0);
+    assert_int_equal(m.summary.lanes.max[ST_LANE_CPU], 15000);
+    st_monitor_close(&m, 0, NULL);
+    /* no counters: no lanes */
+    open_mon(&m, &o, 100.0);
+    assert_int_equal(st_monitor_step(&m, 100.0, NULL), ST_OK);
+    assert_int_equal(st_monitor_step(&m, 100.5, NULL), ST_OK);
+    assert_false(st_ring_last(&m.ring)->valid & (ST_F_CPU | ST_F_PAGEINS));
+    st_monitor_close(&m, 0, NULL);
 }
 
 /* A lane with a summary key (tree_swap: peak_tree_swap) is in the trace
@@ -323,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_sys_bits_own_space),
         cmocka_unit_test(test_tree_swap_sums_members),
         cmocka_unit_test(test_summary_key),
+        cmocka_unit_test(test_cpu_pageins_rates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,6 +120,22 @@ static void stat_plain(void **state)
     assert_int_equal(st.start, 81113);
 }
 
+/* The CPU and page-in counters: majflt (field 12), utime and stime (14, 15). */
+static void stat_counters(void **state)
+{
+    static const char t[] = "9 (busy) R 1 9 9 0 -1 4194304 120 0 7 0 250 31 0 0 20 0 1 0 5000 0 0\n";
+    st_lx_stat st;
+    (void)state;
+    assert_int_equal(st_lx_parse_stat(t, sizeof t - 1, &st, NULL), ST_OK);
+    assert_int_equal(st.majflt, 7);
+    assert_int_equal(st.utime, 250);
+    assert_int_equal(st.stime, 31);
+    assert_int_equal(st.num_threads, 1);
+    assert_int_equal(st.start, 5000);
+    static const char bad[] = "9 (busy) R 1 9 9 0 -1 4194304 120 0 x 0 250 31 0 0 20 0 1 0 5000 0 0\n";
+    assert_int_equal(st_lx_parse_stat(bad, sizeof bad - 1, &st, NULL), ST_EPARSE);
+}
+
 static void stat_hostile_comm(void **state)
 {
     /* A name with spaces, parentheses and ") (" that mimics the fields. */
@@ -182,7 +198,7 @@ static void stat_junk(void **state)
 }
 
 /* CPU times and major faults: fields 12..17 (counted after the last ')'). */
-static void stat_counters(void **state)
+static void stat_child_counters(void **state)
 {
     st_lx_stat st;
     (void)state;
@@ -334,12 +350,13 @@ int main(void)
         cmocka_unit_test(status_missing_and_partial),
         cmocka_unit_test(status_junk_is_rejected_with_line),
         cmocka_unit_test(status_overflow_is_rejected),
+        cmocka_unit_test(stat_counters),
         cmocka_unit_test(stat_plain),
         cmocka_unit_test(stat_hostile_comm),
         cmocka_unit_test(stat_long_comm_is_truncated),
         cmocka_unit_test(stat_junk),
         cmocka_unit_test(meminfo_real_capture),
-        cmocka_unit_test(stat_counters),
+        cmocka_unit_test(stat_child_counters),
         cmocka_unit_test(meminfo_zswap),
         cmocka_unit_test(meminfo_swap_missing_junk),
         cmocka_unit_test(psi_values),

@@ -27,9 +27,9 @@ static st_proc_mem mem(int32_t pid, int32_t ppid, uint64_t cpu_ms, uint64_t chil
     m.ppid = ppid;
     m.cpu_ns = cpu_ms * MS;
     m.child_cpu_ns = child_ms * MS;
-    m.majflt = flt;
-    m.child_majflt = child_flt;
-    m.valid = ST_PM_CPU | ST_PM_FAULTS;
+    m.pageins = flt;
+    m.child_pageins = child_flt;
+    m.valid = ST_PM_COUNTERS;
     return m;
 }
 

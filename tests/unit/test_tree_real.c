@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "realproc.h"
 
+#include <time.h>
+
 static void one_process_reads_its_own_numbers(void **state)
 {
     ctx *c = *state;
@@ -88,6 +90,76 @@ static void tree_swap_is_the_members_vmswap(void **state)
     for (int i = 0; i < n; i++)
         want += (uint64_t)own_kb(kids[i], "VmSwap") * 1024;
     assert_int_equal(s.tree_swap, want);
+    st_tree_free(&t);
+}
+
+/* utime+stime and majflt of pid from /proc/PID/stat, read by the test. */
+static void own_counters(pid_t pid, uint64_t *ticks, uint64_t *majflt)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *p = strrchr(text, ')');
+    assert_non_null(p);
+    unsigned long long v[13] = {0};
+    /* after ')': state, then fields 4.. ; majflt is field 12, utime 14, stime 15 */
+    assert_int_equal(sscanf(p + 2, "%*c %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+                            &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
+                            &v[10], &v[11]), 12);
+    *majflt = v[8];
+    *ticks = v[10] + v[11];
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A process busy on one core: the tree's cpu is its own utime+stime growth
+ * over the same time (read independently from /proc), within 10 points of
+ * a percent; its page-ins are its own majflt growth. */
+static void cpu_is_the_members_own_cpu_time(void **state)
+{
+    ctx *c = *state;
+    pid_t busy = fork();
+    assert_true(busy >= 0);
+    if (busy == 0) {
+        execl("/bin/sh", "sh", "-c", "while :; do :; done", (char *)NULL);
+        _exit(127);
+    }
+    c->extra[c->nextra++] = busy;
+    st_tree t;
+    st_sample s = {0};
+    uint64_t tk0, tk1, mf0, mf1;
+    long hz = sysconf(_SC_CLK_TCK);
+    assert_int_equal(st_tree_init(&t, P, c->b, busy, 0.5, NULL), ST_OK);
+    double t0 = mono_s();
+    assert_int_equal(st_tree_sample(&t, t0, &s, NULL), ST_OK);
+    own_counters(busy, &tk0, &mf0);
+    assert_false(s.valid & ST_F_CPU); /* no base yet */
+    /* wait for 40 ticks of its CPU (bounded: 30 s) */
+    for (double until = t0 + 30; mono_s() < until;) {
+        own_counters(busy, &tk1, &mf1);
+        if (tk1 >= tk0 + 40)
+            break;
+        struct timespec nap = {0, 20000000};
+        nanosleep(&nap, NULL);
+    }
+    double t1 = mono_s();
+    assert_int_equal(st_tree_sample(&t, t1, &s, NULL), ST_OK);
+    own_counters(busy, &tk1, &mf1);
+    assert_true(st_sample_has(&s, ST_F_CPU | ST_F_PAGEINS));
+    double want = (double)(tk1 - tk0) / (double)hz / (t1 - t0) * 100.0, got = s.cpu_c / 100.0;
+    assert_true(want > 20); /* it did run */
+    if (got < want - 10 || got > want + 10)
+        fail_msg("cpu %.1f %% against its own %.1f %%", got, want);
+    assert_int_equal(s.pageins_c, (uint32_t)((double)(mf1 - mf0) / (t1 - t0) * 100.0 + 0.5));
     st_tree_free(&t);
 }
 
@@ -374,6 +446,7 @@ int main(void)
         RP_TEST(one_process_reads_its_own_numbers),
         RP_TEST(tree_sums_every_member_incl_thread_child),
         RP_TEST(tree_swap_is_the_members_vmswap),
+        RP_TEST(cpu_is_the_members_own_cpu_time),
         RP_TEST(members_leave_and_join),
         RP_TEST(child_of_new_thread_is_found),
         RP_TEST(over_the_fd_cap_reads_the_same),
