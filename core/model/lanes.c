@@ -1,7 +1,6 @@
 /* lanes.c: the lane table (include/stagetop/lanes.h), one row per field of
  * st_sample, and the few functions every output shares to read it. */
 #include "stagetop/lanes.h"
-#include "stagetop/platform.h"
 
 #include <string.h>
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "stagetop/error.h"
+#include "stagetop/sample.h"
 
 typedef struct st_proc_id {
     int32_t pid;
@@ -71,27 +72,7 @@ typedef struct st_proc_mem {
     uint16_t valid;     /* enum st_pm_field bits */
 } st_proc_mem;
 
-/* Valid bits of st_sys_mem: their own bit space, not the sample's lane bits
- * (sample.h); the monitor copies the three lanes into a sample. */
-enum st_sys_field {
-    ST_SYS_SWAP = 1u << 0,      /* swap_used */
-    ST_SYS_LEVEL = 1u << 1,     /* level_c */
-    ST_SYS_PRESSURE = 1u << 2,  /* pressure_c */
-    ST_SYS_MEMTOTAL = 1u << 3,
-    ST_SYS_SWAPTOTAL = 1u << 4,
-    ST_SYS_COMPRESSED = 1u << 5 /* compressed */
-};
-
-typedef struct st_sys_mem {
-    uint64_t mem_total;  /* bytes of RAM */
-    uint64_t swap_total; /* bytes */
-    uint64_t swap_used;  /* bytes */
-    uint16_t level_c;    /* memory-available level, hundredths of a percent */
-    uint64_t compressed; /* bytes held by the compressor: Linux Zswap, macOS
-                            compressor_page_count * page size */
-    uint16_t pressure_c; /* Linux PSI some avg10 * 100; macOS 100/200/400 */
-    uint16_t valid;      /* enum st_sys_field bits */
-} st_sys_mem;
+/* The system reading (st_sys_mem, its ST_SYS_* bits) is model data: sample.h. */
 
 typedef struct st_backend st_backend; /* opaque per-platform state */
 

@@ -68,6 +68,29 @@ typedef struct st_sample {
 _Static_assert(sizeof(st_sample) == 72, "st_sample is 72 bytes (docs/performance.md)");
 _Static_assert(ST_LANE_COUNT <= 16, "a lane's valid bit fits st_sample.valid");
 
+/* The system's reading, as the backends' read_system gives it (platform.h).
+ * Valid bits of st_sys_mem: their own bit space, not the sample's lane bits;
+ * the lane table copies the system lanes into a sample (st_lanes_from_sys). */
+enum st_sys_field {
+    ST_SYS_SWAP = 1u << 0,      /* swap_used */
+    ST_SYS_LEVEL = 1u << 1,     /* level_c */
+    ST_SYS_PRESSURE = 1u << 2,  /* pressure_c */
+    ST_SYS_MEMTOTAL = 1u << 3,
+    ST_SYS_SWAPTOTAL = 1u << 4,
+    ST_SYS_COMPRESSED = 1u << 5 /* compressed */
+};
+
+typedef struct st_sys_mem {
+    uint64_t mem_total;  /* bytes of RAM */
+    uint64_t swap_total; /* bytes */
+    uint64_t swap_used;  /* bytes */
+    uint64_t compressed; /* bytes held by the compressor: Linux Zswap, macOS
+                            compressor_page_count * page size */
+    uint16_t level_c;    /* memory-available level, hundredths of a percent */
+    uint16_t pressure_c; /* Linux PSI some avg10 * 100; macOS 100/200/400 */
+    uint16_t valid;      /* enum st_sys_field bits */
+} st_sys_mem;
+
 /* Samples as (at most) two contiguous spans, oldest first: a ring's view. */
 typedef struct st_samples_view {
     const st_sample *a; size_t a_len;
