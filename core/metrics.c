@@ -78,6 +78,10 @@ void st_metrics_values_of(const st_run_view *rv, double wall, st_metrics_values 
     v->dropped_total = rv->dropped;
     if (rv->uptime_s > 0)
         v->start_wall = wall - rv->uptime_s;
+    if (sm && (sm->act.has & ST_F_PAGEINS)) { /* the counters' growth, not the rounded rates */
+        v->pageins_total = rv->pageins_total;
+        v->has_pageins = 1;
+    }
 }
 
 static void add(st_metrics *mx, int *oom, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -228,6 +232,10 @@ int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err)
         info(&o, "stagetop_stage_info", "The stage the job is in (its last stage event), value 1.",
              "stage", v->stage);
     lanes(&o, v, SC_JOB);
+    if (v->has_pageins)
+        one_u64(&o, "stagetop_tree_pageins_total", "counter", SC_JOB,
+                "Page-ins (major faults) of the watched process tree since stagetop started watching "
+                "(Linux majflt; macOS ri_pageins).", v->pageins_total);
     if (v->has_footprint_peak)
         one_u64(&o, "stagetop_tree_footprint_peak_bytes", "gauge", SC_JOB,
                 "Largest footprint of the whole tree in one sample since the run started.",

@@ -143,11 +143,18 @@ static void say_budget(const st_run_view *rv, const st_event *ev, st_notify_msg 
     const char *did = strcmp(ev->note, "kill") == 0 ? "stopping the job" : "job paused";
     if (st_run_view_find(rv, ST_WARN_GUARD) && !rv->guard_tripped)
         did = "but the job could not be stopped";
-    if (strcmp(ev->name, "swap") == 0)
-        snprintf(g->body, sizeof g->body, "swap grew %s since the guard was armed, over the budget of %s: %s",
+    if (strcmp(ev->name, "swap") == 0) {
+        char share[80] = ""; /* the job's own share, where the OS tells it (docs/guard.md) */
+        if ((ev->has & ST_EVF_NBYTES) && rv->verdict.share_kind != ST_SHARE_NONE) {
+            char s[32];
+            st_format_bytes(ev->nbytes, s, sizeof s);
+            snprintf(share, sizeof share, rv->verdict.share_kind == ST_SHARE_TREE_SWAP
+                     ? "; %s of it is the job's own" : "; the job paged in %s", s);
+        }
+        snprintf(g->body, sizeof g->body, "swap grew %s since the guard was armed, over the budget of %s: %s%s",
                  st_format_bytes(ev->value > 0 ? (uint64_t)ev->value : 0, v, sizeof v),
-                 st_format_bytes(ev->limit > 0 ? (uint64_t)ev->limit : 0, l, sizeof l), did);
-    else
+                 st_format_bytes(ev->limit > 0 ? (uint64_t)ev->limit : 0, l, sizeof l), did, share);
+    } else
         snprintf(g->body, sizeof g->body, "memory level %.2f%% under %.2f%%: %s",
                  (double)ev->value / 100.0, (double)ev->limit / 100.0, did);
 }

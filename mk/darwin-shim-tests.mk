@@ -9,8 +9,11 @@
 # are not built.
 
 ifneq ($(UNAME),Darwin)
-DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c core/platform/platform_darwin.c core/error.c core/platform/proc_vec.c
-DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwin/shim/sys/*.h) \
+# The backend: its table and processes, its system reads and units.
+DARWIN_BACKEND := core/platform/platform_darwin.c core/platform/darwin_sys.c
+DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c $(DARWIN_BACKEND) core/error.c core/platform/proc_vec.c
+DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwin/shim/sys/*.h \
+                              tests/darwin/shim/mach/*.h) core/platform/darwin_internal.h \
                    include/stagetop/platform.h include/stagetop/error.h include/stagetop/sample.h
 
 # test_darwin: processes, trees, signals and refusals; test_darwin_sys: the
@@ -23,7 +26,7 @@ $(B)/tests/test_darwin $(B)/tests/test_darwin_sys: $(B)/tests/%: tests/darwin/%.
 
 # The zombie peak (platform zombie_peak through core/run/peak.c).
 DARWIN_PEAK_SRC := tests/darwin/test_darwin_peak.c tests/darwin/fake_darwin.c \
-                   core/platform/platform_darwin.c core/run/peak.c $(MODEL_SRC) $(BASE_SRC) \
+                   $(DARWIN_BACKEND) core/run/peak.c core/run/tree_rates.c $(MODEL_SRC) $(BASE_SRC) \
                    core/platform/proc_vec.c
 $(B)/tests/test_darwin_peak: $(DARWIN_PEAK_SRC) $(DARWIN_SHIM_HDR) include/stagetop/peak.h
 	@mkdir -p $(dir $@)
@@ -32,7 +35,7 @@ $(B)/tests/test_darwin_peak: $(DARWIN_PEAK_SRC) $(DARWIN_SHIM_HDR) include/stage
 
 # jobctl's ancestor rule: identify_parent walked up by core/run/ancestry.c.
 DARWIN_ANC_SRC := tests/darwin/test_darwin_ancestry.c tests/darwin/fake_darwin.c \
-                  core/platform/platform_darwin.c core/run/ancestry.c core/error.c core/platform/proc_vec.c
+                  $(DARWIN_BACKEND) core/run/ancestry.c core/error.c core/platform/proc_vec.c
 $(B)/tests/test_darwin_ancestry: $(DARWIN_ANC_SRC) $(DARWIN_SHIM_HDR) include/stagetop/ancestry.h
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
@@ -40,11 +43,20 @@ $(B)/tests/test_darwin_ancestry: $(DARWIN_ANC_SRC) $(DARWIN_SHIM_HDR) include/st
 
 # The watched tree (core/run/tree.c) over XNU's exit and re-parenting.
 DARWIN_TREE_SRC := tests/darwin/test_darwin_tree.c tests/darwin/fake_darwin.c \
-                   core/platform/platform_darwin.c core/run/tree.c core/error.c core/platform/proc_vec.c
+                   $(DARWIN_BACKEND) core/run/tree.c core/run/tree_rates.c core/error.c core/platform/proc_vec.c
 $(B)/tests/test_darwin_tree: $(DARWIN_TREE_SRC) $(DARWIN_SHIM_HDR) include/stagetop/tree.h
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
 	    -o $@ $(DARWIN_TREE_SRC) $(LDFLAGS) $(CMOCKA_LIBS) -lm
+
+# The cpu, pageins and compressed lanes: the backend's units and the
+# tree's rates (core/run/tree_rates.c) over the scripted time bases.
+DARWIN_LANES_SRC := tests/darwin/test_darwin_lanes.c tests/darwin/fake_darwin.c \
+                    $(DARWIN_BACKEND) core/run/tree.c core/run/tree_rates.c core/error.c core/platform/proc_vec.c
+$(B)/tests/test_darwin_lanes: $(DARWIN_LANES_SRC) $(DARWIN_SHIM_HDR) include/stagetop/tree.h
+	@mkdir -p $(dir $@)
+	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
+	    -o $@ $(DARWIN_LANES_SRC) $(LDFLAGS) $(CMOCKA_LIBS) -lm
 
 # --record-sync on macOS: core/fd_sync.c with F_FULLFSYNC and the test's
 # fcntl/fsync recorders, linked before the core archive (whose own
@@ -59,13 +71,13 @@ $(B)/tests/test_darwin_sync: tests/darwin/test_darwin_sync.c core/fd_sync.c incl
 
 # The cost of one discovery (KERN_PROC_ALL snapshot + walk) on the fake.
 $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwin.c \
-                        core/platform/platform_darwin.c core/error.c core/platform/proc_vec.c $(DARWIN_SHIM_HDR)
+                        $(DARWIN_BACKEND) core/error.c core/platform/proc_vec.c $(DARWIN_SHIM_HDR)
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)
 
 EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_peak \
-                  $(B)/tests/test_darwin_ancestry $(B)/tests/test_darwin_tree \
+                  $(B)/tests/test_darwin_ancestry $(B)/tests/test_darwin_tree $(B)/tests/test_darwin_lanes \
                   $(B)/tests/test_darwin_sync
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
 endif

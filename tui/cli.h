@@ -40,6 +40,7 @@ typedef struct cli_args {
     int quiet;              /* --quiet: no closing summary */
     const char *report_path; /* --report OUT.md: written when the run ends */
     const char *plot_path;   /* --plot OUT.svg: written when the run ends */
+    unsigned lanes;         /* --lanes: the screen's lanes (valid bits); 0 the default */
 } cli_args;
 
 /* Signals: SIGINT, SIGTERM, SIGHUP and every other signal whose default

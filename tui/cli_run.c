@@ -207,12 +207,18 @@ static void say_guard(const st_run_view *rv)
 {
     char v[32], l[32];
     const st_guard_verdict *g = &rv->verdict;
-    if (g->reason == ST_GUARD_SWAP)
+    if (g->reason == ST_GUARD_SWAP) {
         fprintf(stderr, "stagetop: swap grew %s since the start, over the budget of %s: %s\n",
                 st_format_bytes((uint64_t)g->value, v, sizeof v),
                 st_format_bytes((uint64_t)g->limit, l, sizeof l),
                 g->action == ST_GUARD_KILL ? "stopping the job" : "job paused");
-    else
+        if (g->share_kind != ST_SHARE_NONE) /* the job's share (docs/metrics.md) */
+            fprintf(stderr, g->share_kind == ST_SHARE_TREE_SWAP
+                                ? "stagetop: %s%s of it is this job's own memory (its swap grew that much)\n"
+                                : "stagetop: the job paged in %s%s meanwhile\n",
+                    g->share < 0 ? "-" : "",
+                    st_format_bytes((uint64_t)(g->share < 0 ? -g->share : g->share), v, sizeof v));
+    } else
         fprintf(stderr, "stagetop: memory level %.2f%% under %.2f%% twice: %s\n", g->value / 100.0,
                 g->limit / 100.0, g->action == ST_GUARD_KILL ? "stopping the job" : "job paused");
     if (rv->refused)

@@ -39,8 +39,10 @@ static char *fmt(const st_doc_check *c, int has, uint64_t v, char *buf, size_t l
         snprintf(buf, len, "-");
     else if (c->unit == ST_DOC_PERCENT_C)
         snprintf(buf, len, "%u.%02u%%", (unsigned)(v / 100), (unsigned)(v % 100));
-    else if (c->unit == ST_DOC_STATE)
-        snprintf(buf, len, "%llu", (unsigned long long)(v / 100));
+    else if (c->unit == ST_DOC_STATE || c->unit == ST_DOC_COUNT)
+        snprintf(buf, len, "%llu", (unsigned long long)(c->unit == ST_DOC_STATE ? v / 100 : v));
+    else if (c->unit == ST_DOC_MS)
+        snprintf(buf, len, "%.2f s", v / 1000.0);
     else
         st_format_bytes_as((double)v, ST_UNITS_KIB_MIB, buf, len);
     return buf;

@@ -105,9 +105,13 @@ static void unit_text(const st_lane *t, uint64_t raw, char *big, size_t blen, ch
         snprintf(big, blen, "%.2f", x);
         snprintf(small, slen, "%.1f", x);
         break;
+    case ST_LU_CPU:
+        snprintf(big, blen, "%.1f%%", x);
+        snprintf(small, slen, "%.0f%%", x);
+        break;
     case ST_LU_PER_S:
-        snprintf(big, blen, "%.1f/s", x);
-        snprintf(small, slen, "%.0f/s", x);
+        snprintf(big, blen, x < 1000 ? "%.1f/s" : "%.0f/s", x);
+        snprintf(small, slen, x < 10000 ? "%.0f/s" : "%.0fk/s", x < 10000 ? x : x / 1000);
         break;
     default:
         snprintf(big, blen, "%llu", (unsigned long long)raw);
@@ -247,10 +251,19 @@ static void build_lane(const tui_view *v, const st_run_view *rv, int id, lane *l
     }
 }
 
-int tui_lanes_shown(const st_run_view *rv, int ids[TUI_MAX_LANES])
+int tui_lanes_shown(const tui_view *v, const st_run_view *rv, int ids[TUI_MAX_LANES])
 {
     int all[ST_LANE_COUNT], n = 0;
     size_t k = st_lanes_order(ST_LO_SCREEN, all);
+    if (v && v->lane_set) { /* chosen: the screen's order, then the table's */
+        for (size_t i = 0; i < k && n < TUI_MAX_LANES; i++)
+            if (v->lane_set & st_lane_bit(all[i]))
+                ids[n++] = all[i];
+        for (int id = 0; id < ST_LANE_COUNT && n < TUI_MAX_LANES; id++)
+            if ((v->lane_set & st_lane_bit(id)) && !st_lanes[id].screen_rank)
+                ids[n++] = id;
+        return n;
+    }
     for (size_t i = 0; i < k && n < TUI_MAX_LANES; i++) {
         const st_lane *t = &st_lanes[all[i]];
         int read = rv->summary && (rv->summary->lanes.has & st_lane_bit(t->id));
@@ -260,6 +273,54 @@ int tui_lanes_shown(const st_run_view *rv, int ids[TUI_MAX_LANES])
             ids[n++] = t->id;
     }
     return n;
+}
+
+unsigned tui_lanes_mask(const tui_view *v, const st_run_view *rv)
+{
+    int ids[TUI_MAX_LANES];
+    unsigned mask = 0;
+    int n = tui_lanes_shown(v, rv, ids);
+    for (int i = 0; i < n; i++)
+        mask |= st_lane_bit(ids[i]);
+    return mask;
+}
+
+void tui_lanes_toggle_activity(tui_view *v, const st_run_view *rv)
+{
+    unsigned act = ST_F_CPU | ST_F_PAGEINS, mask = tui_lanes_mask(v, rv);
+    mask = (mask & act) == act ? mask & ~act : mask | act;
+    v->lane_set = mask ? mask : st_lane_bit(ST_LANE_FOOTPRINT);
+    for (int i = 0; i < TUI_MAX_LANES; i++) /* the slots hold other lanes now */
+        v->lanes[i].n = 0;
+}
+
+int tui_lanes_parse(const char *list, unsigned *mask, char *bad, size_t badlen)
+{
+    const char *p = list;
+    *mask = 0;
+    while (*p) {
+        char name[ST_LANE_KEY_MAX];
+        size_t n = strcspn(p, ",");
+        const st_lane *l = NULL;
+        if (n > 0 && n < sizeof name) {
+            memcpy(name, p, n);
+            name[n] = '\0';
+            l = st_lane_by_key(strcmp(name, "swap") == 0 ? "swap_used" : name);
+        }
+        if (!l) {
+            snprintf(bad, badlen, "%.*s", (int)(n < 64 ? n : 64), p);
+            return -1;
+        }
+        *mask |= st_lane_bit(l->id);
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    if (!*mask) {
+        snprintf(bad, badlen, "(empty)");
+        return -1;
+    }
+    return 0;
 }
 
 /* Draw a row of sparkline levels or graph cells straight into curses'
@@ -356,7 +417,7 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
     const tui_layout *L = &v->L;
     lane lanes[TUI_MAX_LANES];
     int ids[TUI_MAX_LANES];
-    int n = tui_lanes_shown(rv, ids);
+    int n = tui_lanes_shown(v, rv, ids);
     if (n > L->n_lanes)
         n = L->n_lanes;
     memset(lanes, 0, sizeof lanes);

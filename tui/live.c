@@ -203,6 +203,10 @@ static void on_key(live *s, int ch, double now)
     case KEY_LEFT: tui_view_pan(v, &rv, -1); break;
     case KEY_RIGHT: tui_view_pan(v, &rv, 1); break;
     case 's': case 'S': v->stages = !v->stages; break;
+    case 'l': case 'L':
+        tui_lanes_toggle_activity(v, &rv);
+        tui_view_resize(v, &rv);
+        break;
     case '?': case 'h': case 'H': case KEY_F(1): v->help = 1; break;
     case 'q': case 'Q':
         if (rv.paused_by_us && rv.job_state == ST_JOB_PAUSED) {

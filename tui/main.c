@@ -79,6 +79,10 @@ static void usage(FILE *f)
 "                          loads become markers and trace events)\n"
 "      --keep-events       (with CMD) keep the job's $STAGETOP_EVENTS file at the end\n"
 "      --ascii             ASCII drawing (also with a non-UTF-8 locale)\n"
+"      --lanes LIST        the screen's lanes, e.g. footprint,swap,level,cpu,pageins\n"
+"                          (default footprint,swap,level and gpu; key l adds CPU and\n"
+"                          page-ins); any of footprint rss swap level procs gpu\n"
+"                          pressure tree_swap cpu pageins compressed\n"
 "      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
 "      --metrics FILE      after each sample, replace FILE with the latest values in\n"
 "                          Prometheus text format (node_exporter's textfile collector)\n"
@@ -142,6 +146,7 @@ enum {
 };
 enum { OPT_METRICS = 512, OPT_NOTIFY, OPT_METRICS_LABEL }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
 enum { OPT_QUIET = 600, OPT_REPORT, OPT_PLOT }; /* the end of a run (tui/closing.c) */
+enum { OPT_LANES = 700 }; /* --lanes (docs/screen.md) */
 
 static int parse_args(int argc, char **argv, cli_args *a)
 {
@@ -161,6 +166,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
         {"grace", required_argument, NULL, OPT_GRACE},
         {"job-log", required_argument, NULL, OPT_JOB_LOG},
         {"ascii", no_argument, NULL, OPT_ASCII},
+        {"lanes", required_argument, NULL, OPT_LANES},
         {"metrics", required_argument, NULL, OPT_METRICS},
         {"metrics-label", required_argument, NULL, OPT_METRICS_LABEL},
         {"notify", no_argument, NULL, OPT_NOTIFY},
@@ -247,6 +253,13 @@ static int parse_args(int argc, char **argv, cli_args *a)
             break;
         case OPT_JOB_LOG: a->job_log = optarg; break;
         case OPT_ASCII: a->ascii = 1; break;
+        case OPT_LANES: {
+            char bad[80];
+            if (tui_lanes_parse(optarg, &a->lanes, bad, sizeof bad) != 0)
+                return bad_usage("--lanes: unknown lane '%s' (footprint, rss, swap, level, procs, gpu, "
+                                 "pressure, tree_swap, cpu, pageins, compressed)", bad);
+            break;
+        }
         case OPT_METRICS: a->metrics_path = optarg; break;
         case OPT_METRICS_LABEL:
             if (st_metrics_label_check(optarg, &e) != ST_OK)
@@ -423,6 +436,7 @@ static int run_watch(cli_args *a)
     int rc, keep_paused = 0;
     tui_opts to;
     screen_opts(&to, a->ascii, a->export_dir);
+    to.lanes = a->lanes;
 
     if (!a->headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         /* Decided before anything starts: no job runs unwatched. */

@@ -108,7 +108,7 @@ static int lanes_shown(const replay *r)
     st_run_view rv;
     int ids[TUI_MAX_LANES];
     rp_view(r, &rv);
-    return tui_lanes_shown(&rv, ids);
+    return tui_lanes_shown(&r->v, &rv, ids);
 }
 
 static void bad_line(replay *r, const char *msg)
@@ -249,6 +249,13 @@ static void on_key(replay *r, int ch, double now)
         break;
     }
     case 'e': case 'E': do_export(r, now); break;
+    case 'l': case 'L': {
+        st_run_view rv;
+        rp_view(r, &rv);
+        tui_lanes_toggle_activity(v, &rv);
+        rp_relayout(r);
+        break;
+    }
     case 's': case 'S': v->stages = !v->stages; break;
     case '?': case 'h': case 'H': case KEY_F(1): v->help = 1; break;
     case 'q': case 'Q': r->quit = 1; break;

@@ -228,7 +228,7 @@ void rp_relayout(replay *r)
     st_run_view rv;
     int ids[TUI_MAX_LANES];
     rp_view(r, &rv);
-    tui_layout_compute(cols, rows, tui_lanes_shown(&rv, ids), summary_rows(r, cols), &r->v.L);
+    tui_layout_compute(cols, rows, tui_lanes_shown(&r->v, &rv, ids), summary_rows(r, cols), &r->v.L);
 }
 
 static void stage_row(const replay *r, const st_summary *s, size_t i, int nw, char *out, size_t len)
@@ -476,6 +476,7 @@ static void draw_help(const tui_view *v)
         "space       hold the window / follow the end",
         "e           export the trace as JSON",
         "s           the stage table (time, peak, swap, level, loads)",
+        "l           lanes: add / remove CPU and page-ins (--lanes)",
         "?           this help",
         "q           quit",
         "",

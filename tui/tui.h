@@ -10,6 +10,7 @@
 typedef struct tui_opts {
     int ascii;            /* --ascii or non-UTF-8 locale */
     int color;            /* 0 when NO_COLOR is set */
+    unsigned lanes;       /* --lanes: the lanes' valid bits; 0: the default set */
     const char *export_dir;
     const char *job_log;  /* the launched job's log (key o), or NULL */
     int wake_fd;          /* readable when stagetop got a signal (self-pipe); -1 none */
@@ -17,6 +18,11 @@ typedef struct tui_opts {
     double redraw_s;      /* minimum seconds between frames (default 0.1 .. interval) */
     struct tui_outputs *outs; /* --metrics / --notify after each sample; NULL none */
 } tui_opts;
+
+/* Parse --lanes LIST (trace keys, comma-separated; "swap" for swap_used)
+ * into lane bits for tui_opts.lanes (tui/lanes.c).  0, or -1 with the
+ * unknown name in bad. */
+int tui_lanes_parse(const char *list, unsigned *mask, char *bad, size_t badlen);
 
 /* Run the live screen until the user quits or a signal arrives.  Drives
  * st_monitor_step at st_monitor_deadline() (sampling never waits for

@@ -23,6 +23,7 @@ void tui_view_init(tui_view *v, const tui_opts *o)
     v->ascii = o->ascii;
     v->color = o->color;
     v->job_log = o->job_log;
+    v->lane_set = o->lanes;
     v->per_col = 1;
     v->wall_mark = -1;
 }
@@ -82,7 +83,7 @@ void tui_view_resize(tui_view *v, const st_run_view *rv)
 {
     int rows, cols;
     getmaxyx(stdscr, rows, cols);
-    int ids[TUI_MAX_LANES], lanes = tui_lanes_shown(rv, ids);
+    int ids[TUI_MAX_LANES], lanes = tui_lanes_shown(v, rv, ids);
     tui_layout L = v->L;
     tui_layout_compute(cols, rows, lanes, (int)rv->n_members, &v->L);
     /* A system without swap: the swap lane is one row saying so. */

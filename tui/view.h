@@ -35,6 +35,7 @@ typedef struct tui_view {
     int ascii, color;
     tui_layout L;
     unsigned per_col;        /* zoom: samples per column */
+    unsigned lane_set;       /* lanes shown (valid bits; --lanes, key l); 0: the default */
     int frozen;              /* graphs stay on a fixed window */
     int64_t frozen_end;      /* the window's last column while frozen */
     int help;                /* the help box is open */

@@ -160,6 +160,23 @@ static void fmt_cell(const st_proc_mem *p, unsigned bit, uint64_t val, char *buf
         snprintf(buf, len, "-");
 }
 
+/* A member's state letter, CPU (% of one core) and page-ins per second
+ * over the last interval ("-" before the second sample or unreadable). */
+static void fmt_activity(const st_proc_mem *p, char *buf, size_t len)
+{
+    char cpu[16] = "-", pg[16] = "-";
+    if (p->valid & ST_PM_RATES) {
+        double c = p->cpu_c / 100.0, f = p->pageins_c / 100.0;
+        snprintf(cpu, sizeof cpu, c < 999.95 ? "%.1f" : "%.0f", c);
+        if (f < 99999.5)
+            snprintf(pg, sizeof pg, "%.0f", f);
+        else
+            snprintf(pg, sizeof pg, "%.0fk", f / 1000);
+    }
+    snprintf(buf, len, " %c %6s %7s", (p->valid & ST_PM_STATE) && p->state > ' ' ? p->state : '-', cpu,
+             pg);
+}
+
 void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
 {
     const tui_box *b = &v->L.list;
@@ -168,10 +185,10 @@ void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
     int wide = b->w >= 70, gpu = rv->has_gpu_lane && b->w >= 81;
     char line[1500], title[200];
     if (wide)
-        snprintf(line, sizeof line, "%7s %10s %10s %10s%s  %s", "PID", "FOOTPRINT", "RSS", "SWAP",
-                 gpu ? "        GPU" : "", "COMMAND");
+        snprintf(line, sizeof line, "%7s %10s %10s %10s%s %c %6s %7s  %s", "PID", "FOOTPRINT", "RSS",
+                 "SWAP", gpu ? "        GPU" : "", 'S', "CPU%", "PGIN/s", "COMMAND");
     else
-        snprintf(line, sizeof line, "%7s %10s  %s", "PID", "FOOTPRINT", "COMMAND");
+        snprintf(line, sizeof line, "%7s %10s %c %6s  %s", "PID", "FOOTPRINT", 'S', "CPU%", "COMMAND");
     attrset(tui_attr(v, TUI_PAIR_BAR));
     mvhline(b->y, b->x, ' ', b->w);
     tui_put(b->y, b->x, b->w, line, tui_attr(v, TUI_PAIR_BAR));
@@ -201,9 +218,13 @@ void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
             else
                 snprintf(g + 1, sizeof g - 1, "%10s", "-");
         }
-        int len = wide ? snprintf(line, sizeof line, "%7ld %10s %10s %10s%s  ", (long)p->id.pid,
-                                  fp, rss, sw, g)
-                       : snprintf(line, sizeof line, "%7ld %10s  ", (long)p->id.pid, fp);
+        char act[48];
+        fmt_activity(p, act, sizeof act);
+        if (!wide)
+            act[9] = '\0'; /* the state and CPU only */
+        int len = wide ? snprintf(line, sizeof line, "%7ld %10s %10s %10s%s%s  ", (long)p->id.pid,
+                                  fp, rss, sw, g, act)
+                       : snprintf(line, sizeof line, "%7ld %10s%s  ", (long)p->id.pid, fp, act);
         tui_put(b->y + 1 + i, b->x, b->w, line,
                 p->id.pid == rv->root_pid ? A_BOLD : A_NORMAL);
         if (len < b->w)
@@ -359,6 +380,7 @@ void tui_panel_help(const tui_view *v)
         "m      add a mark (asks for a label; Enter alone: none)",
         "s      the stage table (time, peak, swap, level, loads)",
         "o      the job's output: its log's tail (up/down scroll)",
+        "l      lanes: add / remove CPU and page-ins (--lanes)",
         "space  freeze the graphs (left/right move them)",
         "+ -    zoom the time window in / out",
         "?      this help",
@@ -389,11 +411,19 @@ void tui_panel_alert(const tui_view *v, const st_run_view *rv)
                  g->value / 100.0);
         snprintf(limit, sizeof limit, "under the --kill-free limit of %.1f%%", g->limit / 100.0);
     }
+    char share[96] = ""; /* the job's share, where the OS tells it ([lanes]) */
+    if (g->reason == ST_GUARD_SWAP && g->share_kind != ST_SHARE_NONE) {
+        st_format_bytes((uint64_t)(g->share < 0 ? -g->share : g->share), a, sizeof a);
+        snprintf(share, sizeof share, g->share_kind == ST_SHARE_TREE_SWAP
+                 ? "%s%s of it is this job's own memory" : "the job paged in %s%s meanwhile",
+                 g->share < 0 ? "-" : "", a);
+    }
     const char *const lines[] = {
         "BUDGET CROSSED: job paused",
         "",
         what,
         limit,
+        share,
         "",
         "Every process of the tree is stopped (SIGSTOP); nothing was lost.",
         "p  resume (the budget then counts from here)",

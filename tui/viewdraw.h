@@ -46,11 +46,19 @@ void tui_panel_alert(const tui_view *v, const st_run_view *rv);
 
 /* Draw the lanes, the window label, the time axis and the event row. */
 void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now);
-/* The lanes on screen for rv, in slot order (ids into the lane table):
- * the table's screen lanes, each one not always shown once the run reads
- * it (the GPU lane: a GPU reader is open, or the samples have GPU readings).
- * Returns how many: the layout's lane count (live and replay). */
-int tui_lanes_shown(const st_run_view *rv, int ids[TUI_MAX_LANES]);
+/* The lanes on screen for rv, in slot order (ids into the lane table).
+ * v->lane_set == 0 (the default): the table's screen lanes, each one not
+ * always shown once the run reads it (the GPU lane: a GPU reader is open,
+ * or the samples have GPU readings).  Otherwise the lanes whose valid bit
+ * is in v->lane_set (--lanes, key l): the screen lanes in their order, then
+ * the others in the table's order.  Returns how many: the layout's lane
+ * count (live and replay). */
+int tui_lanes_shown(const tui_view *v, const st_run_view *rv, int ids[TUI_MAX_LANES]);
+/* The bits of the lanes shown now (the default set when v->lane_set is 0). */
+unsigned tui_lanes_mask(const tui_view *v, const st_run_view *rv);
+/* Key l: CPU and page-ins in or out of the lanes shown. */
+void tui_lanes_toggle_activity(tui_view *v, const st_run_view *rv);  /* then lay out again */
+
 
 /* Start the curses screen on stdin/stdout (cbreak, no echo, keypad,
  * non-blocking getch, hidden cursor).  ST_EINVAL when there is no

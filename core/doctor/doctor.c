@@ -25,9 +25,9 @@ typedef struct doc_ctx {
     st_gpu *gpu;
 } doc_ctx;
 
-enum { L_FOOTPRINT, L_RSS, L_PEAK, L_SWAP, L_LEVEL, L_PRESSURE, L_GPU, L_N };
+enum { L_FOOTPRINT, L_RSS, L_PEAK, L_SWAP, L_LEVEL, L_PRESSURE, L_GPU, L_CPU, L_PAGEINS, L_N };
 static const char *const lane_name[L_N] = {"footprint", "rss", "kernel peak", "swap used",
-                                           "level", "pressure", "gpu"};
+                                           "level", "pressure", "gpu", "cpu", "pageins"};
 
 /* One backend reading of lane k: 1 with *v, 0 when the system has none, or
  * a negative status when the process cannot be read any more. */
@@ -43,6 +43,14 @@ static int read_lane(doc_ctx *x, int k, uint64_t *v, st_error *err)
         if (!(pm.valid & bit[k]))
             return 0;
         *v = k == L_FOOTPRINT ? pm.footprint : k == L_RSS ? pm.rss : pm.peak;
+        return 1;
+    }
+    if (k == L_CPU || k == L_PAGEINS) { /* the counters the rates come from: the process's own */
+        if ((rc = x->plat->read_proc(x->b, x->id, &pm, err)) != ST_OK)
+            return rc;
+        if (!(pm.valid & ST_PM_COUNTERS))
+            return 0;
+        *v = k == L_CPU ? pm.cpu_ns / 1000000u : pm.pageins;
         return 1;
     }
     if (k == L_GPU) {
@@ -76,6 +84,7 @@ static int check_lane(doc_ctx *x, int k, st_doc_check *c, st_error *err)
     memset(c, 0, sizeof *c);
     snprintf(c->lane, sizeof c->lane, "%s", lane_name[k]);
     c->unit = k <= L_SWAP || k == L_GPU ? ST_DOC_BYTES
+            : k == L_CPU ? ST_DOC_MS : k == L_PAGEINS ? ST_DOC_COUNT
             : k == L_PRESSURE && x->plat->pressure_is_level ? ST_DOC_STATE : ST_DOC_PERCENT_C;
     c->rule = ST_DOC_WITHIN;
     c->ok = ST_DOC_NOT_CHECKED;
@@ -83,7 +92,7 @@ static int check_lane(doc_ctx *x, int k, st_doc_check *c, st_error *err)
     if (rc < 0)
         return rc;
     if (rc == 0) {
-        snprintf(c->note, sizeof c->note, "%s", k <= L_PEAK ?
+        snprintf(c->note, sizeof c->note, "%s", k <= L_PEAK || k >= L_CPU ?
                  "the backend read none for this process (a zombie or a kernel thread has no memory; "
                  "a kernel peak needs RUSAGE_INFO_V4 on macOS)" : "the backend has none on this system");
         return ST_OK;

@@ -117,13 +117,13 @@ static void facts(st_jw *w, const st_doc_report *r)
 
 static void check(st_jw *w, const st_doc_check *c)
 {
-    static const char *const units[] = {"bytes", "percent", "state"};
+    static const char *const units[] = {"bytes", "percent", "state", "ms", "count"};
     int n = 0;
     st_jw_char(w, '{');
     key(w, &n, "lane");
     st_jw_str(w, c->lane);
     key(w, &n, "unit");
-    st_jw_str(w, units[c->unit >= 0 && c->unit <= 2 ? c->unit : 0]);
+    st_jw_str(w, units[c->unit >= 0 && c->unit <= 4 ? c->unit : 0]);
     key(w, &n, "stagetop");
     if (c->has_value)
         value(w, c, c->value);

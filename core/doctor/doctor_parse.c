@@ -294,6 +294,55 @@ int st_doc_parse_uint(const char *text, size_t len, uint64_t *v, st_error *err)
     return ST_OK;
 }
 
+int st_doc_parse_cputime(const char *text, size_t len, uint64_t *ms, st_error *err)
+{
+    const char *p = text, *e = text + len;
+    uint64_t part[4] = {0}, days = 0, v, frac = 0;
+    int n = 0, fdig = 0;
+    size_t used;
+    while (p < e && isspace((unsigned char)*p))
+        p++;
+    for (;;) {
+        if (!(used = scan_uint(p, e, &v)) || n == 3)
+            return st_error_set(err, ST_EPARSE, 0, "not a CPU time: '%.*s'", (int)(len > 40 ? 40 : len), text);
+        p += used;
+        if (p < e && *p == '-' && n == 0 && days == 0) { /* DD- */
+            days = v;
+            p++;
+            continue;
+        }
+        part[n++] = v;
+        if (p < e && *p == ':') {
+            p++;
+            continue;
+        }
+        break;
+    }
+    if (p < e && *p == '.') { /* hundredths (macOS) */
+        p++;
+        while (p < e && *p >= '0' && *p <= '9') {
+            if (fdig < 3) {
+                frac = frac * 10 + (uint64_t)(*p - '0');
+                fdig++;
+            }
+            p++;
+        }
+        while (fdig < 3) {
+            frac *= 10;
+            fdig++;
+        }
+    }
+    while (p < e && isspace((unsigned char)*p))
+        p++;
+    if (p != e || n < 2)
+        return st_error_set(err, ST_EPARSE, 0, "not a CPU time: '%.*s'", (int)(len > 40 ? 40 : len), text);
+    uint64_t t = 0; /* MM:SS or HH:MM:SS */
+    for (int i = 0; i < n; i++)
+        t = t * 60 + part[i];
+    *ms = (days * 86400 + t) * 1000 + frac;
+    return ST_OK;
+}
+
 /* ---- nvidia-smi ---------------------------------------------------------- */
 
 int st_doc_parse_nvsmi(const char *text, size_t len, int32_t pid, uint64_t *bytes, int *lines,

@@ -93,6 +93,41 @@ static void any_rss(int32_t pid, st_doc_check *c)
     set_ref(c, v, tol_of(c->value, 4 * MIB), "ps -o rss= -p PID (KiB)");
 }
 
+/* `ps -o time=` (CPU time, user + system, of the process itself; Linux in
+ * whole seconds, macOS in hundredths) and `ps -o majflt=`: the counters the
+ * cpu and pageins lanes are rates of, read by another program. */
+static void any_cpu(int32_t pid, st_doc_check *c)
+{
+    ref_buf b;
+    char p[24];
+    uint64_t ms;
+    st_error e;
+    const char *argv[] = {"ps", "-o", "time=", "-p", p, NULL};
+    pid_str(pid, p, sizeof p);
+    if (run(argv, &b, &e) != ST_OK || st_doc_parse_cputime(b.text, b.len, &ms, &e) != ST_OK) {
+        no_ref(c, "ps -o time= -p PID", &e);
+        return;
+    }
+    /* ps truncates: Linux to the second below, macOS to the hundredth */
+    c->rule = ST_DOC_WITHIN;
+    set_ref(c, ms, 1000 + c->value / 100, "ps -o time= -p PID (CPU time, user + system)");
+}
+
+static void any_pageins(int32_t pid, st_doc_check *c)
+{
+    ref_buf b;
+    char p[24];
+    uint64_t v;
+    st_error e;
+    const char *argv[] = {"ps", "-o", "majflt=", "-p", p, NULL};
+    pid_str(pid, p, sizeof p);
+    if (run(argv, &b, &e) != ST_OK || st_doc_parse_uint(b.text, b.len, &v, &e) != ST_OK) {
+        no_ref(c, "ps -o majflt= -p PID", &e);
+        return;
+    }
+    set_ref(c, v, 2 + c->value / 100, "ps -o majflt= -p PID (major faults)");
+}
+
 static void lx_peak(int32_t pid, st_doc_check *c)
 {
     any_rss(pid, c);
@@ -275,18 +310,18 @@ typedef void (*ref_fn)(int32_t pid, st_doc_check *c);
 
 typedef struct sys_refs {
     enum st_doctor_refs refs;
-    const char *lane[7];
-    ref_fn fn[7];
+    const char *lane[9];
+    ref_fn fn[9];
 } sys_refs;
 
 /* macOS has no GPU lane: Metal memory is inside the footprint. */
 static const sys_refs refs[] = {
     {ST_DOCTOR_REFS_PROC,
-     {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", "gpu"},
-     {lx_footprint, any_rss, lx_peak, lx_swap, lx_level, lx_pressure, lx_gpu}},
+     {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", "gpu", "cpu", "pageins"},
+     {lx_footprint, any_rss, lx_peak, lx_swap, lx_level, lx_pressure, lx_gpu, any_cpu, any_pageins}},
     {ST_DOCTOR_REFS_MACOS,
-     {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", NULL},
-     {dw_footprint, any_rss, dw_peak, dw_swap, dw_level, dw_pressure, NULL}},
+     {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", NULL, "cpu", "pageins"},
+     {dw_footprint, any_rss, dw_peak, dw_swap, dw_level, dw_pressure, NULL, any_cpu, any_pageins}},
 };
 
 void st_doc_reference(const st_platform *plat, int32_t pid, st_doc_check *c)
@@ -294,7 +329,7 @@ void st_doc_reference(const st_platform *plat, int32_t pid, st_doc_check *c)
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         if (refs[i].refs != plat->doctor_refs)
             continue;
-        for (size_t k = 0; k < 7; k++) {
+        for (size_t k = 0; k < sizeof refs[i].lane / sizeof refs[i].lane[0]; k++) {
             if (refs[i].lane[k] && strcmp(refs[i].lane[k], c->lane) == 0) {
                 refs[i].fn[k](pid, c);
                 return;

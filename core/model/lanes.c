@@ -123,14 +123,15 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     [ST_LANE_CPU] = {
         .id = ST_LANE_CPU, .type = ST_LT_CENTI32, .offset = AT(cpu_c),
         KEY("cpu"), .max = UINT32_MAX, .range = "0..42949672.95",
-        .unit = ST_LU_PERCENT, .rule = ST_LR_RATE, .summary_key = "peak_cpu",
+        .unit = ST_LU_CPU, .rule = ST_LR_RATE, .summary_key = "peak_cpu",
         .label = "CPU (tree)", .label_inline = "cpu", .label_short = "cpu",
         .absent = "no reading", .absent_short = "-",
         .colour = ST_LC_YELLOW,
         .prom_name = "stagetop_tree_cpu_cores",
         .prom_help = "CPU of the watched process tree over the last interval, in cores (1 = one "
-                     "core busy; Linux utime+stime of /proc/PID/stat).",
+                     "core busy; user + system time).",
         .prom_format = ST_LP_RATIO, .prom_rank = 9,
+        .doctor = "cpu",
     },
     [ST_LANE_PAGEINS] = {
         .id = ST_LANE_PAGEINS, .type = ST_LT_CENTI32, .offset = AT(pageins_c),
@@ -141,8 +142,23 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .colour = ST_LC_RED,
         .prom_name = "stagetop_tree_pageins_per_second",
         .prom_help = "Page-ins from disk of the watched process tree per second over the last "
-                     "interval (Linux majflt of /proc/PID/stat).",
+                     "interval (Linux majflt; macOS ri_pageins).  The counter: "
+                     "stagetop_tree_pageins_total.",
         .prom_format = ST_LP_CENTI, .prom_rank = 10,
+        .doctor = "pageins",
+    },
+    [ST_LANE_COMPRESSED] = {
+        .id = ST_LANE_COMPRESSED, .type = ST_LT_U64, .offset = AT(compressed),
+        KEY("compressed"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_PEAK, .summary_key = "peak_compressed",
+        .label = "compressed", .label_inline = "compressed", .label_short = "cmp",
+        .absent = "not available", .absent_short = "n/a",
+        .colour = ST_LC_MAGENTA,
+        .prom_name = "stagetop_system_memory_compressed_bytes",
+        .prom_help = "System memory held by the compressor (macOS compressor pages; Linux zswap "
+                     "pool when zswap is on).",
+        .prom_format = ST_LP_INT, .prom_rank = 11,
+        SYS(ST_SYS_COMPRESSED, compressed),
     },
 };
 

@@ -64,6 +64,10 @@ int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err)
 
     uint32_t t = smp->t_ms;
     int has_fp = st_sample_has(smp, ST_F_FOOTPRINT);
+    uint32_t dt_ms = s->n_samples > 0 && t > s->last_t_ms ? t - s->last_t_ms : 0;
+    st_activity_add(&s->act, smp, dt_ms);
+    if (s->n_stages > 0)
+        st_activity_add(&s->stages[s->n_stages - 1].act, smp, dt_ms);
     if (s->n_samples == 0 || t > s->last_t_ms) {
         s->last_t_ms = t;
         s->has_end_peak = 0;
@@ -306,4 +310,5 @@ void st_summary_stage(const st_summary *s, size_t i, st_stage_row *row)
     row->has_level = st->has_level;
     row->loads_count = st->loads_count;
     row->loads_bytes = st->loads_bytes;
+    row->act = st->act;
 }

@@ -70,9 +70,14 @@ static int parse_kv_file(const char *text, size_t len, const kv_key *keys, size_
                          uint64_t *vals, unsigned *valid, const char *what, st_error *err)
 {
     const char *p = text, *end = text + len;
-    unsigned line = 0;
+    unsigned line = 0, all = 0;
+    size_t klens[16];
     *valid = 0;
-    while (p < end) {
+    for (size_t i = 0; i < nkeys && i < 16; i++) { /* once per file, not per line */
+        klens[i] = strlen(keys[i].name);
+        all |= keys[i].bit;
+    }
+    while (p < end && *valid != all) { /* stops once every wanted key is read */
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         const char *colon;
         if (!eol)
@@ -81,8 +86,8 @@ static int parse_kv_file(const char *text, size_t len, const kv_key *keys, size_
         colon = memchr(p, ':', (size_t)(eol - p));
         if (colon) {
             size_t klen = (size_t)(colon - p);
-            for (size_t i = 0; i < nkeys; i++) {
-                if (strlen(keys[i].name) == klen && memcmp(keys[i].name, p, klen) == 0) {
+            for (size_t i = 0; i < nkeys && i < 16; i++) {
+                if (klens[i] == klen && memcmp(keys[i].name, p, klen) == 0) {
                     if (parse_kv_value(colon + 1, eol, keys[i].kb, &vals[i]) != 0)
                         return st_error_set(err, ST_EPARSE, 0, "%s line %u: bad value for %s",
                                             what, line, keys[i].name);
@@ -131,10 +136,11 @@ int st_lx_parse_meminfo(const char *text, size_t len, st_lx_meminfo *out, st_err
     static const kv_key keys[] = {
         {"MemTotal", ST_LX_MEMTOTAL, 1}, {"MemAvailable", ST_LX_MEMAVAILABLE, 1},
         {"SwapTotal", ST_LX_SWAPTOTAL, 1}, {"SwapFree", ST_LX_SWAPFREE, 1},
+        {"Zswap", ST_LX_ZSWAP, 1},
     };
-    uint64_t v[4] = {0};
+    uint64_t v[5] = {0};
     unsigned valid;
-    int rc = parse_kv_file(text, len, keys, 4, v, &valid, "meminfo", err);
+    int rc = parse_kv_file(text, len, keys, 5, v, &valid, "meminfo", err);
     memset(out, 0, sizeof *out);
     if (rc != ST_OK)
         return rc;
@@ -142,6 +148,7 @@ int st_lx_parse_meminfo(const char *text, size_t len, st_lx_meminfo *out, st_err
     out->mem_available = v[1];
     out->swap_total = v[2];
     out->swap_free = v[3];
+    out->zswap = v[4];
     out->valid = valid;
     return ST_OK;
 }
@@ -178,9 +185,10 @@ int st_lx_parse_stat(const char *text, size_t len, st_lx_stat *out, st_error *er
         memcpy(out->comm, open + 1, n);
         out->comm[n] = '\0';
     }
-    /* Fields after ')': token 0 is field 3 (state), token k is field k + 3. */
+    /* Fields after ')': token 0 is field 3 (state), token k is field k + 3;
+     * the last one used is field 22 (token 19): the rest is not looked at. */
     p = close + 1;
-    while (p < end && *p != '\n') {
+    while (p < end && *p != '\n' && tok < 20) {
         const char *s;
         if (*p != ' ')
             return st_error_set(err, ST_EPARSE, 0, "stat line 1: bad separator after field %u", tok + 2);
@@ -197,9 +205,8 @@ int st_lx_parse_stat(const char *text, size_t len, st_lx_stat *out, st_error *er
             out->state = *s;
             break;
         case 1: /* ppid (field 4) */
-        case 9: /* majflt (field 12) */
-        case 11: /* utime (field 14) */
-        case 12: /* stime (field 15) */
+        case 9: case 10: /* majflt, cmajflt (fields 12, 13) */
+        case 11: case 12: case 13: case 14: /* utime, stime, cutime, cstime (14..17) */
         case 17: /* num_threads (field 20) */
         case 19: { /* starttime (field 22) */
             const char *q;
@@ -207,8 +214,10 @@ int st_lx_parse_stat(const char *text, size_t len, st_lx_stat *out, st_error *er
                 return st_error_set(err, ST_EPARSE, 0, "stat line 1: bad field %u", tok + 3);
             if (tok == 19) {
                 out->start = v;
-            } else if (tok == 9 || tok == 11 || tok == 12) {
-                *(tok == 9 ? &out->majflt : tok == 11 ? &out->utime : &out->stime) = v;
+            } else if (tok >= 9 && tok <= 14) {
+                uint64_t *dst[] = {&out->majflt, &out->cmajflt, &out->utime,
+                                   &out->stime, &out->cutime, &out->cstime};
+                *dst[tok - 9] = v;
             } else {
                 if (v > INT32_MAX)
                     return st_error_set(err, ST_EPARSE, 0, "stat line 1: field %u out of range", tok + 3);

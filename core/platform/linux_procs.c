@@ -174,6 +174,38 @@ static void fill_mem(const st_lx_status *s, st_proc_id id, st_proc_mem *out)
     }
 }
 
+/* Add record i's CPU time, major faults and state (/proc/PID/stat) to its
+ * stash, through a cached fd opened after the status fd proved the process
+ * alive; the start time in the text proves it is still that process (a
+ * stat fd opened on a reused pid would show another start).  Without a
+ * stat reading the stash keeps its memory fields only. */
+static void rec_counters(st_backend *b, size_t i)
+{
+    lx_proc *r = &b->procs[i];
+    st_lx_stat st;
+    ssize_t n;
+    if (r->stat_fd < 0) {
+        char path[64];
+        if (b->n_open >= b->fd_limit) { /* no room to keep it: read by path */
+            if (st_lx_read_stat(b, r->pid, &st, NULL) == ST_OK && st.start == r->start)
+                st_lx_fill_counters(b, &st, &r->stash);
+            return;
+        }
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)r->pid);
+        if ((r->stat_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+            return;
+        b->n_open++;
+    }
+    n = st_lx_pread_whole(b, r->stat_fd);
+    if (n < 0 || st_lx_parse_stat(b->buf, (size_t)n, &st, NULL) != ST_OK || st.start != r->start) {
+        close(r->stat_fd);
+        r->stat_fd = -1;
+        b->n_open--;
+        return;
+    }
+    st_lx_fill_counters(b, &st, &r->stash);
+}
+
 /* Read record i's status through its fd into *s and its stash.  A failed
  * read removes the record (ST_ESRCH: the process is gone). */
 static int rec_read(st_backend *b, size_t i, st_lx_status *s, st_error *err)
@@ -192,6 +224,7 @@ static int rec_read(st_backend *b, size_t i, st_lx_status *s, st_error *err)
     if ((rc = st_lx_parse_status(b->buf, (size_t)n, s, err)) != ST_OK)
         return rc;
     fill_mem(s, id, &r->stash);
+    rec_counters(b, i);
     r->stash_gen = b->gen;
     r->stash_ns = mono_ns();
     return ST_OK;
@@ -418,45 +451,6 @@ int st_lx_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, st_error
     return ST_OK;
 }
 
-/* The CPU and page-in counters of st into out, when st is id's. */
-static void fill_counters(const st_lx_stat *st, st_proc_id id, st_proc_mem *out)
-{
-    long hz = sysconf(_SC_CLK_TCK);
-    if (st->start != id.start)
-        return;
-    out->cpu_ns = (st->utime + st->stime) * (1000000000ull / (uint64_t)(hz > 0 ? hz : 100));
-    out->pageins = st->majflt;
-    out->valid |= ST_PM_COUNTERS;
-}
-
-/* Read record idx's counters through its stat fd, opened on first use when
- * the fd cap allows (the start time it reads proves whose it is; a
- * mismatch closes it), else by path. */
-static void read_counters(st_backend *b, long idx, st_proc_id id, st_proc_mem *out)
-{
-    st_lx_stat st;
-    lx_proc *r = idx >= 0 ? &b->procs[idx] : NULL;
-    if (r && r->stat_fd < 0 && b->n_open < b->fd_limit) {
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/stat", (int)id.pid);
-        if ((r->stat_fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0)
-            b->n_open++;
-    }
-    if (r && r->stat_fd >= 0) {
-        ssize_t n = st_lx_pread_whole(b, r->stat_fd);
-        if (n >= 0 && st_lx_parse_stat(b->buf, (size_t)n, &st, NULL) == ST_OK && st.start == id.start) {
-            fill_counters(&st, id, out);
-            return;
-        }
-        close(r->stat_fd); /* gone, or not this process's */
-        r->stat_fd = -1;
-        b->n_open--;
-        return;
-    }
-    if (st_lx_read_stat(b, id.pid, &st, NULL) == ST_OK)
-        fill_counters(&st, id, out);
-}
-
 int st_lx_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err)
 {
     st_lx_status s;
@@ -473,14 +467,12 @@ int st_lx_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *er
         if (r->stash_gen == b->gen && mono_ns() - r->stash_ns < ST_LX_STASH_NS) {
             *out = r->stash; /* read moments ago by descendants() */
             r->stash_gen = 0;
-            read_counters(b, idx, id, out);
             return ST_OK;
         }
         if ((rc = rec_read(b, (size_t)idx, &s, err)) != ST_OK)
             return rc;
         *out = b->procs[idx].stash;
         b->procs[idx].stash_gen = 0;
-        read_counters(b, idx, id, out);
         return ST_OK;
     }
     rc = open_member(b, id.pid, &id, NULL, 1, &st, &idx, &fd, err);
@@ -491,7 +483,6 @@ int st_lx_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *er
             return rc;
         *out = b->procs[idx].stash;
         b->procs[idx].stash_gen = 0;
-        read_counters(b, idx, id, out);
         return ST_OK;
     }
     n = st_lx_pread_whole(b, fd); /* past the fd cap: open, read, close */
@@ -502,7 +493,7 @@ int st_lx_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *er
     if ((rc = st_lx_parse_status(b->buf, (size_t)n, &s, err)) != ST_OK)
         return rc;
     fill_mem(&s, id, out);
-    fill_counters(&st, id, out); /* open_member read the stat after the open */
+    st_lx_fill_counters(b, &st, out); /* the stat open_member read, just after the open */
     return ST_OK;
 }
 

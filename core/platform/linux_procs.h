@@ -26,7 +26,7 @@ typedef struct lx_proc {
     int32_t pid;
     uint64_t start;
     int status_fd;        /* open on /proc/PID/status: bound to this process */
-    int stat_fd;          /* open on /proc/PID/stat for the counters; -1: none */
+    int stat_fd;          /* open on /proc/PID/stat (CPU, page-ins, state); -1: none */
     lx_thr *thr;          /* children files, one per thread */
     int32_t n_thr, cap_thr;
     st_proc_mem stash;    /* reading taken during descendants() */
@@ -49,6 +49,8 @@ struct st_backend {
     int meminfo_fd;       /* -1: not open yet */
     int psi_fd;           /* -1: not open yet; -2: not available */
     int pidfd_nosys;      /* the kernel lacks pidfd syscalls */
+    int zswap_on;         /* -1: not asked yet; 0/1: /sys/module/zswap/parameters/enabled */
+    uint64_t tick_ns;     /* one clock tick (sysconf(_SC_CLK_TCK)) in ns */
 };
 
 /* errno -> ST_* status. */
@@ -58,6 +60,9 @@ int st_lx_grow_buf(st_backend *b);
 /* Read a one-record /proc file (status, stat, meminfo, pressure) whole
  * with one pread at offset 0 into b->buf (NUL-terminated).  Length or -errno. */
 ssize_t st_lx_pread_whole(st_backend *b, int fd);
+/* The CPU, fault and state fields of *st into *out (ST_PM_COUNTERS,
+ * ST_PM_STATE). */
+void st_lx_fill_counters(const st_backend *b, const st_lx_stat *st, st_proc_mem *out);
 /* Read /proc/PID/stat and parse it into *st. */
 int st_lx_read_stat(st_backend *b, int32_t pid, st_lx_stat *st, st_error *err);
 

@@ -2,8 +2,10 @@
  *
  * Per process: proc_pid_rusage (flavor RUSAGE_INFO_V4, falling back to V2
  * for good once the kernel answers EINVAL) gives ri_phys_footprint (the
- * footprint), ri_resident_size (rss) and ri_lifetime_max_phys_footprint (the
- * kernel peak, V4 only).  Identity: a process is (pid, p_starttime in
+ * footprint), ri_resident_size (rss), ri_lifetime_max_phys_footprint (the
+ * kernel peak, V4 only), ri_user_time + ri_system_time (CPU, in Mach time
+ * units: darwin_sys.c converts them), ri_pageins and the ri_child_* part
+ * of reaped children.  Identity: a process is (pid, p_starttime in
  * microseconds).  Every read is checked AFTER it happened with a
  * KERN_PROC_PID sysctl: if that pid still has the recorded start time, the
  * process was alive all through the read, so the numbers are its own; a
@@ -15,6 +17,7 @@
  *
  * On Linux this file is compiled only by the unit test, against the shim in
  * tests/darwin/shim (same declarations, real LP64 layouts). */
+#include "darwin_internal.h"
 #include "stagetop/platform.h"
 #include "stagetop/sample.h"
 
@@ -46,6 +49,12 @@ DW_AT(struct rusage_info_v4, ri_phys_footprint, 72);
 DW_AT(struct rusage_info_v4, ri_lifetime_max_phys_footprint, 240);
 DW_AT(struct rusage_info_v4, ri_interval_max_phys_footprint, 280);
 DW_AT(struct rusage_info_v0, ri_proc_start_abstime, 80);
+DW_AT(struct rusage_info_v4, ri_user_time, 16);
+DW_AT(struct rusage_info_v4, ri_system_time, 24);
+DW_AT(struct rusage_info_v4, ri_pageins, 48);
+DW_AT(struct rusage_info_v4, ri_child_user_time, 96);
+DW_AT(struct rusage_info_v4, ri_child_system_time, 104);
+DW_AT(struct rusage_info_v4, ri_child_pageins, 128);
 DW_SIZE(struct xsw_usage, 32);
 DW_AT(struct xsw_usage, xsu_total, 0);
 DW_AT(struct xsw_usage, xsu_used, 16);
@@ -79,8 +88,7 @@ struct st_backend {
     size_t nodes_cap;
     char *argbuf;             /* KERN_PROCARGS2 buffer, kern.argmax bytes */
     size_t argmax;
-    uint64_t mem_total;
-    int has_mem_total;
+    st_dw_sys sys;            /* system reads and units (darwin_sys.c) */
 };
 
 static uint64_t start_token(const struct kinfo_proc *kp)
@@ -142,16 +150,11 @@ static int check_identity(st_proc_id id, struct kinfo_proc *kp, st_error *err)
 static int darwin_open(st_backend **out, st_error *err)
 {
     st_backend *b = calloc(1, sizeof *b);
-    uint64_t mem = 0;
-    size_t len = sizeof mem;
 
     if (!b)
         return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for the macOS backend");
     b->flavor = RUSAGE_INFO_V4;
-    if (sysctlbyname("hw.memsize", &mem, &len, NULL, 0) == 0 && len == sizeof mem && mem > 0) {
-        b->mem_total = mem;
-        b->has_mem_total = 1;
-    }
+    st_dw_sys_init(&b->sys);
     *out = b;
     return ST_OK;
 }
@@ -371,59 +374,25 @@ static int darwin_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_e
         out->peak = ri.ri_lifetime_max_phys_footprint;
         out->valid |= ST_PM_PEAK;
     }
+    /* CPU in Mach time units (darwin_sys.c says why); page-ins; the reaped
+     * children's part (V1 and later, so in V2 and V4 alike). */
+    out->cpu_ns = st_dw_abs_to_ns(&b->sys, ri.ri_user_time + ri.ri_system_time);
+    out->child_cpu_ns = st_dw_abs_to_ns(&b->sys, ri.ri_child_user_time + ri.ri_child_system_time);
+    out->pageins = ri.ri_pageins;
+    out->child_pageins = ri.ri_child_pageins;
+    out->valid |= ST_PM_COUNTERS;
+    /* XNU keeps a process SRUN whatever its threads do (sleeping is per
+     * thread): only the stopped and exited states say something. */
+    if (kp.kp_proc.p_stat == SSTOP || kp.kp_proc.p_stat == SZOMB) {
+        out->state = kp.kp_proc.p_stat == SSTOP ? 'T' : 'Z';
+        out->valid |= ST_PM_STATE;
+    }
     return ST_OK;
 }
 
-/* vm.swapusage, kern.memorystatus_level (percent) and
- * kern.memorystatus_vm_pressure_level (1 normal, 2 warning, 4 critical).
- * Each is optional; ST_EIO only when none can be read at all. */
 static int darwin_read_system(st_backend *b, st_sys_mem *out, st_error *err)
 {
-    struct xsw_usage xsu;
-    int level = -1, pressure = 0, last_errno = 0;
-    size_t len;
-
-    memset(out, 0, sizeof *out);
-    if (!b->has_mem_total) {
-        uint64_t mem = 0;
-        len = sizeof mem;
-        if (sysctlbyname("hw.memsize", &mem, &len, NULL, 0) == 0 && len == sizeof mem && mem) {
-            b->mem_total = mem;
-            b->has_mem_total = 1;
-        } else {
-            last_errno = errno;
-        }
-    }
-    if (b->has_mem_total) {
-        out->mem_total = b->mem_total;
-        out->valid |= ST_SYS_MEMTOTAL;
-    }
-    len = sizeof xsu;
-    if (sysctlbyname("vm.swapusage", &xsu, &len, NULL, 0) == 0 && len == sizeof xsu) {
-        out->swap_total = xsu.xsu_total;
-        out->swap_used = xsu.xsu_used;
-        out->valid |= ST_SYS_SWAP | ST_SYS_SWAPTOTAL;
-    } else {
-        last_errno = errno;
-    }
-    len = sizeof level;
-    if (sysctlbyname("kern.memorystatus_level", &level, &len, NULL, 0) == 0 &&
-        len == sizeof level && level >= 0 && level <= 100) {
-        out->level_c = (uint16_t)(level * 100);
-        out->valid |= ST_SYS_LEVEL;
-    } else {
-        last_errno = errno;
-    }
-    len = sizeof pressure;
-    if (sysctlbyname("kern.memorystatus_vm_pressure_level", &pressure, &len, NULL, 0) == 0 &&
-        len == sizeof pressure && (pressure == 1 || pressure == 2 || pressure == 4)) {
-        out->pressure_c = (uint16_t)(pressure * 100);
-        out->valid |= ST_SYS_PRESSURE;
-    }
-    if (!(out->valid & (ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_MEMTOTAL)))
-        return st_error_set(err, ST_EIO, last_errno,
-                            "cannot read vm.swapusage, kern.memorystatus_level or hw.memsize");
-    return ST_OK;
+    return st_dw_read_system(&b->sys, out, err);
 }
 
 /* Join argv from a KERN_PROCARGS2 buffer: int argc, the exec path, NUL

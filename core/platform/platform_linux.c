@@ -86,6 +86,16 @@ static ssize_t read_path(st_backend *b, const char *path)
     return n;
 }
 
+void st_lx_fill_counters(const st_backend *b, const st_lx_stat *st, st_proc_mem *out)
+{
+    out->cpu_ns = (st->utime + st->stime) * b->tick_ns;
+    out->child_cpu_ns = (st->cutime + st->cstime) * b->tick_ns;
+    out->pageins = st->majflt;
+    out->child_pageins = st->cmajflt;
+    out->state = st->state;
+    out->valid |= ST_PM_COUNTERS | ST_PM_STATE;
+}
+
 int st_lx_read_stat(st_backend *b, int32_t pid, st_lx_stat *st, st_error *err)
 {
     char path[64];
@@ -120,6 +130,11 @@ static int lx_open(st_backend **out, st_error *err)
     }
     b->meminfo_fd = -1;
     b->psi_fd = -1;
+    b->zswap_on = -1;
+    {
+        long hz = sysconf(_SC_CLK_TCK);
+        b->tick_ns = hz > 0 && hz <= 1000000000L ? 1000000000ull / (uint64_t)hz : 10000000ull;
+    }
     b->gen = 1; /* a stash_gen of 0 means "no stash" */
     *out = b;
     return ST_OK;
@@ -210,6 +225,20 @@ static int lx_read_system(st_backend *b, st_sys_mem *out, st_error *err)
             out->swap_used = mi.swap_free < mi.swap_total ? mi.swap_total - mi.swap_free : 0;
             out->valid |= ST_SYS_SWAP;
         }
+    }
+    if (b->zswap_on < 0) { /* asked once: switching zswap on is rare */
+        char yn = 'N';
+        int fd = open("/sys/module/zswap/parameters/enabled", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            if (read(fd, &yn, 1) != 1)
+                yn = 'N';
+            close(fd);
+        }
+        b->zswap_on = yn == 'Y' || yn == 'y' || yn == '1';
+    }
+    if ((mi.valid & ST_LX_ZSWAP) && b->zswap_on) {
+        out->compressed = mi.zswap;
+        out->valid |= ST_SYS_COMPRESSED;
     }
     if (b->psi_fd != -2) {
         uint16_t c;

@@ -77,6 +77,20 @@ static st_rm_value value_of(const st_summary *s, const char *key)
         x.s = s->loads_seconds;
         return x;
     }
+    if (!strcmp(key, "cpu")) { /* the activity lanes ([lanes]) */
+        st_rm_value x = st_rm_seconds((s->act.has & ST_F_CPU) != 0, s->act.cpu_s);
+        x.i[0] = (int64_t)(st_rm_duration_s(s) * 1000.0);
+        return x;
+    }
+    if (!strcmp(key, "pageins")) {
+        st_rm_value x = st_rm_seconds((s->act.has & ST_F_PAGEINS) != 0, s->act.pageins);
+        x.i[0] = s->act.peak_pageins_c;
+        return x;
+    }
+    if (!strcmp(key, "peak_tree_swap"))
+        return st_rm_bytes((s->act.has & ST_F_TREE_SWAP) != 0, s->act.peak_tree_swap);
+    if (!strcmp(key, "peak_compressed"))
+        return st_rm_bytes((s->act.has & ST_F_COMPRESSED) != 0, s->act.peak_compressed);
     st_rm_value x = st_rm_bytes(1, s->releases_count); /* "releases" */
     x.i[1] = (int64_t)s->releases_bytes;
     return x;
@@ -88,16 +102,21 @@ static const struct measure {
     st_rm_unit unit;
     st_rm_change change;
     int one_trace_only;
+    unsigned lane;      /* an activity lane's bit: the row only when a trace has it */
 } measures[] = {
-    {"duration", "duration", "duration_s", ST_RM_DURATION, ST_RM_CH_DELTA, 0},
-    {"peak footprint", "peak_footprint", "peak_footprint_pct", ST_RM_BYTES, ST_RM_CH_PCT, 0},
-    {"kernel peak", "kernel_peak", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0},
-    {"swap start " ARROW " peak " ARROW " end", "swap", NULL, ST_RM_SWAP_PATH, ST_RM_CH_NONE, 0},
-    {"swap peak rise", "swap_peak_rise", "swap_peak_rise_bytes", ST_RM_SBYTES, ST_RM_CH_DELTA, 0},
-    {"min level", "min_level", NULL, ST_RM_LEVEL, ST_RM_CH_POINTS, 0},
-    {"GPU peak", "peak_gpu", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0},
-    {"loads", "loads", NULL, ST_RM_LOADS, ST_RM_CH_NONE, 1},
-    {"releases", "releases", NULL, ST_RM_RELEASES, ST_RM_CH_NONE, 1},
+    {"duration", "duration", "duration_s", ST_RM_DURATION, ST_RM_CH_DELTA, 0, 0},
+    {"peak footprint", "peak_footprint", "peak_footprint_pct", ST_RM_BYTES, ST_RM_CH_PCT, 0, 0},
+    {"kernel peak", "kernel_peak", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0, 0},
+    {"swap start " ARROW " peak " ARROW " end", "swap", NULL, ST_RM_SWAP_PATH, ST_RM_CH_NONE, 0, 0},
+    {"swap peak rise", "swap_peak_rise", "swap_peak_rise_bytes", ST_RM_SBYTES, ST_RM_CH_DELTA, 0, 0},
+    {"min level", "min_level", NULL, ST_RM_LEVEL, ST_RM_CH_POINTS, 0, 0},
+    {"GPU peak", "peak_gpu", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0, 0},
+    {"CPU (tree)", "cpu", NULL, ST_RM_CPU, ST_RM_CH_NONE, 0, ST_F_CPU},
+    {"page-ins (tree)", "pageins", NULL, ST_RM_PAGEINS, ST_RM_CH_NONE, 0, ST_F_PAGEINS},
+    {"tree swap peak", "peak_tree_swap", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0, ST_F_TREE_SWAP},
+    {"compressed peak", "peak_compressed", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0, ST_F_COMPRESSED},
+    {"loads", "loads", NULL, ST_RM_LOADS, ST_RM_CH_NONE, 1, 0},
+    {"releases", "releases", NULL, ST_RM_RELEASES, ST_RM_CH_NONE, 1, 0},
 };
 
 double st_rm_delta(const st_rm_value *a, const st_rm_value *b, st_rm_unit u, st_rm_change ch,
@@ -124,6 +143,8 @@ size_t st_rm_summary(const st_summary *a, const st_summary *b, st_rm_row *rows, 
     for (size_t k = 0; k < sizeof measures / sizeof measures[0] && n < max; k++) {
         const struct measure *m = &measures[k];
         if (b && m->one_trace_only)
+            continue;
+        if (m->lane && !((a->act.has | (b ? b->act.has : 0)) & m->lane))
             continue;
         st_rm_row *r = &rows[n++];
         memset(r, 0, sizeof *r);
@@ -197,6 +218,14 @@ const char *st_rm_format(const st_rm_value *v, st_rm_unit u, enum st_rm_style st
         snprintf(buf, n, "%llu, %s", (unsigned long long)v->i[0],
                  st_format_bytes((uint64_t)v->i[1], x, sizeof x));
         return buf;
+    case ST_RM_CPU: {
+        st_activity act = {.cpu_s = v->s, .has = ST_F_CPU};
+        return st_activity_cpu(&act, (double)v->i[0] / 1000.0, buf, n);
+    }
+    case ST_RM_PAGEINS: {
+        st_activity act = {.pageins = v->s, .peak_pageins_c = (uint32_t)v->i[0], .has = ST_F_PAGEINS};
+        return st_activity_pageins(&act, buf, n);
+    }
     }
     snprintf(buf, n, DASH);
     return buf;

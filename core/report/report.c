@@ -183,6 +183,20 @@ static int stage_rows(st_sb *w, const st_trace *t, st_error *err)
         else
             st_sb_str(w, "0 |\n");
     }
+    if (t->summary.act.has) { /* each stage's activity ([lanes]) */
+        char e[64];
+        st_sb_str(w, "\n| stage | CPU | page-ins | tree swap peak | compressed peak |\n"
+                     "|---|--:|--:|--:|--:|\n");
+        for (size_t i = 0; i < n; i++) {
+            st_sb_str(w, "| ");
+            ESC_FIELD(w, r[i].stage);
+            st_sb_printf(w, " | %s | %s | %s | %s |\n",
+                         st_activity_cpu(&r[i].act, r[i].seconds_ms / 1000.0, e, sizeof e),
+                         st_activity_pageins(&r[i].act, b, sizeof b),
+                         st_activity_peak(&r[i].act, ST_F_TREE_SWAP, c, sizeof c),
+                         st_activity_peak(&r[i].act, ST_F_COMPRESSED, d, sizeof d));
+        }
+    }
     free(r);
     return ST_OK;
 }

@@ -33,12 +33,38 @@ void st_guard_init(st_guard *g, const st_guard_opts *o)
     memset(g, 0, sizeof *g);
     if (o)
         g->o = *o;
+    g->page_size = 4096;
 }
 
 void st_guard_set_base(st_guard *g, uint64_t swap_used)
 {
     g->swap_base = swap_used;
     g->has_base = 1;
+    /* the job's share counts from here too */
+    g->tree_swap_base = g->last_tree_swap;
+    g->has_tree_swap_base = g->has_last_tree_swap;
+    g->pageins_since = 0;
+}
+
+/* The job's share: its own swap at the base (the first reading when the
+ * base came before any), and its page-ins since (the rates integrated over
+ * the time between samples). */
+static void track_share(st_guard *g, const st_sample *s)
+{
+    if (st_sample_has(s, ST_F_TREE_SWAP)) {
+        if (!g->has_tree_swap_base) {
+            g->tree_swap_base = s->tree_swap;
+            g->has_tree_swap_base = 1;
+        }
+        g->last_tree_swap = s->tree_swap;
+        g->has_last_tree_swap = 1;
+    }
+    if (st_sample_has(s, ST_F_PAGEINS) && g->has_share_t && s->t_ms > g->share_t_ms) {
+        g->pageins_since += s->pageins_c / 100.0 * (double)(s->t_ms - g->share_t_ms) / 1000.0;
+        g->has_pageins = 1;
+    }
+    g->share_t_ms = s->t_ms;
+    g->has_share_t = 1;
 }
 
 /* now - base as a signed number, saturating. */
@@ -54,8 +80,9 @@ static int64_t growth(uint64_t now, uint64_t base)
 
 int st_guard_check(st_guard *g, const st_sample *s, st_guard_verdict *v)
 {
-    st_guard_verdict found = { ST_GUARD_NONE, g->o.action, 0, 0 };
+    st_guard_verdict found = { ST_GUARD_NONE, g->o.action, 0, 0, ST_SHARE_NONE, 0 };
 
+    track_share(g, s);
     if (st_sample_has(s, ST_F_SWAP)) {
         if (!g->has_base)
             st_guard_set_base(g, s->swap_used);
@@ -65,6 +92,13 @@ int st_guard_check(st_guard *g, const st_sample *s, st_guard_verdict *v)
             found.reason = ST_GUARD_SWAP;
             found.value = grown;
             found.limit = budget > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)budget;
+            if (g->has_tree_swap_base && st_sample_has(s, ST_F_TREE_SWAP)) {
+                found.share_kind = ST_SHARE_TREE_SWAP;
+                found.share = growth(s->tree_swap, g->tree_swap_base);
+            } else if (g->has_pageins) {
+                found.share_kind = ST_SHARE_PAGEINS;
+                found.share = (int64_t)(g->pageins_since * (double)g->page_size + 0.5);
+            }
         }
     }
     if (g->o.has_kill_free && st_sample_has(s, ST_F_LEVEL)) {

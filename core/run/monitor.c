@@ -122,6 +122,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         st_peak_bind(&m->job.peak, plat, m->b); /* zombie peaks (macOS) */
         if (m->job.subreaper) /* its orphans re-parent to us: they are the job's */
             (void)st_tree_adopt_orphans_of(&m->tree, (int32_t)getpid(), NULL);
+        m->job.peak.rates = &m->tree.rates;     /* reaped children's last CPU and page-ins */
     } else
         st_job_attach(&m->job, pid);
     if (m->job.grace_s <= 0)
@@ -138,6 +139,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     open_gpu(m);
     if (st_guard_active(&o->guard)) {
         st_guard_init(&m->guard, &o->guard);
+        m->guard.page_size = (uint64_t)sysconf(_SC_PAGESIZE); /* a page-in's bytes: the share */
         if (m->sys_start.valid & ST_SYS_SWAP)
             st_guard_set_base(&m->guard, m->sys_start.swap_used);
         m->guard_on = 1;
@@ -321,6 +323,10 @@ static void apply_guard(st_monitor *m, const st_sample *s, double now)
     ev.value = v.value;
     ev.limit = v.limit;
     ev.has |= ST_EVF_NAME | ST_EVF_NOTE | ST_EVF_VALUE | ST_EVF_LIMIT;
+    if (v.share_kind != ST_SHARE_NONE && v.share >= 0) { /* the job's share (docs/trace-format.md) */
+        ev.nbytes = (uint64_t)v.share;
+        ev.has |= ST_EVF_NBYTES;
+    }
     st_mon_add_event(m, &ev, NULL);
     st_error_clear(&e);
     int rc = v.action == ST_GUARD_KILL ? st_monitor_kill(m, now, &e) : st_monitor_pause(m, now, &e);

@@ -11,6 +11,7 @@
  * The job's own group (Linux: a cgroup v2, core/platform/linux_cgroup.c)
  * is the platform's (group_* in st_platform); this file drives it. */
 #include "stagetop/peak.h"
+#include "stagetop/tree.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -81,6 +82,11 @@ pid_t st_peak_reap(st_job_peak *pk, pid_t which, int *status)
     } while (w < 0 && errno == EINTR);
     if (w > 0 && w == pk->root)
         pk->root_reaped = 1;
+    if (w > 0 && pk->rates) /* its last counters, with its reaped children's: the cpu and pageins lanes */
+        st_tree_note_exit(pk->rates, (int32_t)w,
+                          ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000u +
+                              ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000u,
+                          (uint64_t)ru.ru_majflt);
     if (w > 0 && pk->root_reaped)
         cg_settle(pk, 0); /* the tree may be empty now */
     if (w > 0 && ru.ru_maxrss > 0) {

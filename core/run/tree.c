@@ -40,7 +40,6 @@ int st_tree_init(st_tree *t, const st_platform *plat, st_backend *b, int32_t pid
     t->b = b;
     t->discover_s = (isnan(discover_s) || discover_s < 0) ? 0.5 : discover_s;
     t->last_discover = -1;
-    t->prev_s = -1;
     if (pid <= 0)
         return st_error_set(err, ST_ESRCH, ESRCH, "no process %d", (int)pid);
     rc = plat->identify(b, pid, &t->root, err);
@@ -61,8 +60,8 @@ void st_tree_free(st_tree *t)
         for (size_t i = 0; i < t->n_members; i++)
             t->plat->release(t->b, t->members[i].id);
     free(t->members);
-    free(t->prev);
     st_proc_vec_free(&t->scratch);
+    st_tree_rates_free(&t->rates);
     t->members = NULL;
     t->n_members = t->cap = 0;
 }
@@ -172,54 +171,6 @@ static int discover(st_tree *t, double now_s, st_error *err)
     return ST_OK;
 }
 
-/* Member id's reading at the previous sample (at index i, or searched),
- * or NULL when it was not read then. */
-static const st_proc_mem *prev_of(const st_tree *t, st_proc_id id, size_t i)
-{
-    if (i < t->n_prev && same_id(t->prev[i].id, id))
-        return &t->prev[i];
-    for (size_t k = 0; k < t->n_prev; k++)
-        if (same_id(t->prev[k].id, id))
-            return &t->prev[k];
-    return NULL;
-}
-
-static uint32_t clamp_u32(double v)
-{
-    return v <= 0 ? 0 : v >= 4294967295.0 ? UINT32_MAX : (uint32_t)(v + 0.5);
-}
-
-/* The CPU and page-in rates of the members against the previous sample
- * (ST_PM_COUNTERS), then keep this sample as the next one's base. */
-static int rates(st_tree *t, double now_s, st_sample *out, st_error *err)
-{
-    uint64_t cpu_ns = 0, pageins = 0;
-    int has = 0;
-    for (size_t i = 0; i < t->n_members; i++) {
-        const st_proc_mem *m = &t->members[i], *p;
-        if (!(m->valid & ST_PM_COUNTERS))
-            continue;
-        has = 1;
-        p = prev_of(t, m->id, i);
-        if (p && (p->valid & ST_PM_COUNTERS) && p->cpu_ns <= m->cpu_ns && p->pageins <= m->pageins) {
-            cpu_ns += m->cpu_ns - p->cpu_ns;
-            pageins += m->pageins - p->pageins;
-        }
-    }
-    if (has && t->prev_s >= 0 && now_s > t->prev_s) {
-        double dt = now_s - t->prev_s;
-        out->cpu_c = clamp_u32((double)cpu_ns / dt / 1e9 * 1e4); /* hundredths of % of a core */
-        out->pageins_c = clamp_u32((double)pageins / dt * 100.0);
-        out->valid |= ST_F_CPU | ST_F_PAGEINS;
-    }
-    if (st_grow(&t->prev, &t->cap_prev, t->n_members ? t->n_members : 1, sizeof *t->prev, 16) != 0)
-        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", t->n_members);
-    memcpy(t->prev, t->members, t->n_members * sizeof *t->prev);
-    t->n_prev = t->n_members;
-    t->prev_s = now_s;
-    return ST_OK;
-}
-
 int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
 {
     uint64_t fp = 0, rss = 0, swap = 0;
@@ -299,5 +250,5 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
         out->tree_swap = swap;
         out->valid |= ST_F_TREE_SWAP;
     }
-    return rates(t, now_s, out, err);
+    return st_tree_rates_update(&t->rates, t->members, w, now_s, out, err);
 }

@@ -282,6 +282,16 @@ void st_jw_summary_max(st_jw *w, const st_summary *s, const st_trace_meta *meta,
         else
             st_jw_u64(w, v);
     }
+    if (s->act.has & ST_F_CPU) { /* the rates' integrals ([lanes], docs/trace-format.md) */
+        char num[32];
+        snprintf(num, sizeof num, ",\"cpu_seconds\":%.3f", s->act.cpu_s);
+        st_jw_raw(w, num, strlen(num));
+    }
+    if (s->act.has & ST_F_PAGEINS) {
+        char num[40];
+        snprintf(num, sizeof num, ",\"pageins_total\":%.0f", s->act.pageins);
+        st_jw_raw(w, num, strlen(num));
+    }
     st_jw_lit(w, ",\"swap\":{");
     if (s->has_swap) {
         st_jw_lit(w, "\"start\":");

@@ -54,6 +54,9 @@ int st_doc_parse_memory_pressure(const char *text, size_t len, uint16_t *free_c,
 /* One unsigned integer, blanks around it (`ps -o rss= -p PID`,
  * `sysctl -n kern.memorystatus_vm_pressure_level`). */
 int st_doc_parse_uint(const char *text, size_t len, uint64_t *v, st_error *err);
+/* `ps -o time=`: [[DD-]HH:]MM:SS[.ss] (Linux whole seconds, macOS
+ * hundredths) in milliseconds. */
+int st_doc_parse_cputime(const char *text, size_t len, uint64_t *ms, st_error *err);
 /* `nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,
  * nounits`: the MiB of every line of pid, summed (one line per GPU), in
  * bytes.  *lines counts pid's lines; "[N/A]" values are skipped. */
@@ -104,12 +107,12 @@ void st_doc_child_stop(st_doc_child *c, uint64_t *maxrss);
 
 /* ---- the checks (core/doctor/doctor.c) ---- */
 
-enum st_doc_unit { ST_DOC_BYTES = 0, ST_DOC_PERCENT_C = 1, ST_DOC_STATE = 2 };
+enum st_doc_unit { ST_DOC_BYTES = 0, ST_DOC_PERCENT_C = 1, ST_DOC_STATE = 2, ST_DOC_MS = 3, ST_DOC_COUNT = 4 };
 enum st_doc_rule { ST_DOC_WITHIN = 0, ST_DOC_AT_LEAST = 1 };
 enum st_doc_ok { ST_DOC_NOT_CHECKED = -1, ST_DOC_MISMATCH = 0, ST_DOC_AGREES = 1 };
 
 typedef struct st_doc_check {
-    char lane[16];      /* footprint, rss, kernel peak, swap used, level, pressure, gpu */
+    char lane[16];      /* footprint, rss, kernel peak, swap used, level, pressure, gpu, cpu, pageins */
     int unit;           /* enum st_doc_unit (percent: hundredths) */
     int rule;           /* enum st_doc_rule */
     int has_value, has_after, has_ref;
@@ -119,7 +122,7 @@ typedef struct st_doc_check {
     char note[300];     /* why not checked, or what the rule means */
 } st_doc_check;
 
-#define ST_DOC_MAX_CHECKS 8
+#define ST_DOC_MAX_CHECKS 10
 #define ST_DOC_MAX_GPUS 8
 
 typedef struct st_doc_facts {

@@ -30,13 +30,27 @@ typedef struct st_guard {
     uint64_t swap_base; int has_base;  /* swap used when the job started */
     int low_count;                     /* consecutive samples under kill_free */
     int tripped;
+    /* the job's share of the swap growth since the base ([lanes]): its own
+     * swap (tree_swap) at the base, and the page-ins since then */
+    uint64_t tree_swap_base, last_tree_swap; int has_tree_swap_base, has_last_tree_swap;
+    double pageins_since; int has_pageins; uint32_t share_t_ms; int has_share_t;
+    uint64_t page_size;      /* bytes of a page-in (st_guard_init: 4096; the caller sets it) */
 } st_guard;
+
+/* What the OS says of the job's own share of a swap budget crossing. */
+enum st_guard_share {
+    ST_SHARE_NONE,      /* nothing known */
+    ST_SHARE_TREE_SWAP, /* share: growth of the tree's own swap (Linux VmSwap) over the window */
+    ST_SHARE_PAGEINS    /* share: bytes the tree paged in over the window (macOS) */
+};
 
 typedef struct st_guard_verdict {
     int reason;        /* enum st_guard_reason */
     int action;        /* enum st_guard_action */
     int64_t value;     /* swap growth (bytes) or level (hundredths) that crossed */
     int64_t limit;     /* the budget (bytes) or threshold (hundredths) */
+    int share_kind;    /* enum st_guard_share (swap crossings only) */
+    int64_t share;     /* bytes, as share_kind says */
 } st_guard_verdict;
 
 /* Is any limit set? */

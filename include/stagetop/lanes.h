@@ -32,13 +32,15 @@ enum st_lane_type {
     ST_LT_CENTI32 /* uint32_t, hundredths of the unit */
 };
 
+
 /* What the value is measured in (and so how it is formatted). */
 enum st_lane_unit {
     ST_LU_BYTES,    /* st_format_bytes */
     ST_LU_PERCENT,  /* "%.1f%%" */
     ST_LU_COUNT,    /* "%u" */
     ST_LU_PRESSURE, /* "%.2f" (Linux PSI percent; macOS level 1/2/4) */
-    ST_LU_PER_S     /* a rate: "%.1f/s" */
+    ST_LU_PER_S,    /* a rate: "%.1f/s" */
+    ST_LU_CPU       /* percent of one core, not bounded by 100: "%.1f%%" */
 };
 
 /* The lane's summary over a run (st_lane_stats holds all of them; the rule

@@ -42,10 +42,11 @@ typedef struct st_lx_stat {
     char comm[64];      /* the name between the first '(' and the last ')' */
     char state;         /* field 3: R, S, D, Z, T, ... */
     int32_t ppid;       /* field 4 */
-    uint64_t majflt;    /* field 12: major page faults (page-ins from disk) */
-    uint64_t utime, stime; /* fields 14, 15: CPU time, clock ticks */
     int32_t num_threads;/* field 20 */
     uint64_t start;     /* field 22: start time, clock ticks since boot */
+    uint64_t majflt, cmajflt;  /* fields 12, 13: major faults, own and of reaped children */
+    uint64_t utime, stime;     /* fields 14, 15: clock ticks (sysconf(_SC_CLK_TCK)) */
+    uint64_t cutime, cstime;   /* fields 16, 17: of reaped children, clock ticks */
 } st_lx_stat;
 
 /* Parse /proc/PID/stat.  Fields are counted after the LAST ')', since the
@@ -57,12 +58,14 @@ enum st_lx_meminfo_field {
     ST_LX_MEMTOTAL = 1u << 0,
     ST_LX_MEMAVAILABLE = 1u << 1,
     ST_LX_SWAPTOTAL = 1u << 2,
-    ST_LX_SWAPFREE = 1u << 3
+    ST_LX_SWAPFREE = 1u << 3,
+    ST_LX_ZSWAP = 1u << 4
 };
 
 /* The fields of /proc/meminfo that stagetop uses, in bytes. */
 typedef struct st_lx_meminfo {
     uint64_t mem_total, mem_available, swap_total, swap_free;
+    uint64_t zswap; /* "Zswap:" (compressed size of zswap's pool), when the kernel has it */
     unsigned valid; /* enum st_lx_meminfo_field bits */
 } st_lx_meminfo;
 

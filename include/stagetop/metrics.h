@@ -42,6 +42,7 @@ typedef struct st_metrics_values {
     int guard_active, guard_tripped;
     uint64_t swap_budget; int has_swap_budget;  /* --swap-budget, bytes */
     uint16_t kill_free_c; int has_kill_free;    /* --kill-free, hundredths of a percent */
+    uint64_t pageins_total; int has_pageins;    /* the tree's page-ins since the start (a counter) */
     int state;              /* enum st_job_state */
     int exit_code; int has_exit_code;   /* a launched job that exited: its code (128+N: signal N) */
     uint64_t samples_total, dropped_total;

@@ -43,6 +43,9 @@ typedef struct st_job_peak {
     const st_platform *plat;
     st_backend *b;
     pid_t root;          /* the launched root (st_peak_spawned) */
+    /* the watched tree's rates: a reaped child's final CPU time and major
+     * faults (wait4's rusage) go there (st_tree_note_exit); NULL: not fed */
+    struct st_tree_rates *rates;
     int root_reaped;     /* 1 once st_peak_reap has reaped it */
     st_job_group grp;    /* the job's own group (platform group_*: Linux cgroup v2) */
 } st_job_peak;

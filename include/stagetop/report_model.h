@@ -30,7 +30,9 @@ typedef enum st_rm_unit {
     ST_RM_LEVEL,      /* i[0]: hundredths of a percent, "56%" / "56 %" */
     ST_RM_SWAP_PATH,  /* i[0..2]: swap start, peak, end, "a → b → c" */
     ST_RM_LOADS,      /* i[0] count, i[1] bytes, s seconds: "2, 29.6 GiB in 12.6 s" */
-    ST_RM_RELEASES    /* i[0] count, i[1] bytes: "2, 29.6 GiB" */
+    ST_RM_RELEASES,   /* i[0] count, i[1] bytes: "2, 29.6 GiB" */
+    ST_RM_CPU,        /* s: CPU seconds, i[0]: the run's ms: "12.3 s, mean 45%" */
+    ST_RM_PAGEINS     /* s: page-ins, i[0]: peak per second * 100: "1234, peak 500/s" */
 } st_rm_unit;
 
 /* What the change column holds (comparisons). */

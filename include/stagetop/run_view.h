@@ -95,6 +95,7 @@ typedef struct st_run_view {
     int has_guard_base;           /* the guard's swap base is set (first sample) */
     uint64_t guard_swap_base;     /* swap used the budget counts from (moves on resume) */
     st_guard_verdict verdict;     /* the last limit crossed */
+    uint64_t pageins_total;       /* the tree's page-ins since the start (counters, not rates) */
 
     /* ---- job ---- */
     int32_t job_pid;

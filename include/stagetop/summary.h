@@ -30,6 +30,31 @@
  * trace may hold (docs/trace-format.md). */
 #define ST_SUMMARY_BYTES_MAX (1ULL << 53)
 
+/* The activity lanes over a run or a stage window ([lanes]): CPU seconds
+ * and page-ins are the rates integrated over the time between samples (a
+ * sample's rate covers the interval that ends at it); the peaks are the
+ * largest samples.  has: ST_F_CPU, ST_F_PAGEINS, ST_F_TREE_SWAP,
+ * ST_F_COMPRESSED bits of the lanes read at least once. */
+typedef struct st_activity {
+    double cpu_s;               /* CPU seconds (user + system) */
+    double pageins;             /* page-ins (major faults) */
+    uint32_t peak_cpu_c;        /* hundredths of a percent of one core */
+    uint32_t peak_pageins_c;    /* hundredths per second */
+    uint64_t peak_tree_swap, peak_compressed;
+    unsigned has;
+} st_activity;
+
+/* core/model/activity.c: add one sample (dt_ms: the time since the
+ * previous one; 0 for the first) to a. */
+void st_activity_add(st_activity *a, const st_sample *smp, uint32_t dt_ms);
+/* The activity as every output words it, or "-" without the lane:
+ *   cpu      "12.3 s, mean 45%" (mean over seconds; "12.3 s" when seconds <= 0)
+ *   pageins  "1234, peak 500/s"
+ *   peak     bytes of the tree_swap (which = ST_F_TREE_SWAP) or compressed peak */
+const char *st_activity_cpu(const st_activity *a, double seconds, char *buf, size_t len);
+const char *st_activity_pageins(const st_activity *a, char *buf, size_t len);
+const char *st_activity_peak(const st_activity *a, unsigned which, char *buf, size_t len);
+
 typedef struct st_stage_stat {
     char stage[64];
     uint32_t t0_ms;
@@ -46,6 +71,7 @@ typedef struct st_stage_stat {
     uint64_t swap_base, swap_last; int has_swap;
     uint16_t min_level_c; int has_level;
     uint64_t loads_count, loads_bytes;
+    st_activity act;         /* CPU, page-ins, the tree's swap, compressed */
 } st_stage_stat;
 
 typedef struct st_summary {
@@ -60,6 +86,8 @@ typedef struct st_summary {
     uint64_t swap_start, swap_peak, swap_end; int has_swap;
     uint16_t min_level_c; int has_level;
     st_lane_stats lanes;    /* every lane's first/last/min/max/integral (lanes.h) */
+    st_activity act;        /* CPU seconds, page-ins, their peaks; the tree's swap and
+                               compressed peaks (mean CPU: act.cpu_s / duration) */
     st_stage_stat *stages; size_t n_stages, cap_stages;
     uint64_t loads_count, loads_bytes; double loads_seconds;
     uint64_t releases_count, releases_bytes;
@@ -114,6 +142,7 @@ typedef struct st_stage_row {
     int64_t swap_growth; int has_swap;
     uint16_t min_level_c; int has_level;
     uint64_t loads_count, loads_bytes;
+    st_activity act;   /* CPU seconds, page-ins, peaks in the window */
 } st_stage_row;
 
 /* Stage i of s as a row, whether or not s is finished and without changing

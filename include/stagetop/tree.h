@@ -19,6 +19,36 @@
 #include "stagetop/platform.h"
 #include "stagetop/sample.h"
 
+/* One member's counters at a sample (core/run/tree_rates.c). */
+typedef struct st_tree_ctr {
+    st_proc_id id;
+    int32_t ppid;
+    size_t member;                      /* index in st_tree.members at that sample */
+    uint64_t cpu_ns, child_cpu_ns, majflt, child_majflt;
+    uint64_t credit_cpu_ns, credit_majflt; /* departed children's counted part */
+    uint64_t exit_cpu_ns, exit_majflt;  /* wait4's rusage, when stagetop reaped it */
+    int exited;
+} st_tree_ctr;
+
+/* The tree's rates: CPU and page-ins from counter deltas (tree_rates.c). */
+typedef struct st_tree_rates {
+    st_tree_ctr *prev, *cur;
+    size_t n_prev, cap_prev, n_cur, cap_cur;
+    double prev_s;
+    int has_prev;
+    uint64_t total_cpu_ns, total_majflt; /* counted since the first sample */
+} st_tree_rates;
+
+/* Fill out's cpu and pageins (from the second sample on) from the members
+ * m[0..n) just read, and each member's cpu_c and pageins_c. */
+int st_tree_rates_update(st_tree_rates *r, st_proc_mem *m, size_t n, double now_s, st_sample *out,
+                         st_error *err);
+void st_tree_rates_free(st_tree_rates *r);
+/* A member that stagetop reaped: its final counters from wait4's rusage
+ * (CPU time user + system in ns, major faults; its reaped children
+ * included).  The rest after its last reading is added at the next sample. */
+void st_tree_note_exit(st_tree_rates *r, int32_t pid, uint64_t cpu_ns, uint64_t majflt);
+
 typedef struct st_tree {
     const st_platform *plat;
     st_backend *b;
@@ -32,9 +62,7 @@ typedef struct st_tree {
     uint64_t kernel_peak;    /* max of every member's peak seen so far (bytes) */
     int has_kernel_peak;
     uint64_t eperm_count;    /* members whose memory the kernel refused */
-    st_proc_mem *prev;       /* the members as read at the previous sample: */
-    size_t n_prev, cap_prev; /* the base of the CPU and page-in rates */
-    double prev_s;           /* its time (< 0: none yet) */
+    st_tree_rates rates;     /* CPU, page-ins */
     st_proc_id reaper;       /* st_tree_adopt_orphans_of (has_reaper) */
     int has_reaper;
 } st_tree;
@@ -46,10 +74,11 @@ void st_tree_free(st_tree *t);
 
 /* Read every member (discovering first when due) and fill the tree fields
  * of *out: footprint, rss, procs, tree_swap, and from the second sample on
- * the CPU and page-in rates: the growth of the counters of the members
- * read at both samples, over now_s minus the previous sample's now_s (a
- * member that joined counts from its first reading); and their valid bits
- * (t_ms and system fields are the caller's).  A member that vanished drops out silently.
+ * the CPU and page-in rates (core/run/tree_rates.c: the growth of the
+ * members' counters over now_s minus the previous sample's now_s; a member
+ * that joined counts from zero, a reaped one through its parent or wait4);
+ * and their valid bits (t_ms and system fields are the caller's).  A member
+ * that vanished drops out silently.
  * Returns ST_OK also when the whole tree has exited (procs = 0). */
 int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err);
 

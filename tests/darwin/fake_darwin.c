@@ -1,6 +1,9 @@
 /* fake_darwin.c: the scripted macOS kernel of fake_darwin.h. */
 #include "fake_darwin.h"
 
+#include <mach/mach.h>
+#include <mach/mach_time.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +27,10 @@ void fake_darwin_reset(void)
     memset(&F.k, 0, sizeof F.k);
     F.k.swap_ok = F.k.level_ok = F.k.pressure_ok = F.k.memsize_ok = 1;
     F.k.memsize = 48ull << 30;
+    F.k.tb_numer = 125;
+    F.k.tb_denom = 3;
+    F.k.page_size = 16384;
+    F.k.vm_stats_ok = 1;
     F.k.level = 80;
     F.k.pressure = 1;
     F.k.swap_total = 1ull << 30;
@@ -317,6 +324,12 @@ int proc_pid_rusage(int pid, int flavor, rusage_info_t *buffer)
     ri.ri_resident_size = p->resident;
     ri.ri_lifetime_max_phys_footprint = p->peak;
     ri.ri_proc_start_abstime = p->start_abs ? p->start_abs : p->start_us * 1000u;
+    ri.ri_user_time = p->user_abs;
+    ri.ri_system_time = p->system_abs;
+    ri.ri_pageins = p->pageins;
+    ri.ri_child_user_time = p->child_user_abs;
+    ri.ri_child_system_time = p->child_system_abs;
+    ri.ri_child_pageins = p->child_pageins;
     /* Only the flavor's own bytes are written, as XNU does. */
     memcpy((void *)buffer, &ri, sizes[flavor]);
     return 0;
@@ -350,4 +363,37 @@ int st_fake_kill(pid_t pid, int sig)
     if (sig == SIGKILL) /* it exits: a zombie until its parent reaps it */
         fake_darwin_exit(pid);
     return 0;
+}
+
+/* ---- Mach: the time base, the page size, the VM statistics ---- */
+
+kern_return_t mach_timebase_info(mach_timebase_info_t info)
+{
+    info->numer = F.k.tb_numer;
+    info->denom = F.k.tb_denom;
+    return KERN_SUCCESS;
+}
+
+host_t mach_host_self(void) { return 1; }
+
+kern_return_t host_page_size(host_t host, vm_size_t *size)
+{
+    (void)host;
+    *size = (vm_size_t)F.k.page_size;
+    return KERN_SUCCESS;
+}
+
+kern_return_t host_statistics64(host_t host, host_flavor_t flavor, host_info64_t info,
+                                mach_msg_type_number_t *count)
+{
+    vm_statistics64_data_t vm;
+    (void)host;
+    if (!F.k.vm_stats_ok || flavor != HOST_VM_INFO64 || *count < HOST_VM_INFO64_COUNT)
+        return KERN_FAILURE;
+    memset(&vm, 0, sizeof vm);
+    vm.compressor_page_count = F.k.compressor_pages;
+    vm.free_count = 1000;
+    memcpy(info, &vm, sizeof vm);
+    *count = HOST_VM_INFO64_COUNT;
+    return KERN_SUCCESS;
 }

@@ -24,6 +24,10 @@ typedef struct fake_proc {
     const char *raw_args;     /* if set: KERN_PROCARGS2 returns these bytes */
     size_t raw_len;
     uint64_t footprint, resident, peak;
+    /* CPU in Mach time units (the knobs' time base), page-ins; own and of
+     * reaped children (ri_child_*) */
+    uint64_t user_abs, system_abs, child_user_abs, child_system_abs;
+    uint64_t pageins, child_pageins;
     int zombie;               /* p_stat SZOMB: rusage answers from what was saved
                                  at exit (footprint 0, resident and peak kept) */
     int other_user;           /* rusage and KERN_PROCARGS2 refused (EPERM /
@@ -53,6 +57,13 @@ typedef struct fake_darwin_knobs {
     uint64_t swap_total, swap_avail, swap_used, memsize;
     int level, pressure;
     int argmax;               /* kern.argmax */
+    /* mach_timebase_info (default 125/3, Apple Silicon), host_page_size
+     * (default 16384), host_statistics64's compressor_page_count;
+     * vm_stats_ok = 0 makes host_statistics64 fail */
+    uint32_t tb_numer, tb_denom;
+    uint64_t page_size;
+    uint32_t compressor_pages;
+    int vm_stats_ok;
     /* counters */
     unsigned probes, fetches, rusage_v4, rusage_v2, rusage_other;
     unsigned pid_lookups;

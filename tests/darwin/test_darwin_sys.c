@@ -32,7 +32,7 @@ static void test_system(void **state)
     assert_int_equal(s.level_c, 3700);
     assert_int_equal(s.pressure_c, 100);
     assert_int_equal(s.valid, ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_PRESSURE | ST_SYS_MEMTOTAL |
-                                  ST_SYS_SWAPTOTAL);
+                                  ST_SYS_SWAPTOTAL | ST_SYS_COMPRESSED);
     for (size_t i = 0; i < 3; i++) {
         k->pressure = levels[i];
         assert_int_equal(P->read_system(b, &s, &err), ST_OK);
@@ -51,7 +51,7 @@ static void test_system(void **state)
     k->pressure = 3;
     k->swap_ok = 0;
     assert_int_equal(P->read_system(b, &s, &err), ST_OK);
-    assert_int_equal(s.valid, ST_SYS_MEMTOTAL);
+    assert_int_equal(s.valid, ST_SYS_MEMTOTAL | ST_SYS_COMPRESSED);
     k->level = -1;
     k->pressure_ok = 0;
     assert_int_equal(P->read_system(b, &s, &err), ST_OK);
@@ -66,7 +66,7 @@ static void test_system_unreadable(void **state)
     st_error err;
 
     (void)state;
-    k->swap_ok = k->level_ok = k->pressure_ok = k->memsize_ok = 0;
+    k->swap_ok = k->level_ok = k->pressure_ok = k->memsize_ok = k->vm_stats_ok = 0;
     assert_int_equal(P->open(&b, &err), ST_OK);
     assert_int_equal(P->read_system(b, &s, &err), ST_EIO);
     assert_int_equal(s.valid, 0);

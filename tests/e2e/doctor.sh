@@ -43,7 +43,7 @@ pid = int(sys.argv[2])
 page = os.sysconf("SC_PAGE_SIZE")
 assert d["pid"] == pid and d["own_child"] is False and d["ok"] is True, d
 c = {x["lane"]: x for x in d["checks"]}
-need = ["footprint", "rss", "kernel peak", "swap used", "level"]
+need = ["footprint", "rss", "kernel peak", "swap used", "level", "cpu", "pageins"]
 if os.path.exists("/proc/pressure/memory"):
     need.append("pressure")
 for lane in need:
@@ -62,6 +62,13 @@ assert 300 * mib <= fp <= 300 * mib + 32 * mib, fp
 resident = int(open(f"/proc/{pid}/statm").read().split()[1]) * page
 assert abs(rss - resident) <= max(rss // 100, 4 * mib), (rss, resident)
 assert c["kernel peak"]["stagetop"] >= 300 * mib
+# cpu (ms) and pageins against this test's own read of /proc/PID/stat (fields 12, 14, 15)
+st = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+hz = os.sysconf("SC_CLK_TCK")
+assert c["cpu"]["unit"] == "ms" and c["pageins"]["unit"] == "count", (c["cpu"], c["pageins"])
+assert abs(c["cpu"]["stagetop"] - (int(st[11]) + int(st[12])) * 1000 // hz) <= 20, (c["cpu"], st)
+assert c["cpu"]["stagetop"] > 0, c["cpu"]  # it filled 300 MiB with random bytes
+assert c["pageins"]["stagetop"] == int(st[9]), (c["pageins"], st)
 # level, in percent, against /proc/meminfo copied here just before and after doctor ran
 # (the machine is shared: other jobs move it; 3 points around the two copies)
 def level(path):

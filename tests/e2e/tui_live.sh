@@ -32,9 +32,11 @@ list_check() { # python condition on `rows`
 import re, sys
 unit = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
 size = r"([0-9.]+) (B|KiB|MiB|GiB)"
-rows = [(int(m.group(1)), float(m.group(2)) * unit[m.group(3)]) for m in
-        re.finditer(r"^ *(\d+) +" + size + " +" + size + " +" + size + r"  \S*demo ", sys.stdin.read(), re.M)]
-print(rows)
+ms = list(re.finditer(r"^ *(\d+) +" + size + " +" + size + " +" + size +
+                     r" +([RSDTZtIXWP]) +([0-9.]+) +([0-9.]+k?)  \S*demo ", sys.stdin.read(), re.M))
+rows = [(int(m.group(1)), float(m.group(2)) * unit[m.group(3)]) for m in ms]
+acts = [(int(m.group(1)), m.group(8), float(m.group(9))) for m in ms]  # pid, state, CPU %
+print(rows, acts)
 sys.exit(0 if eval(sys.argv[1]) else 1)' "$1"
 }
 check "header: job state, pid and command of the root" \
@@ -48,9 +50,11 @@ check "lanes are drawn with block glyphs" wait_screen live 10 '[▁▂▃▄▅�
 check "a time axis under the graphs" wait_screen live 5 "┴.*-[0-9]*s┴"
 w1=$(proc_children $demo | head -1)
 w2=$(proc_children $demo | tail -1)
-check "process list: its title" wait_screen live 5 "PID  *FOOTPRINT  *RSS  *SWAP  *COMMAND"
+check "process list: its title" wait_screen live 5 "PID  *FOOTPRINT  *RSS  *SWAP  *S  *CPU%  *PGIN/s  *COMMAND"
 check "process list: the root and both workers, with their sizes" \
     list_check "sorted(p for p, f in rows) == sorted([$demo, $w1, $w2])"
+check "process list: each member's state and CPU %" \
+    list_check "len(acts) == 3 and all(st in 'RSD' and 0 <= c < 250 for p, st, c in acts)"
 check "process list: largest footprint first" \
     list_check "len(rows) == 3 and [f for p, f in rows] == sorted([f for p, f in rows], reverse=True)"
 check "stagetop's own cost is shown (CPU % and time per sample)" \

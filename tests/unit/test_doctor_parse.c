@@ -358,6 +358,28 @@ static void json_report(void **state)
     free(r);
 }
 
+/* `ps -o time=` on Linux (whole seconds, [[DD-]HH:]MM:SS) and macOS
+ * (M:SS.ss): the cpu lane's reference, in milliseconds. */
+static void cputime(void **state)
+{
+    uint64_t ms;
+    (void)state;
+    assert_int_equal(st_doc_parse_cputime("00:00:07\n", strlen("00:00:07\n"), &ms, NULL), ST_OK);
+    assert_int_equal(ms, 7000);
+    assert_int_equal(st_doc_parse_cputime("01:02:03", strlen("01:02:03"), &ms, NULL), ST_OK);
+    assert_int_equal(ms, 3723000);
+    assert_int_equal(st_doc_parse_cputime("2-03:00:01", strlen("2-03:00:01"), &ms, NULL), ST_OK);
+    assert_int_equal(ms, (2 * 86400 + 3 * 3600 + 1) * 1000ull);
+    assert_int_equal(st_doc_parse_cputime("  0:01.25\n", strlen("  0:01.25\n"), &ms, NULL), ST_OK); /* macOS */
+    assert_int_equal(ms, 1250);
+    assert_int_equal(st_doc_parse_cputime("12:34.5", strlen("12:34.5"), &ms, NULL), ST_OK);
+    assert_int_equal(ms, (12 * 60 + 34) * 1000 + 500);
+    assert_int_equal(st_doc_parse_cputime("7", strlen("7"), &ms, NULL), ST_EPARSE);
+    assert_int_equal(st_doc_parse_cputime("1:2:3:4", strlen("1:2:3:4"), &ms, NULL), ST_EPARSE);
+    assert_int_equal(st_doc_parse_cputime("", strlen(""), &ms, NULL), ST_EPARSE);
+    assert_int_equal(st_doc_parse_cputime("00:00:07 x", strlen("00:00:07 x"), &ms, NULL), ST_EPARSE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -374,6 +396,7 @@ int main(void)
         cmocka_unit_test(held_child),
         cmocka_unit_test(judge),
         cmocka_unit_test(json_report),
+        cmocka_unit_test(cputime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -311,9 +311,74 @@ static void test_both_limits_one_verdict(void **state)
     assert_int_equal(st_guard_check(&g, &s, &v), 0);
 }
 
+/* The job's share of a swap crossing ([lanes]): Linux, the growth of the
+ * tree's own swap since the base; macOS (no tree_swap), the bytes the tree
+ * paged in since the base; neither lane: nothing claimed. */
+static void test_share_tree_swap(void **state)
+{
+    st_guard g;
+    st_guard_verdict v;
+    (void)state;
+    init_swap(&g, 2 * GIB, ST_GUARD_PAUSE);
+    st_sample s = swap_at(0, 1 * GIB);
+    s.tree_swap = 100 * MIB;
+    s.valid |= ST_F_TREE_SWAP;
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(1000, 2 * GIB);
+    s.tree_swap = 600 * MIB;
+    s.valid |= ST_F_TREE_SWAP;
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(2000, 3 * GIB + 100 * MIB); /* 2.1 GiB over the base: crossed */
+    s.tree_swap = 2 * GIB;                  /* 1.9 GiB of it the job's */
+    s.valid |= ST_F_TREE_SWAP;
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    assert_int_equal(v.reason, ST_GUARD_SWAP);
+    assert_int_equal(v.share_kind, ST_SHARE_TREE_SWAP);
+    assert_true(v.share == (int64_t)(2 * GIB - 100 * MIB));
+    /* resumed: a fresh budget, and the share counts from there */
+    st_guard_rearm(&g);
+    st_guard_set_base(&g, 3 * GIB + 100 * MIB);
+    s = swap_at(3000, 5 * GIB + 200 * MIB);
+    s.tree_swap = 2 * GIB + 10 * MIB; /* another process took the swap this time */
+    s.valid |= ST_F_TREE_SWAP;
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    assert_int_equal(v.share_kind, ST_SHARE_TREE_SWAP);
+    assert_true(v.share == (int64_t)(10 * MIB));
+}
+
+static void test_share_pageins(void **state)
+{
+    st_guard g;
+    st_guard_verdict v;
+    (void)state;
+    init_swap(&g, 1 * GIB, ST_GUARD_KILL);
+    g.page_size = 16384; /* Apple Silicon */
+    st_sample s = swap_at(0, 0);
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(500, 512 * MIB);
+    s.pageins_c = 400000; /* 4000 page-ins/s over 0.5 s: 2000 pages */
+    s.valid |= ST_F_PAGEINS;
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(1500, 2 * GIB);
+    s.pageins_c = 100000; /* 1000/s over 1 s: 1000 pages more */
+    s.valid |= ST_F_PAGEINS;
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    assert_int_equal(v.share_kind, ST_SHARE_PAGEINS);
+    assert_true(v.share == 3000 * 16384);
+    /* without either lane: nothing is claimed */
+    init_swap(&g, 1 * GIB, ST_GUARD_KILL);
+    s = swap_at(0, 0);
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(1000, 2 * GIB);
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    assert_int_equal(v.share_kind, ST_SHARE_NONE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_share_tree_swap),
+        cmocka_unit_test(test_share_pageins),
         cmocka_unit_test(test_active),
         cmocka_unit_test(test_swap_exact_budget),
         cmocka_unit_test(test_swap_crossed_between_samples),

@@ -28,7 +28,7 @@ static void test_rows_match_the_sample(void **state)
 {
     (void)state;
     unsigned char used[sizeof(st_sample)] = {0};
-    assert_int_equal(sizeof(st_sample), 64);
+    assert_int_equal(sizeof(st_sample), 72);
     for (int i = 0; i < ST_LANE_COUNT; i++) {
         const st_lane *l = &st_lanes[i];
         assert_int_equal(l->id, i);
@@ -82,11 +82,12 @@ static void test_orders(void **state)
      * the order 0.2 wrote them */
     static const int prom[] = {ST_LANE_FOOTPRINT, ST_LANE_RSS, ST_LANE_GPU, ST_LANE_PROCS,
                                ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_PRESSURE,
-                               ST_LANE_TREE_SWAP, ST_LANE_CPU, ST_LANE_PAGEINS /* [lanes]: after 0.2's */};
+                               ST_LANE_TREE_SWAP, ST_LANE_CPU, ST_LANE_PAGEINS /* [lanes]: after 0.2's */,
+                               ST_LANE_COMPRESSED};
     static const int screen[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_GPU};
     /* core/plot/plot_internal.h's S_FOOT, S_SWAP, S_GPU, S_LEVEL */
     static const int plot[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_GPU, ST_LANE_LEVEL};
-    assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 10);
+    assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 11);
     assert_memory_equal(ids, prom, sizeof prom);
     assert_int_equal(st_lanes_order(ST_LO_SCREEN, ids), 4);
     assert_memory_equal(ids, screen, sizeof screen);

@@ -197,6 +197,38 @@ static void stat_junk(void **state)
     assert_int_equal(st.start, UINT64_MAX);
 }
 
+/* CPU times and major faults: fields 12..17 (counted after the last ')'). */
+static void stat_child_counters(void **state)
+{
+    st_lx_stat st;
+    (void)state;
+    assert_int_equal(st_lx_parse_stat(S("7 (a) b) (c) R 1 7 7 0 -1 4194560 100 0 1234 56 789 12 34 5 "
+                                        "20 0 3 0 555 1000 100\n"), &st, NULL), ST_OK);
+    assert_int_equal(st.state, 'R');
+    assert_int_equal(st.majflt, 1234);
+    assert_int_equal(st.cmajflt, 56);
+    assert_int_equal(st.utime, 789);
+    assert_int_equal(st.stime, 12);
+    assert_int_equal(st.cutime, 34);
+    assert_int_equal(st.cstime, 5);
+    assert_int_equal(st.num_threads, 3);
+    assert_int_equal(st.start, 555);
+    assert_string_equal(st.comm, "a) b) (c");
+}
+
+/* The compressed pool is "Zswap:", not "Zswapped:" (the pages' own size). */
+static void meminfo_zswap(void **state)
+{
+    st_lx_meminfo m;
+    (void)state;
+    assert_int_equal(st_lx_parse_meminfo(S("MemTotal: 100 kB\nZswapped: 9999 kB\nZswap: 2048 kB\n"), &m,
+                                         NULL), ST_OK);
+    assert_true(m.valid & ST_LX_ZSWAP);
+    assert_int_equal(m.zswap, 2048ull * 1024);
+    assert_int_equal(st_lx_parse_meminfo(S("MemTotal: 100 kB\n"), &m, NULL), ST_OK);
+    assert_false(m.valid & ST_LX_ZSWAP);
+}
+
 static void meminfo_real_capture(void **state)
 {
     size_t len;
@@ -204,7 +236,9 @@ static void meminfo_real_capture(void **state)
     st_lx_meminfo m;
     (void)state;
     assert_int_equal(st_lx_parse_meminfo(t, len, &m, NULL), ST_OK);
-    assert_int_equal(m.valid, ST_LX_MEMTOTAL | ST_LX_MEMAVAILABLE | ST_LX_SWAPTOTAL | ST_LX_SWAPFREE);
+    assert_int_equal(m.valid, ST_LX_MEMTOTAL | ST_LX_MEMAVAILABLE | ST_LX_SWAPTOTAL | ST_LX_SWAPFREE |
+                                  ST_LX_ZSWAP);
+    assert_int_equal(m.zswap, 0); /* "Zswap:" only, not "Zswapped:" (the capture has both) */
     assert_int_equal(m.mem_total, 24683548ull * 1024);
     assert_int_equal(m.mem_available, 24359692ull * 1024);
     assert_int_equal(m.swap_total, 0);
@@ -322,6 +356,8 @@ int main(void)
         cmocka_unit_test(stat_long_comm_is_truncated),
         cmocka_unit_test(stat_junk),
         cmocka_unit_test(meminfo_real_capture),
+        cmocka_unit_test(stat_child_counters),
+        cmocka_unit_test(meminfo_zswap),
         cmocka_unit_test(meminfo_swap_missing_junk),
         cmocka_unit_test(psi_values),
         cmocka_unit_test(psi_junk),

@@ -193,6 +193,36 @@ static void test_guard_and_exit_events(void **state)
     st_event_list_free(&m.events);
 }
 
+/* A swap crossing says the job's own share where the trace's budget event
+ * has it ([lanes]): tree swap growth (Linux) or bytes paged in (macOS). */
+static void test_swap_share(void **state)
+{
+    (void)state;
+    static const int kinds[] = {ST_SHARE_TREE_SWAP, ST_SHARE_PAGEINS};
+    static const char *const says[] = {"; 1.90 GiB of it is the job's own", "; the job paged in 1.90 GiB"};
+    for (int i = 0; i < 2; i++) {
+        hand_run m;
+        st_notifier n;
+        st_notify_msg out[4];
+        run_init(&m, -1, 2 * GIB);
+        st_notifier_init(&n);
+        run_sample(&m, 9000, 12 * GIB + GIB / 10);
+        run_event(&m, ST_EV_BUDGET, (int64_t)(2 * GIB + GIB / 10), "swap", "pause");
+        m.events.v[m.events.len - 1].nbytes = 2 * GIB - GIB / 10;
+        m.events.v[m.events.len - 1].has |= ST_EVF_NBYTES;
+        m.v.verdict.share_kind = kinds[i];
+        m.v.guard_tripped = 1;
+        int k = st_notify_check(&n, view_of(&m), 1.0, out, 4), g = -1;
+        for (int j = 0; j < k; j++) /* the guard's message (a swap warning may come too) */
+            if (out[j].kind == ST_NOTIFY_GUARD)
+                g = j;
+        assert_true(g >= 0);
+        assert_non_null(strstr(out[g].body, "over the budget of"));
+        assert_non_null(strstr(out[g].body, says[i]));
+        st_event_list_free(&m.events);
+    }
+}
+
 /* No byte a terminal acts on survives: C0, ESC, BEL, DEL, C1 (as UTF-8 and
  * raw), bidi overrides, invalid UTF-8; ';' only where asked. */
 static void test_clean_hostile(void **state)
@@ -272,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_swap_80_percent),
         cmocka_unit_test(test_no_guard_no_warnings),
         cmocka_unit_test(test_guard_and_exit_events),
+        cmocka_unit_test(test_swap_share),
         cmocka_unit_test(test_clean_hostile),
         cmocka_unit_test(test_format_plain_and_tmux),
     };
