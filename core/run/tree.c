@@ -76,22 +76,18 @@ static int vec_has(const st_proc_vec *v, st_proc_id id)
     return 0;
 }
 
-static int vec_has_pid(const st_proc_vec *v, int32_t pid)
-{
-    for (size_t i = 0; i < v->len; i++)
-        if (v->v[i].id.pid == pid)
-            return 1;
-    return 0;
-}
-
 /* Add to scratch the surviving members it lacks (orphans, re-parented to
  * init or a subreaper, and what lies under them): all of them once the
  * root is gone (scratch cleared first); otherwise those the root no longer
  * reaches because their parent is gone (a middle process exited, or the
- * root is a zombie not reaped yet).  Each survivor not already found under an earlier one is looked
- * up itself, by identity (its cached reading, then pid + start), so one whose
- * parent died too is not lost.  The dead root is never looked up again:
- * its pid may already be someone else's. */
+ * root is a zombie not reaped yet).  Each survivor not already found under
+ * an earlier one is looked up itself, by identity (its cached reading, then
+ * pid + start), so one whose parent died too is not lost.  A member missing
+ * under a parent that is still listed is looked up too: the kernel hands
+ * children to init or a subreaper when their parent exits, not when it is
+ * reaped (XNU proc_exit, Linux exit_notify), so a zombie parent stays listed
+ * while its children are already elsewhere.  The dead root is never looked
+ * up again: its pid may already be someone else's. */
 static int discover_orphans(st_tree *t, int clear, st_error *err)
 {
     st_proc_vec part = {0};
@@ -102,8 +98,6 @@ static int discover_orphans(st_tree *t, int clear, st_error *err)
         const st_proc_mem *m = &t->members[i];
         if (same_id(m->id, t->root) || vec_has(&t->scratch, m->id))
             continue;
-        if (!clear && m->ppid > 0 && vec_has_pid(&t->scratch, m->ppid))
-            continue; /* its parent is still here: it would have been found, it exited */
         st_proc_mem probe; /* the cached reading proves it is the same process */
         if (!clear && t->plat->read_proc(t->b, m->id, &probe, NULL) != ST_OK)
             continue; /* exited (its pid may already be a stranger's, same start tick) */
