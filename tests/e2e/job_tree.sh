@@ -89,7 +89,7 @@ wait_bounded $st 30
 check "S: stopping stagetop ends the setsid'd worker" until_ok 10 sh -c "! ps -p $worker -o stat= | grep -qv Z"
 
 # --- Z: 300 setsid'd orphans are reaped --------------------------------------
-secs=1.$(( $$ % 900 + 100 ))
+secs=8.$(( $$ % 900 + 100 )) # long enough that all 300 are alive at once on a loaded machine
 "$STAGETOP" --headless --no-gpu -i .25 --record "$T/z.jsonl" -- \
     sh -c "sh -c 'for i in \$(seq 300); do setsid sleep $secs & done'; exec sleep 120" 2>"$T/z.err" &
 st=$!
