@@ -163,4 +163,8 @@ void cli_log_tail(FILE *f, const char *path, int lines);
  * it was (path is then ""). */
 int cli_log_drop_empty(char *path, int chosen);
 
+/* --help: the usage text, and one line on the GPU lane (tui/usage.c). */
+void cli_usage(FILE *f);
+void cli_gpu_status(FILE *f);
+
 #endif
