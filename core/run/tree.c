@@ -68,6 +68,14 @@ void st_tree_free(st_tree *t)
 
 void st_tree_rediscover(st_tree *t) { t->last_discover = -1; }
 
+static int vec_has_pid(const st_proc_vec *v, int32_t pid)
+{
+    for (size_t i = 0; i < v->len; i++)
+        if (v->v[i].id.pid == pid)
+            return 1;
+    return 0;
+}
+
 static int vec_has(const st_proc_vec *v, st_proc_id id)
 {
     for (size_t i = 0; i < v->len; i++)
@@ -83,10 +91,11 @@ static int vec_has(const st_proc_vec *v, st_proc_id id)
  * root is a zombie not reaped yet).  Each survivor not already found under
  * an earlier one is looked up itself, by identity (its cached reading, then
  * pid + start), so one whose parent died too is not lost.  A member missing
- * under a parent that is still listed is looked up too: the kernel hands
- * children to init or a subreaper when their parent exits, not when it is
- * reaped (XNU proc_exit, Linux exit_notify), so a zombie parent stays listed
- * while its children are already elsewhere.  The dead root is never looked
+ * under a parent that is still listed is looked up too when that parent is
+ * (or may be) a zombie: the kernel hands children to init or a subreaper
+ * when their parent exits, not when it is reaped (XNU proc_exit, Linux
+ * exit_notify), so a zombie parent stays listed while its children are
+ * already elsewhere; under a live parent it exited.  The dead root is never looked
  * up again: its pid may already be someone else's. */
 static int discover_orphans(st_tree *t, int clear, st_error *err)
 {
@@ -97,6 +106,12 @@ static int discover_orphans(st_tree *t, int clear, st_error *err)
     for (size_t i = 0; i < t->n_members && rc == ST_OK; i++) {
         const st_proc_mem *m = &t->members[i];
         if (same_id(m->id, t->root) || vec_has(&t->scratch, m->id))
+            continue;
+        /* Its parent is listed and alive (not a zombie): it would have been
+         * found under it, so it exited, and its pid may already be a
+         * stranger's with the same start tick (a lookup could take it). */
+        if (!clear && m->ppid > 0 && vec_has_pid(&t->scratch, m->ppid) && t->plat->is_zombie &&
+            t->plat->is_zombie(t->b, m->ppid) == 0)
             continue;
         st_proc_mem probe; /* the cached reading proves it is the same process */
         if (!clear && t->plat->read_proc(t->b, m->id, &probe, NULL) != ST_OK)

@@ -88,12 +88,31 @@ kill -TERM $st
 wait_bounded $st 30
 check "S: stopping stagetop ends the setsid'd worker" until_ok 10 sh -c "! ps -p $worker -o stat= | grep -qv Z"
 
-# --- Z: 300 setsid'd orphans are reaped --------------------------------------
-secs=8.$(( $$ % 900 + 100 )) # long enough that all 300 are alive at once on a loaded machine
+# --- Z: 300 setsid'd orphans are counted, then reaped -------------------------
+# They sleep until the test has seen them counted (however long 300 forks take
+# on a loaded machine), then are ended; stagetop must reap every one.
+secs=300.$(( $$ % 900 + 100 ))
 "$STAGETOP" --headless --no-gpu -i .25 --record "$T/z.jsonl" -- \
     sh -c "sh -c 'for i in \$(seq 300); do setsid sleep $secs & done'; exec sleep 120" 2>"$T/z.err" &
 st=$!
 remember_job $st
+most_procs() {
+    $PY - "$T/z.jsonl" <<'PYEOF'
+import json, sys
+n = 0
+for l in open(sys.argv[1]):
+    try:
+        r = json.loads(l)
+    except ValueError:
+        continue   # padding, or a line still being written
+    if r.get("type") == "sample":
+        n = max(n, r.get("procs", 0))
+print("most processes in one sample:", n)
+sys.exit(0 if n >= 250 else 1)
+PYEOF
+}
+check "Z: the samples counted the orphans (>= 250 processes at once)" until_ok 90 most_procs
+pkill -f "^sleep $secs\$"
 no_sleepers() { ! pgrep -f "^sleep $secs\$" >/dev/null; }
 until_ok 60 no_sleepers
 zombies() { ps -o stat= --ppid $st 2>/dev/null | grep -c '^Z'; }
@@ -102,9 +121,4 @@ check "Z: stagetop runs on (the root sleeps 120 s)" kill -0 $st
 check "Z: no zombie is left under stagetop while it runs" until_ok 30 no_zombies
 kill -TERM $st
 wait_bounded $st 30
-check "Z: the samples counted the orphans (>= 250 processes at once)" $PY - "$T/z.jsonl" <<'EOF'
-import json, sys
-n = max([0] + [r.get("procs", 0) for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample"])
-print("most processes in one sample:", n)
-sys.exit(0 if n >= 250 else 1)
-EOF
+exit 0
