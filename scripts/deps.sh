@@ -20,7 +20,7 @@ Darwin)
     # /usr/bin/ruby does, Homebrew's ruby where it is gone.
     pm=brew
     tools="cc:- pkg-config:pkg-config tmux:tmux python3:python rsvg-convert:librsvg
-           xmllint:- promtool:prometheus cmark-gfm:cmark-gfm ruby:ruby nm:-"
+           xmllint:- promtool:prometheus cmark-gfm:cmark-gfm ruby:ruby nm:- script:-"
     pcs="ncursesw:ncurses libcjson:cjson cmocka:cmocka"
     pymods=""
     bench="htop:htop btop:btop"
@@ -36,7 +36,7 @@ Darwin)
            rsvg-convert:librsvg2-bin xmllint:libxml2-utils promtool:prometheus cmark:cmark
            ruby:ruby valgrind:valgrind setpriv:util-linux unshare:util-linux
            fallocate:util-linux mkswap:util-linux swapon:util-linux swapoff:util-linux
-           pgrep:procps ps:procps free:procps strace:strace /usr/bin/time:time
+           pgrep:procps ps:procps free:procps strace:strace /usr/bin/time:time script:bsdutils
            clang:clang nm:binutils"
     pcs="ncursesw:libncurses-dev libcjson:libcjson-dev cmocka:libcmocka-dev"
     pymods="markdown:python3-markdown"

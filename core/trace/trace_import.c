@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -341,9 +342,21 @@ static int load_lines(st_trace *t, const char *buf, size_t len, st_error *err)
     while (p < e) {
         const char *nl = memchr(p, '\n', (size_t)(e - p));
         const char *le = nl ? nl : e;
-        int rc = st_trace_feed_line(t, p, (size_t)(le - p), lineno, err);
-        if (rc)
+        st_error le_err;
+        st_error_clear(&le_err);
+        int rc = st_trace_feed_line(t, p, (size_t)(le - p), lineno, &le_err);
+        if (rc != ST_OK && rc != ST_ENOMEM && !nl && lineno > 1) {
+            /* The last line, without its newline, is not a record: kept out
+             * and said, as the stream reader does (trace_stream.c). */
+            t->torn_line = lineno;
+            snprintf(t->torn_msg, sizeof t->torn_msg, "%.199s", le_err.msg);
+            rc = ST_OK;
+        }
+        if (rc) {
+            if (err)
+                *err = le_err;
             return rc;
+        }
         p = nl ? nl + 1 : e;
         lineno++;
     }

@@ -44,5 +44,5 @@ else
 fi
 
 "$STAGETOP" --headless -i 0.2 -- sh -c 'exit 0' 2>"$T/none.err"
-nothing() { ! grep -q "guard armed\|warning:" "$1"; }
+nothing() { ! grep -Eq "guard armed|warning:" "$1"; }
 check "no budget: no guard line" nothing "$T/none.err"
