@@ -127,7 +127,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     if (m->guard_on && m->guard.o.has_swap_budget && (m->sys_start.valid & ST_SYS_SWAPTOTAL) &&
         m->sys_start.swap_total == 0)
         v->guard_no_swap = 1;
-    if (m->guard_on && m->guard.o.has_kill_free && (m->sys_start.valid & ST_F_LEVEL) &&
+    if (m->guard_on && m->guard.o.has_kill_free && (m->sys_start.valid & ST_SYS_LEVEL) &&
         m->sys_start.level_c < m->guard.o.kill_free_c) {
         v->guard_level_crossed = 1;
         v->level_start_c = m->sys_start.level_c;
@@ -147,6 +147,12 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->read_only = m->job.read_only;
     v->kill_asked = m->job.kill_asked;
     v->grace_s = m->job.grace_s;
+    /* -p: a root stopped by someone else (state T, not our pause) is shown
+     * stopped, never running; its signal is not known (SIGSTOP said). */
+    if (!m->job.launched && v->job_state == ST_JOB_RUNNING && m->tree.n_members > 0 &&
+        m->tree.members[0].id.pid == m->tree.root.pid &&
+        (m->tree.members[0].valid & ST_PM_STATE) && m->tree.members[0].state == 'T')
+        v->job_state = ST_JOB_STOPPED;
 
     v->cpu_per_sample = m->cpu_per_sample;
     derive(v, m->guard.has_base ? m->guard.swap_base : m->sys_start.swap_used);

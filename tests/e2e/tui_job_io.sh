@@ -4,6 +4,8 @@
 #      stopped by SIGTTIN, reading a terminal it does not own);
 #   T  a job stopped by someone else (kill -STOP) shows STOPPED, never
 #      RUNNING, and RUNNING again once continued;
+#   Tp the same for a root watched with -p (its state read from the system:
+#      kill -STOP shows STOPPED, kill -CONT RUNNING again);
 #   R  a --headless --jsonl trace of a job that prints replays.
 set -u
 . "$(dirname "$0")/tui_common.inc"
@@ -30,6 +32,21 @@ tm send-keys -t t q
 wait_screen t 10 'ill it and quit' >/dev/null
 tm send-keys -t t k
 check "T: k: the job is killed and stagetop exits" wait_screen t 20 'stagetop-exit='
+
+# --- Tp: -p, stopped by someone else -------------------------------------------------------
+sleep 300 &
+sp=$!
+remember_job $sp
+start_pane tp 110 30 "'$STAGETOP' --no-gpu --interval 0.2 -p $sp"
+check "Tp: running first" wait_screen tp 10 '^\[RUNNING\]'
+kill -STOP "$sp"
+check "Tp: kill -STOP: the header says STOPPED" wait_screen tp 10 '^\[STOPPED SIGSTOP\]'
+kill -CONT "$sp"
+check "Tp: kill -CONT: RUNNING again" wait_screen tp 10 '^\[RUNNING\]'
+tm send-keys -t tp q
+check "Tp: q: stagetop exits (the watched process runs on)" wait_screen tp 10 'stagetop-exit=0'
+check "Tp: the watched process still runs" kill -0 "$sp"
+kill "$sp"
 
 # --- R: a --headless --jsonl trace with a chatty job replays ------------------------------
 "$STAGETOP" --headless --jsonl --no-gpu -i .1 -- \
