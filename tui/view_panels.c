@@ -274,9 +274,22 @@ static const char *monitor_warning(tui_view *v, const st_run_view *rv, double no
 static void fit_keys(const tui_view *v, const st_run_view *rv, int w, int rw_in, char *out,
                      size_t len, int *rw)
 {
+    /* a launched job's log is named (o shows its tail); after pause and
+     * kill it is the last to drop */
+    char logk[96] = "";
+    if (v->job_log && *v->job_log) {
+        const char *base = strrchr(v->job_log, '/');
+        char safe[80];
+        base = base && base[1] ? base + 1 : v->job_log;
+        tui_sanitize(base, strlen(base), v->ascii, 40, safe, sizeof safe);
+        snprintf(logk, sizeof logk, "o log %s", safe);
+    }
     const char *items[] = {
-        rv->job_state == ST_JOB_PAUSED ? "p resume" : "p pause", "k kill", "e export", "m mark",
-        "s stages", v->frozen ? "space unfreeze" : "space freeze", "+/- zoom", "? help", "q quit",
+        rv->job_state == ST_JOB_PAUSED ? "p resume" : "p pause", "k kill",
+        logk[0] ? logk : "e export", logk[0] ? "e export" : "m mark", logk[0] ? "m mark" : "s stages",
+        logk[0] ? "s stages" : (v->frozen ? "space unfreeze" : "space freeze"),
+        logk[0] ? (v->frozen ? "space unfreeze" : "space freeze") : "+/- zoom",
+        logk[0] ? "+/- zoom" : NULL, "? help", "q quit",
     };
     enum { N = sizeof items / sizeof items[0], KEEP = 2 };
     for (int pass = 0; pass < 2; pass++) {
@@ -286,7 +299,7 @@ static void fit_keys(const tui_view *v, const st_run_view *rv, int w, int rw_in,
             size_t o = 0;
             out[0] = '\0';
             for (int i = 0; i < N; i++) {
-                if (i >= N - KEEP - drop && i < N - KEEP)
+                if ((i >= N - KEEP - drop && i < N - KEEP) || !items[i])
                     continue;
                 o += (size_t)snprintf(out + o, o < len ? len - o : 0, "%s%s", o ? "  " : "", items[i]);
                 if (o >= len)

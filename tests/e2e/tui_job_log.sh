@@ -4,13 +4,16 @@
 #      (control characters made visible), then the closing summary naming
 #      the log; the log sits in --export-dir and its path is in the record's
 #      meta (job_log);
-#   E  a job that prints nothing leaves no empty log behind.
+#   E  a job that prints nothing leaves no empty log behind;
+#   the status line names the log (key o).
 set -u
 . "$(dirname "$0")/tui_common.inc"
 mkdir -p "$T/out"
 
 start_pane f 110 40 "'$STAGETOP' --no-gpu --interval 0.2 --export-dir '$T/out' --record '$T/f.jsonl' -- sh -c 'printf \"Traceback line\\033[31m one\\nValueError: bad input\\n\"; exit 1'"
 check "F: the job ends with 1" wait_screen f 20 '^\[EXITED 1'
+check "F: the status line names the log (o shows it), beside help and quit" \
+    wait_screen f 10 'o log stagetop-job-.*\.log .*? help  q quit'
 tm send-keys -t f q
 check "F: after the screen: the job failed, with its last lines" wait_screen f 20 'the job failed (exit status 1)'
 check "F: ... the traceback's last line" wait_screen f 5 '| ValueError: bad input'
