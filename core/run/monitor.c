@@ -270,8 +270,11 @@ static void follow_exec(st_monitor *m, double now)
         return;
     m->cmd_next = now + 1.0;
     if (m->plat->command(m->b, m->tree.root, cmd, sizeof cmd, NULL) == ST_OK && cmd[0] &&
-        strcmp(cmd, m->meta.command) != 0)
+        strcmp(cmd, m->meta.command) != 0) {
         memcpy(m->meta.command, cmd, sizeof cmd);
+        if (m->rec) /* the record's start line keeps the old one: its end says this */
+            st_recorder_command(m->rec, cmd);
+    }
 }
 
 /* The job: reaped (launched), vanished (attached), or past a kill's grace;

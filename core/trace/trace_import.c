@@ -135,6 +135,10 @@ static int parse_record(st_trace *t, reader *rd, st_jr *r, const char *type, int
             rc = st_trace_parse_summary(r, &t->summary);
         else if (strcmp(type, "end") == 0 && strcmp(key, "dropped_samples") == 0)
             rc = st_jr_want_bytes(r, "end", key, &t->dropped_samples);
+        else if (strcmp(type, "end") == 0 && strcmp(key, "command") == 0) { /* -p followed exec */
+            int set = 0;
+            rc = st_trace_want_str(r, "end", key, t->meta.command, sizeof t->meta.command, &set);
+        }
         else
             rc = st_jr_skip(r); /* a later start record, or a type we do not know */
         if (rc)

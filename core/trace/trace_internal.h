@@ -54,4 +54,8 @@ void st_jw_trace_doc(st_jw *w, const struct st_trace_meta *meta, const st_sample
  * (prefix), and import it (st_trace_load_mem). */
 int st_trace_load_doc_fd(int fd, const char *prefix, size_t plen, st_trace *out, st_error *err);
 
+/* A string member into out (size bytes, truncated at a UTF-8 boundary);
+ * *set = 1 when it was a string, 0 for null; an error names what/key. */
+int st_trace_want_str(st_jr *r, const char *what, const char *key, char *out, size_t size, int *set);
+
 #endif

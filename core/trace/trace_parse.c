@@ -81,7 +81,7 @@ static int want_t(st_jr *r, const char *what, uint32_t *t_ms)
 }
 
 /* A string into a fixed field; null leaves it unset (returns 0, *set 0). */
-static int want_str(st_jr *r, const char *what, const char *key, char *out, size_t size, int *set)
+int st_trace_want_str(st_jr *r, const char *what, const char *key, char *out, size_t size, int *set)
 {
     int ty = st_jr_peek(r);
     *set = 0;
@@ -161,13 +161,13 @@ int st_trace_parse_event(st_jr *r, int n, st_event *ev)
                 st_event_set_str(ev->kind_name, sizeof ev->kind_name, kind);
             has_kind = 1;
         } else if (strcmp(key, "stage") == 0) {
-            rc = want_str(r, what, key, ev->stage, sizeof ev->stage, &set);
+            rc = st_trace_want_str(r, what, key, ev->stage, sizeof ev->stage, &set);
             ev->has = (uint16_t)(set ? ev->has | ST_EVF_STAGE : ev->has & ~ST_EVF_STAGE);
         } else if (strcmp(key, "name") == 0) {
-            rc = want_str(r, what, key, ev->name, sizeof ev->name, &set);
+            rc = st_trace_want_str(r, what, key, ev->name, sizeof ev->name, &set);
             ev->has = (uint16_t)(set ? ev->has | ST_EVF_NAME : ev->has & ~ST_EVF_NAME);
         } else if (strcmp(key, "note") == 0) {
-            rc = want_str(r, what, key, ev->note, sizeof ev->note, &set);
+            rc = st_trace_want_str(r, what, key, ev->note, sizeof ev->note, &set);
             ev->has = (uint16_t)(set ? ev->has | ST_EVF_NOTE : ev->has & ~ST_EVF_NOTE);
         } else if (strcmp(key, "nbytes") == 0 && st_jr_peek(r) != ST_J_NULL) {
             rc = st_jr_want_bytes(r, what, key, &ev->nbytes);
@@ -302,7 +302,7 @@ int st_trace_parse_summary(st_jr *r, st_summary *sum)
             has_v = 1;
         } else if (strcmp(key, "kernel_peak_source") == 0) {
             int set;
-            if ((rc = want_str(r, "summary", key, src, sizeof src, &set)))
+            if ((rc = st_trace_want_str(r, "summary", key, src, sizeof src, &set)))
                 return rc;
         } else if ((rc = st_jr_skip(r))) {
             return rc;

@@ -57,6 +57,8 @@ struct st_recorder {
     int urgent_due; /* an urgent sync was put off (ST_REC_URGENT_GAP) */
     uint64_t syncs;
     char label[256];
+    char command[4096]; /* the watched command once it changed (-p follows
+                           exec): written in the end record; "" none */
     st_jw line;    /* reused for every line */
 };
 
@@ -305,10 +307,19 @@ int st_recorder_event(st_recorder *r, const st_event *ev, st_error *err)
     return emit_line(r, 1, err);
 }
 
+void st_recorder_command(st_recorder *r, const char *command)
+{
+    snprintf(r->command, sizeof r->command, "%s", command ? command : "");
+}
+
 int st_recorder_end(st_recorder *r, const st_summary *s, uint64_t dropped_samples, st_error *err)
 {
     st_jw_reset(&r->line);
     st_jw_lit(&r->line, "{\"type\":\"end\"");
+    if (r->command[0]) { /* the start record's command was replaced by exec */
+        st_jw_lit(&r->line, ",\"command\":");
+        st_jw_strn(&r->line, r->command, strlen(r->command));
+    }
     if (s) {
         st_jw_lit(&r->line, ",\"summary\":");
         /* one line every reader takes, with the page padding before it

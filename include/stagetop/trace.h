@@ -126,6 +126,9 @@ int st_recorder_sample(st_recorder *r, const st_sample *s, st_error *err);
 int st_recorder_event(st_recorder *r, const st_event *ev, st_error *err); /* synced at once */
 /* {"type":"end"} (with the summary when non-NULL, and dropped_samples:
  * sampling deadlines that passed unsampled); synced at once. */
+/* The watched command changed since the start record (-p follows exec):
+ * the end record says it ("command"), and readers take it as the run's. */
+void st_recorder_command(st_recorder *r, const char *command);
 int st_recorder_end(st_recorder *r, const st_summary *s, uint64_t dropped_samples, st_error *err);
 /* Close; does not write "end" (a run that did not end cleanly). */
 void st_recorder_close(st_recorder *r);

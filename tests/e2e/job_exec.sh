@@ -20,3 +20,21 @@ wait $st
 check "the exported trace names the program the root exec'd" grep -q "\"command\":\"sleep $secs\"" "$T/r.json"
 "$STAGETOP" report "$T/r.json" >"$T/r.md"
 check "the report names it" grep -q "sleep $secs" "$T/r.md"
+
+# The same with a JSONL record: its start line may be written before the exec,
+# so the end record says the command, and every reader takes it.
+secs2=2.$(( $$ % 900 + 100 ))
+sh -c "while [ ! -e '$T/go2' ]; do sleep 0.05; done; exec sleep $secs2" &
+target=$!
+remember_job $target
+"$STAGETOP" --headless --no-gpu -i .2 -p $target --record "$T/r.jsonl" --metrics "$T/m2.prom" --quiet 2>"$T/err2" &
+st=$!
+remember_job $st
+wait_for "the first sample (before the exec)" 30 test -s "$T/m2.prom"
+: >"$T/go2"
+wait $st
+check "JSONL: the end record names the program the root exec'd" grep -q "^{\"type\":\"end\",\"command\":\"sleep $secs2\"" "$T/r.jsonl"
+"$STAGETOP" summary "$T/r.jsonl" >"$T/s2.json"
+check "JSONL: summary's meta names it" grep -q "\"command\":\"sleep $secs2\"" "$T/s2.json"
+"$STAGETOP" report "$T/r.jsonl" >"$T/r2.md"
+check "JSONL: the report names it" grep -q "sleep $secs2" "$T/r2.md"
