@@ -65,7 +65,7 @@ int cli_diff(int argc, char **argv)
     st_diff d;
     int rc = CLI_EXIT_OK;
     if (st_diff_compute(&a, &b, &d, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: diff: %s\n", e.msg);
+        cli_say("diff: %s", e.msg);
         rc = CLI_EXIT_USAGE;
     } else {
         char *text = json ? st_diff_json(&d) : st_diff_text(&d, in[0], in[1]);
@@ -128,7 +128,7 @@ int cli_plot_cmd(int argc, char **argv)
     if (la == 0 && lb == 0) {
         if ((strcmp(out, "-") == 0 ? st_plot_cmp_svg(&a, &b, na, nb, &o, stdout, &e)
                                    : st_plot_cmp_svg_file(&a, &b, na, nb, &o, out, &e)) != ST_OK)
-            fprintf(stderr, "stagetop: %s: %s\n", out, e.msg);
+            cli_say("%s: %s", out, e.msg);
         else
             rc = CLI_EXIT_OK;
     }

@@ -175,12 +175,12 @@ static int emit(char *md, const char *out, st_error *e)
 {
     int rc = CLI_EXIT_OK;
     if (!md) {
-        fprintf(stderr, "stagetop: report: %s\n", e->msg);
+        cli_say("report: %s", e->msg);
         return CLI_EXIT_WATCH;
     }
     if (out && strcmp(out, "-") != 0) {
         if (st_atomic_write(out, md, strlen(md), ST_ATOMIC_SYNC, e) != ST_OK) {
-            fprintf(stderr, "stagetop: %s: %s\n", out, e->msg);
+            cli_say("%s: %s", out, e->msg);
             rc = CLI_EXIT_WATCH;
         }
     } else if (fputs(md, stdout) < 0 || fflush(stdout) != 0) {
@@ -237,7 +237,7 @@ static int write_svg(const st_trace *t, const st_trace *t2, const char *la, cons
     st_plot_opts_init(&o);
     if ((t2 ? st_plot_cmp_svg_file(t, t2, la, lb, &o, path, &e)
             : st_plot_svg_file(t, &o, path, &e)) != ST_OK) {
-        fprintf(stderr, "stagetop: %s: %s\n", path, e.msg);
+        cli_say("%s: %s", path, e.msg);
         free(path);
         return -1;
     }
@@ -281,7 +281,7 @@ static int report_files(int n, const char *const *in, const char *const *label, 
         } else {
             st_diff d;
             if (st_diff_compute(&t[0], &t[1], &d, &e) != ST_OK) {
-                fprintf(stderr, "stagetop: report: %s\n", e.msg);
+                cli_say("report: %s", e.msg);
             } else {
                 rc = emit(st_report_diff_md_charts(&d, label[0], label[1], &c, &e), out, &e);
                 st_diff_free(&d);

@@ -22,6 +22,7 @@
 /* State kept between st_trace_feed_line calls (t->priv). */
 typedef struct reader {
     int seen_start;
+    uint32_t last_stage_ms; int has_stage; /* the last stage event's time */
 } reader;
 
 void st_trace_meta_free(st_trace_meta *m)
@@ -115,6 +116,16 @@ static int parse_record(st_trace *t, reader *rd, st_jr *r, const char *type, int
         st_event ev;
         if ((rc = st_trace_parse_event(r, n, &ev)))
             return rc;
+        if (ev.kind == ST_EV_STAGE && t->meta.stagetop[0]) {
+            /* stagetop writes stage events in time order: one before the
+             * previous stage is a damaged record (its window would last
+             * less than nothing), refused with its line */
+            if (rd->has_stage && ev.t_ms < rd->last_stage_ms)
+                return st_jr_fail(r, "time goes backwards: a stage at %.3f s after one at %.3f s",
+                                  ev.t_ms / 1000.0, rd->last_stage_ms / 1000.0);
+            rd->last_stage_ms = ev.t_ms;
+            rd->has_stage = 1;
+        }
         return st_event_list_add(&t->events, &ev, r->err);
     }
     if (strcmp(type, "start") == 0 && !rd->seen_start) {

@@ -57,6 +57,26 @@ static void time_backwards_is_refused(void **state)
     st_trace_free(&t);
 }
 
+/* A stage event before the previous stage (a stage would show "-5.0 s"):
+ * refused, naming the line; the whole-buffer reader says the same. */
+static void stage_backwards_is_refused(void **state)
+{
+    (void)state;
+    st_trace t;
+    st_error e;
+    static const char text[] = START "{\"type\":\"sample\",\"t\":0.0,\"footprint\":1}\n"
+                                     "{\"type\":\"event\",\"kind\":\"stage\",\"t\":10.0,\"stage\":\"a\"}\n"
+                                     "{\"type\":\"event\",\"kind\":\"stage\",\"t\":5.0,\"stage\":\"b\"}\n"
+                                     "{\"type\":\"sample\",\"t\":12.0,\"footprint\":1}\n";
+    int rc = load_text(text, &t, &e);
+    assert_int_not_equal(rc, ST_OK);
+    assert_non_null(strstr(e.msg, "line 4"));
+    assert_non_null(strstr(e.msg, "backwards"));
+    rc = st_trace_load_mem(text, sizeof text - 1, &t, &e);
+    assert_int_not_equal(rc, ST_OK);
+    assert_non_null(strstr(e.msg, "line 4"));
+}
+
 static void torn_last_line_keeps_the_rest(void **state)
 {
     (void)state;
@@ -117,6 +137,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(time_backwards_is_refused),
+        cmocka_unit_test(stage_backwards_is_refused),
         cmocka_unit_test(torn_last_line_keeps_the_rest),
         cmocka_unit_test(loads_bytes_saturate),
     };
