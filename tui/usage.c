@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "stagetop/gpu.h"
+#include "stagetop/doctor.h"
 
 void cli_usage(FILE *f)
 {
@@ -89,17 +89,7 @@ void cli_usage(FILE *f)
 /* One line on the GPU lane: there, or why not. */
 void cli_gpu_status(FILE *f)
 {
-    st_gpu *g;
-    st_error e;
-    const char *lib = getenv("ST_NVML_LIB");
-    st_error_clear(&e);
-    if (st_gpu_open(&g, lib && *lib ? lib : NULL, &e) == ST_OK) {
-        const st_gpu_device *d;
-        size_t n = st_gpu_devices(g, &d);
-        fprintf(f, "GPU lane: NVML found, %zu device(s)%s%s\n", n, n ? ", first: " : "",
-                n ? d[0].name : "");
-        st_gpu_close(g);
-    } else {
-        fprintf(f, "GPU lane: %s\n", e.msg[0] ? e.msg : "not available");
-    }
+    char line[256];
+    st_doc_gpu_line(getenv("ST_NVML_LIB"), line, sizeof line);
+    fprintf(f, "GPU lane: %s\n", line);
 }

@@ -281,3 +281,18 @@ int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *
     }
     return ST_OK;
 }
+
+void st_doc_gpu_line(const char *lib, char *buf, size_t len)
+{
+    st_gpu *g;
+    st_error e;
+    st_error_clear(&e);
+    if (st_gpu_open(&g, lib && *lib ? lib : NULL, &e) == ST_OK) {
+        const st_gpu_device *d;
+        size_t n = st_gpu_devices(g, &d);
+        snprintf(buf, len, "NVML found, %zu device(s)%s%s", n, n ? ", first: " : "", n ? d[0].name : "");
+        st_gpu_close(g);
+    } else {
+        snprintf(buf, len, "%s", e.msg[0] ? e.msg : "not available");
+    }
+}

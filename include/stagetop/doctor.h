@@ -191,4 +191,8 @@ int st_doc_json_write(int fd, const st_doc_report *r);
  * value + tol >= ref. */
 void st_doc_judge(st_doc_check *c);
 
+/* One line on the GPU lane for --help: "NVML found, N device(s), first:
+ * NAME" or why there is none (lib: the NVML path, NULL or "": the default). */
+void st_doc_gpu_line(const char *lib, char *buf, size_t len);
+
 #endif
