@@ -337,6 +337,10 @@ int tui_replay(const char *path, const tui_opts *o, st_error *err)
         /* the whole file before the screen: a bad one leaves the terminal alone */
         rc = st_trace_load_file(path, &r->t, err);
         r->ended = 1;
+        if (rc == ST_OK && r->t.torn_line) /* a torn last line: left out, said on the screen */
+            tui_view_message(&r->v, st_now(), 1,
+                             "line %zu is cut (a torn copy?): left out; the %zu before it are shown",
+                             (size_t)r->t.torn_line, (size_t)r->t.torn_line - 1);
     } else if (isatty(STDIN_FILENO)) {
         rc = st_error_set(err, ST_EINVAL, 0, "stdin is a terminal: pipe a JSONL stream into "
                                              "`stagetop replay -`, or give a file");

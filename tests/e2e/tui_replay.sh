@@ -270,6 +270,8 @@ check "cut.jsonl: it says line 31 is cut and left out" grep -q "cut.jsonl: line 
 start_pane cut 80 24 "'$STAGETOP' replay '$T/cut.jsonl'"
 check "cut.jsonl in a terminal: the replay screen starts" \
     until_ok 10 sh -c "[ \"\$(tmux -L $TM_SOCK display -p -t cut '#{alternate_on}')\" = 1 ]"
+check "cut.jsonl in a terminal: the screen says line 31 was cut and left out" \
+    wait_screen cut 10 "line 31 is cut .*left out; the 30 before"
 tm send-keys -t cut q
 check "cut.jsonl in a terminal: q ends it (exit 0)" wait_screen cut 10 "stagetop-exit=0"
 tm kill-session -t cut
