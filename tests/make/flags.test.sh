@@ -14,6 +14,9 @@ trap 'rm -rf "$T"' EXIT
 (cd "$ST_ROOT" && tar -cf - --exclude=./build --exclude=./build-san --exclude=./fuzz-out \
     --exclude=./.git --exclude=./stagetop .) | (cd "$T" && tar -xf -)
 OBJS="build/core/units.o build/workloads/spike"
+# The make that runs this test (`make check WERROR=1`) hands its command-line
+# variables down through the environment: the builds here start from none.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES WERROR SANITIZE OPT CFLAGS 2>/dev/null
 
 # mk VAR=VALUE...: make the two targets in the copy; its output in $T/out.
 mk() { (cd "$T" && make --no-print-directory "$@" $OBJS) >"$T/out" 2>&1; }
