@@ -10,6 +10,9 @@
 # wide-character curses API the way Apple's ncurses 5.7 header gates it:
 # by _XOPEN_SOURCE_EXTENDED alone (docs/macos.md, "Curses on a Mac").
 set -u
+# The make that runs this test (`make check SANITIZE=1 WERROR=1`) hands its
+# command-line variables down through the environment: this one starts from none.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES WERROR SANITIZE OPT CFLAGS 2>/dev/null
 . "$(dirname "$0")/../lib/common.sh"
 cd "$ST_ROOT" || exit 1
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT

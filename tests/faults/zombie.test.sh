@@ -30,9 +30,11 @@ parent2=$!
 remember_job $parent2
 wait_for "the second child runs" 30 sh -c "pgrep -P $parent2 >/dev/null"
 c=$(pgrep -P "$parent2" | head -1)
-timeout 60 "$STAGETOP" --headless --interval 0.1 -p "$c" > /dev/null 2> "$T/mid.err" &
+timeout 60 "$STAGETOP" --headless --jsonl --interval 0.1 -p "$c" > "$T/mid.jsonl" 2> "$T/mid.err" &
 st=$!
-wait_turns "$st" 3 >/dev/null   # it is sampling
+# it is sampling (its records say so: the turns of `timeout`, the pid $!
+# names, are too few to wait on, and a slow build took the whole minute)
+wait_for "stagetop samples the root" 30 grep -q '"type":"sample"' "$T/mid.jsonl"
 kill -KILL "$c"
 wait $st; rc=$?
 check "--headless -p ROOT that becomes a zombie: the run ends ($rc; 124: sampled on)" \
