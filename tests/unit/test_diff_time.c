@@ -15,6 +15,7 @@
 
 #include "stagetop/diff.h"
 #include "stagetop/report.h"
+#include "tracetext.h"
 
 /* A: setup 0-1 s, enc 1-2 s, dec 2-3 s, enc again 3-4 s; B: enc 0-3 s,
  * dec 3-4 s.  Swap rises in A's first enc window by 100, in the second by
@@ -38,20 +39,13 @@ static const char TRACE_B[] =
     "{\"type\":\"sample\",\"t\":3,\"footprint\":10,\"swap_used\":600,\"level\":45}\n"
     "{\"type\":\"sample\",\"t\":5,\"footprint\":10,\"swap_used\":600,\"level\":45}\n";
 
-static void load(const char *text, st_trace *t)
-{
-    st_error e;
-    st_trace_init(t);
-    assert_int_equal(st_trace_load_mem(text, strlen(text), t, &e), ST_OK);
-}
-
 static void per_stage_time_swap_level(void **state)
 {
     (void)state;
     st_trace a, b;
     st_diff d;
-    load(TRACE_A, &a);
-    load(TRACE_B, &b);
+    load_trace(TRACE_A, &a);
+    load_trace(TRACE_B, &b);
     assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
     assert_int_equal(d.n_stages, 3);
     const st_diff_stage *enc = &d.stages[1];

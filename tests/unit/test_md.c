@@ -15,6 +15,7 @@
 #include "stagetop/md.h"
 #include "stagetop/report.h"
 #include "stagetop/stages.h"
+#include "tracetext.h"
 
 static char *esc(const char *s, size_t n, size_t max, int md)
 {
@@ -116,20 +117,13 @@ static const char TRACE_B[] =
     "{\"type\":\"sample\",\"t\":1,\"footprint\":1000,\"swap_used\":2600,\"level\":40}\n"
     "{\"type\":\"sample\",\"t\":2,\"footprint\":990,\"swap_used\":2500,\"level\":45}\n";
 
-static void load(const char *text, st_trace *t)
-{
-    st_error e;
-    st_trace_init(t);
-    assert_int_equal(st_trace_load_mem(text, strlen(text), t, &e), ST_OK);
-}
-
 static void test_stage_rows(void **state)
 {
     (void)state;
     st_trace t;
     st_stage_row *r;
     size_t n;
-    load(TRACE_A, &t);
+    load_trace(TRACE_A, &t);
     assert_int_equal(st_stage_rows(&t.summary, &r, &n, NULL), ST_OK);
     assert_int_equal(n, 4); /* setup, enc, a|b, enc */
     assert_string_equal(r[0].stage, "setup");
@@ -165,8 +159,8 @@ static void test_diff_match_and_gate(void **state)
     (void)state;
     st_trace a, b;
     st_diff d;
-    load(TRACE_A, &a);
-    load(TRACE_B, &b);
+    load_trace(TRACE_A, &a);
+    load_trace(TRACE_B, &b);
     assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
     assert_int_equal(d.n_stages, 4); /* setup, enc, a|b, then only-b */
     assert_string_equal(d.stages[1].stage, "enc");
@@ -198,7 +192,7 @@ static void test_report_md(void **state)
 {
     (void)state;
     st_trace t;
-    load(TRACE_A, &t);
+    load_trace(TRACE_A, &t);
     char *md = st_report_md(&t, "run|1.jsonl", "stages  |a``b```c\x1b\n", NULL);
     assert_non_null(md);
     assert_null(strchr(md, '\x1b'));

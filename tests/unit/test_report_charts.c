@@ -15,6 +15,7 @@
 
 #include "stagetop/diff.h"
 #include "stagetop/report.h"
+#include "tracetext.h"
 
 static const char RUN[] =
     "{\"type\":\"start\",\"interval\":1,\"stageload\":\"0.1.0\"}\n"
@@ -22,18 +23,11 @@ static const char RUN[] =
     "{\"type\":\"sample\",\"t\":0,\"footprint\":500,\"swap_used\":2000,\"level\":50}\n"
     "{\"type\":\"sample\",\"t\":1,\"footprint\":600,\"swap_used\":2000,\"level\":50}\n";
 
-static void load(const char *text, st_trace *t)
-{
-    st_error e;
-    st_trace_init(t);
-    assert_int_equal(st_trace_load_mem(text, strlen(text), t, &e), ST_OK);
-}
-
 static void one_trace_block_and_link(void **state)
 {
     (void)state;
     st_trace t;
-    load(RUN, &t);
+    load_trace(RUN, &t);
     st_report_charts c = {{"footprint ```x\n~~~~\ntime 0s\n", NULL}, "my run (1).svg"};
     char *md = st_report_md_charts(&t, "t.jsonl", &c, NULL);
     assert_non_null(md);
@@ -56,8 +50,8 @@ static void comparison_has_charts(void **state)
     st_trace a, b;
     st_diff d;
     st_error e;
-    load(RUN, &a);
-    load(RUN, &b);
+    load_trace(RUN, &a);
+    load_trace(RUN, &b);
     assert_int_equal(st_diff_compute(&a, &b, &d, &e), ST_OK);
     st_report_charts c = {{"footprint A\n", "footprint B\n"}, "cmp.svg"};
     char *md = st_report_diff_md_charts(&d, "a|1.jsonl", "b.jsonl", &c, NULL);

@@ -15,6 +15,7 @@
 #include "stagetop/diff.h"
 #include "stagetop/report.h"
 #include "stagetop/report_model.h"
+#include "tracetext.h"
 
 /* A stagetop trace on a 16 GiB machine with 4 GiB of swap, whose job
  * exited with status 3, and whose start record has two extra fields, one
@@ -33,19 +34,12 @@ static const char STAGELOAD_TRACE[] =
     "\"pipeline\":\"P\",\"steps\":20,\"seed\":7,\"stageload\":\"0.1.0\",\"torch\":\"2.11.0\"}\n"
     "{\"type\":\"sample\",\"t\":0,\"footprint\":100,\"swap_used\":0,\"level\":90}\n";
 
-static void load(const char *text, st_trace *t)
-{
-    st_error e;
-    st_trace_init(t);
-    assert_int_equal(st_trace_load_mem(text, strlen(text), t, &e), ST_OK);
-}
-
 static void the_rows(void **state)
 {
     (void)state;
     st_trace t;
     st_rm_env env[ST_RM_MAX_ENV];
-    load(STAGETOP_TRACE, &t);
+    load_trace(STAGETOP_TRACE, &t);
     size_t n = st_rm_environment(&t, env, ST_RM_MAX_ENV);
     assert_int_equal(n, 7);
     assert_string_equal(env[0].label, "RAM");
@@ -68,8 +62,8 @@ static void in_the_header_table(void **state)
 {
     (void)state;
     st_trace a, b;
-    load(STAGETOP_TRACE, &a);
-    load(STAGELOAD_TRACE, &b);
+    load_trace(STAGETOP_TRACE, &a);
+    load_trace(STAGELOAD_TRACE, &b);
     char *md = st_report_md(&a, "a.jsonl", NULL, NULL);
     assert_non_null(md);
     assert_non_null(strstr(md, "| RAM | 16.0 GiB |\n| swap size | 4.00 GiB |\n| exit status | 3 |\n"

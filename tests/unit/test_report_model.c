@@ -16,6 +16,7 @@
 #include "stagetop/diff.h"
 #include "stagetop/report.h"
 #include "stagetop/report_model.h"
+#include "tracetext.h"
 
 /* A: 3 s, peak 800, swap 1000 -> 1500 -> 1250, min level 60.00 %, a load.
  * B: 2 s, peak 1200, swap 2000 -> 2600 -> 2500, min level 45.50 %. */
@@ -35,19 +36,12 @@ static const char TRACE_B[] =
     "{\"type\":\"sample\",\"t\":2,\"footprint\":990,\"swap_used\":2500,\"level\":47}\n";
 static const char NO_SAMPLES[] = "{\"type\":\"start\",\"interval\":1,\"stageload\":\"0.1.0\"}\n";
 
-static void load(const char *text, st_trace *t)
-{
-    st_error e;
-    st_trace_init(t);
-    assert_int_equal(st_trace_load_mem(text, strlen(text), t, &e), ST_OK);
-}
-
 static void rows_are_typed_and_changes_computed_once(void **state)
 {
     (void)state;
     st_trace a, b;
-    load(TRACE_A, &a);
-    load(TRACE_B, &b);
+    load_trace(TRACE_A, &a);
+    load_trace(TRACE_B, &b);
     st_rm_row rows[ST_RM_MAX_ROWS];
     size_t n = st_rm_summary(&a.summary, &b.summary, rows, ST_RM_MAX_ROWS);
     static const char *const keys[] = {"duration", "peak_footprint", "kernel_peak", "swap",
@@ -127,8 +121,8 @@ static void every_output_renders_the_same_rows(void **state)
     (void)state;
     st_trace a, b;
     st_diff d;
-    load(TRACE_A, &a);
-    load(TRACE_B, &b);
+    load_trace(TRACE_A, &a);
+    load_trace(TRACE_B, &b);
     assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
     char *tx = st_diff_text(&d, "a", "b"), *md = st_report_diff_md(&d, "a", "b", NULL);
     char *js = st_diff_json(&d);
@@ -170,8 +164,8 @@ static void no_samples_no_change_anywhere(void **state)
     (void)state;
     st_trace a, b;
     st_diff d;
-    load(TRACE_A, &a);
-    load(NO_SAMPLES, &b);
+    load_trace(TRACE_A, &a);
+    load_trace(NO_SAMPLES, &b);
     assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
     assert_false(d.has_peak_pct);
     char *js = st_diff_json(&d), *md = st_report_diff_md(&d, "a", "b", NULL);

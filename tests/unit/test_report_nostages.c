@@ -16,6 +16,7 @@
 
 #include "stagetop/diff.h"
 #include "stagetop/report.h"
+#include "tracetext.h"
 
 static const char NO_STAGES[] =
     "{\"type\":\"start\",\"stagetop\":\"0.3.0\",\"platform\":\"linux\",\"pid\":42,\"command\":\"job\","
@@ -35,18 +36,11 @@ static const char STAGED[] =
     "{\"type\":\"sample\",\"t\":0,\"footprint\":500,\"swap_used\":2000,\"level\":50}\n"
     "{\"type\":\"sample\",\"t\":1,\"footprint\":600,\"swap_used\":2000,\"level\":50}\n";
 
-static void load(const char *text, st_trace *t)
-{
-    st_error e;
-    st_trace_init(t);
-    assert_int_equal(st_trace_load_mem(text, strlen(text), t, &e), ST_OK);
-}
-
 static void one_trace(void **state)
 {
     (void)state;
     st_trace t;
-    load(NO_STAGES, &t);
+    load_trace(NO_STAGES, &t);
     char *md = st_report_md(&t, "t.jsonl", NULL, NULL);
     assert_non_null(md);
     assert_non_null(strstr(md, "#### Stages\n\nNo stages: this trace has no stage events"));
@@ -67,8 +61,8 @@ static void compared(void **state)
     (void)state;
     st_trace a, b;
     st_diff d;
-    load(NO_STAGES, &a);
-    load(STAGED, &b);
+    load_trace(NO_STAGES, &a);
+    load_trace(STAGED, &b);
     assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
     assert_int_equal(d.n_stages, 1); /* B's enc only: no "setup" from A */
     assert_string_equal(d.stages[0].stage, "enc");

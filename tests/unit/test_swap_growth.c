@@ -26,6 +26,7 @@
 #include "monitor_script.h"
 
 #include "sizes.h"
+#include "tracetext.h"
 
 static int count_kind(const st_monitor *m, int kind)
 {
@@ -109,13 +110,6 @@ static const char TRACE_B[] =
     "{\"type\":\"sample\",\"t\":1,\"footprint\":1000,\"swap_used\":2600,\"level\":40}\n"
     "{\"type\":\"sample\",\"t\":2,\"footprint\":990,\"swap_used\":2500,\"level\":45}\n";
 
-static void load(const char *text, st_trace *t)
-{
-    st_error e;
-    st_trace_init(t);
-    assert_int_equal(st_trace_load_mem(text, strlen(text), t, &e), ST_OK);
-}
-
 /* The trace outputs: peak - start is "swap peak rise" everywhere; "swap
  * growth" is left to the per-stage column (a window's end - its start). */
 static void trace_outputs_name_the_peak_rise(void **state)
@@ -123,8 +117,8 @@ static void trace_outputs_name_the_peak_rise(void **state)
     (void)state;
     st_trace a, b;
     st_diff d;
-    load(TRACE_A, &a);
-    load(TRACE_B, &b);
+    load_trace(TRACE_A, &a);
+    load_trace(TRACE_B, &b);
     char *md = st_report_md(&a, "a.jsonl", NULL, NULL);
     assert_non_null(md);
     assert_non_null(strstr(md, "| swap peak rise | +500 B |\n"));
