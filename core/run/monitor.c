@@ -277,6 +277,16 @@ static void follow_exec(st_monitor *m, double now)
     }
 }
 
+/* Is the watched root a zombie?  The state this sample read (no more I/O);
+ * the backend is asked only when the root gave no state. */
+static int root_is_zombie(const st_monitor *m)
+{
+    const st_tree *t = &m->tree;
+    if (t->n_members > 0 && t->members[0].id.pid == t->root.pid && (t->members[0].valid & ST_PM_STATE))
+        return t->members[0].state == 'Z';
+    return m->plat->is_zombie && m->plat->is_zombie(m->b, t->root.pid) == 1;
+}
+
 /* The job: reaped (launched), vanished (attached), or past a kill's grace;
  * the exit event when it has just ended. */
 static void poll_job(st_monitor *m, double now)
@@ -292,8 +302,7 @@ static void poll_job(st_monitor *m, double now)
     }
     /* A watched root that has become a zombie (its parent does not reap
      * it), nothing else left: over, not sampled for ever. */
-    if (!exited && !m->job.launched && m->tree.n_members <= 1 && m->plat->is_zombie &&
-        m->plat->is_zombie(m->b, m->tree.root.pid) == 1) {
+    if (!exited && !m->job.launched && m->tree.n_members <= 1 && root_is_zombie(m)) {
         m->job.state = ST_JOB_EXITED;
         m->job.exit_code = -1;
         exited = 1;
