@@ -25,10 +25,6 @@ LIMIT=256M
 BUDGET=$((128 * 1024 * 1024))
 IVAL=0.2
 
-skip_all() { for n in $NAMES; do echo "SKIP: $n: $1"; done; exit 0; }
-fail_all() { for n in $NAMES; do echo "FAIL: $n: $1"; done; exit 1; }
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; FAILED=1; }
 FAILED=0
 
 why=$(swap_why_not)

@@ -16,6 +16,14 @@ SW_CG=""
 SW_CGV=""    # 1 or 2
 SW_PROCS=""  # the cgroup's process list file
 
+# The result lines of a test whose checks are named in $NAMES (set by the
+# test): all skipped or all failed at once, or one passed or failed
+# (FAILED=1 remembers it).
+skip_all() { for n in $NAMES; do echo "SKIP: $n: $1"; done; exit 0; }
+fail_all() { for n in $NAMES; do echo "FAIL: $n: $1"; done; exit 1; }
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; FAILED=1; }
+
 swap_why_not() {
     if [ "$(id -u)" != 0 ]; then echo "needs root (swapon, cgroups)"; return; fi
     for c in fallocate mkswap swapon swapoff python3; do
