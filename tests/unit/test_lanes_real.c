@@ -66,6 +66,20 @@ static void sample(st_tree *t, acc *a)
     a->last = now;
 }
 
+/* Sample every usec microseconds until the child's answer is on fd. */
+static void sample_until_readable(st_tree *t, acc *a, int fd, long usec)
+{
+    for (;;) {
+        struct timeval tv = {0, usec};
+        fd_set rd;
+        FD_ZERO(&rd);
+        FD_SET(fd, &rd);
+        if (select(fd + 1, &rd, NULL, NULL, &tv) > 0)
+            return;
+        sample(t, a);
+    }
+}
+
 /* Busy on one core for 3 s, then asleep: the lane reads the child's own
  * CPU while busy (100 on an idle core; less when the machine is shared,
  * and then exactly what the child got) and ~0 asleep. */
@@ -167,15 +181,7 @@ static void reaped_children_counted_once(void **state)
     assert_int_equal(st_tree_init(&t, P, b, pid, 0, NULL), ST_OK);
     a.last = mono();
     sample(&t, &a);
-    for (;;) {
-        struct timeval tv = {0, 500000};
-        fd_set rd;
-        FD_ZERO(&rd);
-        FD_SET(fd[0], &rd);
-        if (select(fd[0] + 1, &rd, NULL, NULL, &tv) > 0)
-            break;
-        sample(&t, &a);
-    }
+    sample_until_readable(&t, &a, fd[0], 500000);
     assert_int_equal(read(fd[0], &got, sizeof got), (ssize_t)sizeof got);
     sample(&t, &a);
     printf("# lane integral %.3f s, the tree's own %.3f s\n", a.cpu_s, got);
@@ -242,15 +248,7 @@ static void pageins_match_majflt(void **state)
     assert_int_equal(st_tree_init(&t, P, b, pid, 0, NULL), ST_OK);
     a.last = mono();
     sample(&t, &a);
-    for (;;) {
-        struct timeval tv = {0, 200000};
-        fd_set rd;
-        FD_ZERO(&rd);
-        FD_SET(fd[0], &rd);
-        if (select(fd[0] + 1, &rd, NULL, NULL, &tv) > 0)
-            break;
-        sample(&t, &a);
-    }
+    sample_until_readable(&t, &a, fd[0], 200000);
     assert_int_equal(read(fd[0], &got, sizeof got), (ssize_t)sizeof got);
     sample(&t, &a);
     printf("# lane integral %.0f page-ins, the child's own majflt %ld, pages %d\n", a.faults, got,
