@@ -43,7 +43,7 @@ void st_metrics_values_of(const st_run_view *rv, double wall, st_metrics_values 
     memset(v, 0, sizeof *v);
     v->wall = wall;
     v->state = rv->job_state;
-    v->pressure_is_level = rv->meta && strcmp(rv->meta->platform, "darwin") == 0;
+    v->pressure_is_level = rv->pressure_is_level; /* the platform's capability */
     if (rv->last) {
         v->last = *rv->last;
         v->has_sample = 1;

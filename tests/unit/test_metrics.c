@@ -401,6 +401,7 @@ static void test_values_of(void **state)
     rv.guard_active = 1;
     rv.guard_opts.has_swap_budget = 1;
     rv.guard_opts.swap_budget = 4096;
+    rv.pressure_is_level = 1; /* the platform's capability, as on macOS */
     st_metrics_values_of(&rv, 1000.0, &v);
     assert_true(v.pressure_is_level);
     assert_true(v.has_footprint_peak && v.footprint_peak == 300);
@@ -413,6 +414,7 @@ static void test_values_of(void **state)
     rv.job_state = ST_JOB_EXITED;
     rv.exit_code = 3;
     snprintf(meta.platform, sizeof meta.platform, "linux");
+    rv.pressure_is_level = 0;
     st_metrics_values_of(&rv, 1000.0, &v);
     assert_false(v.pressure_is_level);
     assert_true(v.has_exit_code && v.exit_code == 3);
