@@ -9,7 +9,12 @@
 #                      samples of the crossing, the job's process group gone,
 #                      an unrelated process untouched, budget + kill events
 #   guard_swap_pause   --on-budget pause: every process of the tree stopped
-#                      (state T), nothing killed, stagetop still watching
+#                      (state T), nothing killed, stagetop still watching,
+#                      and its samples while the job is stopped agree with
+#                      the test's own readings of /proc/meminfo (a stopped
+#                      job's swap stays put; the kill run's peak does not:
+#                      the kill frees it within milliseconds, before a
+#                      poller can be sure to see it)
 # Prints PASS:/FAIL:/SKIP: lines.  Swap and cgroup are removed whatever
 # happens (trap on EXIT INT TERM).  Takes about 20 s.
 set -u
@@ -73,6 +78,8 @@ start_poller() {
     POLLER=$!
 }
 stop_poller() { kill "$POLLER" 2>/dev/null; wait "$POLLER" 2>/dev/null; POLLER=""; }
+# Sample records written to the record $1 so far.
+samples() { _n=$(grep -c '"type": *"sample"' "$1" 2>/dev/null); echo "${_n:-0}"; }
 # Live (not zombie) processes whose process group is $1.
 group_live() { ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/' | wc -l; }
 
@@ -128,7 +135,7 @@ fi
 st=$(state "$UNREL")
 [ -n "$st" ] && [ "$st" != T ] || why="$why the unrelated process is '$st';"
 if out=$(python3 "$HERE/check_guard_trace.py" "$T/kill.jsonl" --budget $BUDGET \
-        --interval $IVAL --action kill --own "$T/own-kill.txt" 2>&1); then
+        --interval $IVAL --action kill --own "$T/own-kill.txt" --most $((1024 * 1024 * 1024)) 2>&1); then
     echo "    $out; stagetop ran $(awk -v a="$tk0" -v b="$tk1" 'BEGIN {printf "%.2f", b - a}') s"
 else
     why="$why $out;"
@@ -164,8 +171,15 @@ else
     [ -n "$st" ] && [ "$st" != T ] || why="$why the unrelated process is '$st';"
     if ! grep -q '"kind": *"budget"' "$T/pause.jsonl"; then why="$why no budget event;"; fi
     if grep -q '"kind": *"kill"' "$T/pause.jsonl"; then why="$why a kill event;"; fi
+    # the test's own readings while the job is stopped, around three more
+    # samples of stagetop's: a stopped job's swap stays where it is
+    n0=$(samples "$T/pause.jsonl")
+    for i in 1 2 3; do swap_used_kib; done >"$T/own-pause.txt"
+    wait_cond 30 "[ \$(samples '$T/pause.jsonl') -ge $((n0 + 3)) ]" ||
+        why="$why fewer than 3 samples in 30 s after the pause;"
+    for i in 1 2 3; do swap_used_kib; done >>"$T/own-pause.txt"
     if out=$(python3 "$HERE/check_guard_trace.py" "$T/pause.jsonl" --budget $BUDGET \
-            --interval $IVAL --action pause 2>&1); then
+            --interval $IVAL --action pause --own "$T/own-pause.txt" 2>&1); then
         echo "    $out"
     else
         why="$why $out;"

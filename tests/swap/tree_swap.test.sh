@@ -54,7 +54,7 @@ wait_cond() {
     done
     return 0
 }
-samples() { grep -c '"type":"sample"' "$T/rec.jsonl" 2>/dev/null || echo 0; }
+samples() { _n=$(grep -c '"type":"sample"' "$T/rec.jsonl" 2>/dev/null); echo "${_n:-0}"; }
 
 timeout -k 5 120 "$STAGETOP" --headless --interval 0.2 --swap-budget 128M --on-budget pause \
     --record "$T/rec.jsonl" -- sh -c "$IN_CG" "$SW_PROCS" "$FILL" --target-mib 384 \
