@@ -527,20 +527,6 @@ int main(int argc, char **argv)
         return cli_report(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "doctor") == 0)
         return cli_doctor(argc, argv);
-    if (argc >= 2 && strcmp(argv[1], "plot") == 0) {
-        const char *in = NULL, *out = NULL;
-        for (int i = 2; i < argc; i++) {
-            if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
-                out = argv[++i];
-            else if (!in)
-                in = argv[i];
-            else
-                return bad_usage("usage: stagetop plot FILE -o OUT.svg");
-        }
-        if (!in || !out)
-            return bad_usage("usage: stagetop plot FILE -o OUT.svg");
-        return cli_plot(in, out);
-    }
     int rc = parse_args(argc, argv, &a);
     if (rc == 0)
         rc = cli_preflight(&a);

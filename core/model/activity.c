@@ -9,6 +9,8 @@
 
 void st_activity_add(st_activity *a, const st_sample *smp, uint32_t dt_ms)
 {
+    if (!(smp->valid & (ST_F_CPU | ST_F_PAGEINS | ST_F_TREE_SWAP | ST_F_COMPRESSED)))
+        return; /* 0.2's samples and stageload's: the summary's hot path (make bench) */
     if (st_sample_has(smp, ST_F_CPU)) {
         a->cpu_s += smp->cpu_c / 10000.0 * (dt_ms / 1000.0);
         if (!(a->has & ST_F_CPU) || smp->cpu_c > a->peak_cpu_c)
