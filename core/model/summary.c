@@ -63,7 +63,11 @@ int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err)
         rc = push_stage(s, "setup", 0, err);
 
     uint32_t t = smp->t_ms;
-    int has_fp = st_sample_has(smp, ST_F_FOOTPRINT);
+    /* A sample of a tree with no process left (the job has just gone:
+     * procs 0, footprint 0) is the run's last word, not a reading of any
+     * stage's peak: a stage with only that sample has none ("-"). */
+    int has_fp = st_sample_has(smp, ST_F_FOOTPRINT) &&
+                 !(st_sample_has(smp, ST_F_PROCS) && smp->procs == 0);
     uint32_t dt_ms = s->n_samples > 0 && t > s->last_t_ms ? t - s->last_t_ms : 0;
     st_activity_add(&s->act, smp, dt_ms);
     if (s->n_stages > 0)

@@ -199,6 +199,33 @@ static void test_stage_at_end(void **state)
     st_summary_free(&s);
 }
 
+static void test_empty_tree_is_no_stage_reading(void **state)
+{
+    (void)state;
+    /* a stage marked just before the job went: its only sample is of the
+     * empty tree (procs 0, footprint 0): no peak, not "0 B" */
+    st_summary s;
+    st_summary_init(&s);
+    st_sample live = smp(100, 300, 0, 5000), gone = smp(600, 0, 0, 5000);
+    live.procs = 2, gone.procs = 0;
+    live.valid |= ST_F_PROCS, gone.valid |= ST_F_PROCS;
+    assert_int_equal(st_summary_add_sample(&s, &live, NULL), ST_OK);
+    feed_stage(&s, 500, "late");
+    assert_int_equal(st_summary_add_sample(&s, &gone, NULL), ST_OK);
+    st_summary_finish(&s);
+    assert_int_equal(s.n_stages, 2);
+    assert_true(s.stages[0].has_peak);
+    assert_int_equal(s.stages[0].peak_footprint, 300);
+    assert_string_equal(s.stages[1].stage, "late");
+    assert_false(s.stages[1].has_peak);
+    assert_int_equal(s.stages[1].seconds_ms, 100);
+    st_stage_row row;
+    st_summary_stage(&s, 1, &row);
+    assert_false(row.has_peak);
+    assert_int_equal(s.peak_footprint, 300);
+    st_summary_free(&s);
+}
+
 static void test_loads_releases(void **state)
 {
     (void)state;
@@ -416,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_stage_at_zero_drops_setup),
         cmocka_unit_test(test_stage_after_end),
         cmocka_unit_test(test_stage_at_end),
+        cmocka_unit_test(test_empty_tree_is_no_stage_reading),
         cmocka_unit_test(test_loads_releases),
         cmocka_unit_test(test_random_vs_oracle),
         cmocka_unit_test(outside_stage_sorted_unique),
