@@ -12,7 +12,9 @@
 #             samples (bench/trace-bench)
 #   summary   peak RSS of `stagetop summary` on 1,000,000 JSONL samples
 # Prints each figure's median over ROUNDS (default 5) with its range, and
-# after / before.  Needs git, python3 and /usr/bin/time.  No assertions.
+# after / before.  Needs git, python3 and GNU time (/usr/bin/time -f: the
+# summary row is left empty without it).  Linux: the sampling and frame
+# benchmarks read /proc.  No assertions.
 set -u
 REV=${1:?usage: bench/before_after.sh REV [ROUNDS]}
 ROUNDS=${2:-5}
@@ -77,7 +79,8 @@ while [ $r -le "$ROUNDS" ]; do
 done
 
 echo "before: $REV ($(git -C "$HERE" log -1 --format=%h "$REV")); after: $(git -C "$HERE" describe --always --dirty)"
-echo "($(uname -sr), $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)); median (min-max) of $ROUNDS rounds each, taken in turns"
+echo "($(uname -sr), $(nproc 2>/dev/null || echo ?) CPUs, load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?));" \
+     "median (min-max) of $ROUNDS rounds each, taken in turns"
 printf '%-22s %24s %24s %8s\n' figure before after after/before
 for f in sampling_1_us sampling_10_us sampling_100_us frame_cpu_ms export_cpu_s import_cpu_s \
          record_cpu_s import_jsonl_cpu_s summary_rss_mb; do
