@@ -308,7 +308,8 @@ int cli_summary(const char *path)
     st_trace t;
     st_error e;
     st_trace_init(&t);
-    if (st_trace_load_file(path, &t, &e) != ST_OK) {
+    /* the summary only: a stagetop record is summed as it is read */
+    if (st_trace_summary_file(path, &t, &e) != ST_OK) {
         cli_say("%s: %s", path, e.msg);
         st_trace_free(&t);
         return CLI_EXIT_WATCH;

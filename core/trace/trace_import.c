@@ -99,6 +99,8 @@ static int add_sample(st_trace *t, const st_sample *s, st_jr *r)
                                 t->n_samples + 1);
     }
     t->samples[t->n_samples++] = *s;
+    if (t->fold && t->meta.stagetop[0] && t->n_samples - t->summed_samples >= t->fold)
+        st_trace_fold(t); /* summary-only: the summed samples go */
     return ST_OK;
 }
 

@@ -79,19 +79,83 @@ static void sort_by_t(void *base, size_t n, size_t size, size_t off)
     free(tmp);
 }
 
+/* Do the records read since the last sum extend the summed ones in time?
+ * (An event at the same t as a summed sample would have gone before it.) */
+static int extends_summed(const st_trace *t)
+{
+    size_t fs = t->summed_samples, fe = t->summed_events, ns = t->n_samples, ne = t->events.len;
+    uint32_t ls = fs ? t->samples[fs - 1].t_ms : 0;
+    uint32_t le = fe ? t->events.v[fe - 1].t_ms : 0;
+    int ordered = 1;
+    for (size_t i = fs; i < ns && ordered; i++)
+        ordered = !(i > 0 && t->samples[i].t_ms < t->samples[i - 1].t_ms) && !(fe && t->samples[i].t_ms < le);
+    for (size_t j = fe; j < ne && ordered; j++)
+        ordered = !(j > 0 && t->events.v[j].t_ms < t->events.v[j - 1].t_ms) && !(fs && t->events.v[j].t_ms <= ls);
+    return ordered;
+}
+
 /* Add samples [i, t->n_samples) and events [j, t->events.len) to the
  * summary in time order (an event at the same t as a sample goes first:
  * summary.h); the caller finishes it. */
-static void sum_from(st_trace *t, size_t i, size_t j)
+static void sum_range(st_trace *t, size_t i, size_t ni, size_t j, size_t nj)
 {
-    while (i < t->n_samples || j < t->events.len) {
-        if (j < t->events.len && (i >= t->n_samples || t->events.v[j].t_ms <= t->samples[i].t_ms))
+    while (i < ni || j < nj) {
+        if (j < nj && (i >= ni || t->events.v[j].t_ms <= t->samples[i].t_ms))
             (void)st_summary_add_event(&t->summary, &t->events.v[j++], NULL);
         else
             (void)st_summary_add_sample(&t->summary, &t->samples[i++], NULL);
     }
-    t->summed_samples = t->n_samples;
-    t->summed_events = t->events.len;
+    t->summed_samples = ni;
+    t->summed_events = nj;
+}
+
+static void sum_from(st_trace *t, size_t i, size_t j)
+{
+    sum_range(t, i, t->n_samples, j, t->events.len);
+}
+
+void st_trace_fold(st_trace *t)
+{
+    size_t fs = t->summed_samples, fe = t->summed_events, n = t->n_samples;
+    if (fs > n || fe > t->events.len || n == 0)
+        return;
+    if (!extends_summed(t)) {
+        /* Out of time order: st_trace_finish sorts them, which needs every
+         * sample; if some were let go already, that is no longer possible. */
+        if (t->folded)
+            t->fold_failed = 1;
+        t->fold = 0;
+        return;
+    }
+    /* The samples of the latest millisecond wait: an event read next at
+     * that same t goes before them.  So do the events from that t on. */
+    uint32_t hold = t->samples[n - 1].t_ms;
+    size_t k = n, e = fe;
+    while (k > fs && t->samples[k - 1].t_ms == hold)
+        k--;
+    if (k == fs)
+        return;
+    while (e < t->events.len && t->events.v[e].t_ms < hold)
+        e++;
+    sum_range(t, fs, k, fe, e);
+    /* Keep the last summed sample (the next order check's) and the rest. */
+    size_t drop = k - 1;
+    if (drop > 0) {
+        memmove(t->samples, t->samples + drop, (n - drop) * sizeof *t->samples);
+        t->n_samples = n - drop;
+        t->summed_samples = 1;
+        t->folded += drop;
+    }
+}
+
+void st_trace_fold_end(st_trace *t)
+{
+    if (t->summed_samples > t->n_samples || t->summed_events > t->events.len || !extends_summed(t)) {
+        t->fold_failed = 1;
+        return;
+    }
+    sum_from(t, t->summed_samples, t->summed_events);
+    st_summary_finish(&t->summary);
 }
 
 void st_trace_finish(st_trace *t)
@@ -119,16 +183,8 @@ int st_trace_refresh(st_trace *t)
     }
     if (ns == fs && ne == fe)
         return 0;
-    /* Incremental only when the new records extend the summed ones in time
-     * (an event at the same t as a summed sample would have gone before it). */
-    uint32_t ls = fs ? t->samples[fs - 1].t_ms : 0;
-    uint32_t le = fe ? t->events.v[fe - 1].t_ms : 0;
-    int ordered = 1;
-    for (size_t i = fs; i < ns && ordered; i++)
-        ordered = !(i > 0 && t->samples[i].t_ms < t->samples[i - 1].t_ms) && !(fe && t->samples[i].t_ms < le);
-    for (size_t j = fe; j < ne && ordered; j++)
-        ordered = !(j > 0 && t->events.v[j].t_ms < t->events.v[j - 1].t_ms) && !(fs && t->events.v[j].t_ms <= ls);
-    if (!ordered) {
+    /* Incremental only when the new records extend the summed ones in time. */
+    if (!extends_summed(t)) {
         st_trace_finish(t);
         return 1;
     }

@@ -354,10 +354,12 @@ int st_trace_reader_poll(st_trace_reader *r, st_trace *t, uint64_t bytes, st_err
     return ST_OK;
 }
 
-int st_trace_load_file(const char *path, st_trace *out, st_error *err)
+/* Read a whole file; fold > 0: summary-only (st_trace->fold). */
+static int load_file(const char *path, st_trace *out, size_t fold, st_error *err)
 {
     st_trace_reader r;
     st_trace_init(out);
+    out->fold = fold;
     memset(&r, 0, sizeof r);
     int rc = st_trace_stream_open(&r.s, path, ST_TRACE_FIFO_WAIT_S, err);
     if (rc != ST_OK)
@@ -365,10 +367,30 @@ int st_trace_load_file(const char *path, st_trace *out, st_error *err)
     r.strict = 1;
     while (rc == ST_OK && !r.ended)
         rc = st_trace_reader_poll(&r, out, 0, err);
-    if (rc == ST_OK && !r.doc_loaded)
+    if (rc == ST_OK && !r.doc_loaded && out->folded)
+        st_trace_fold_end(out);
+    else if (rc == ST_OK && !r.doc_loaded)
         st_trace_finish(out); /* (a document is finished by its loader) */
     else if (rc != ST_OK)
         st_trace_free(out);
     st_trace_reader_close(&r);
     return rc;
+}
+
+int st_trace_load_file(const char *path, st_trace *out, st_error *err)
+{
+    return load_file(path, out, 0, err);
+}
+
+int st_trace_summary_file(const char *path, st_trace *out, st_error *err)
+{
+    struct stat st;
+    /* Only a regular file can be read again should the folding fail. */
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+        int rc = load_file(path, out, ST_TRACE_FOLD, err);
+        if (rc != ST_OK || !out->fold_failed)
+            return rc;
+        st_trace_free(out); /* out of time order once samples were let go */
+    }
+    return load_file(path, out, 0, err);
 }

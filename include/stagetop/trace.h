@@ -154,6 +154,13 @@ typedef struct st_trace {
     size_t torn_line;        /* JSONL: the last line, cut (no newline, not a record), was
                                 left out and the lines before it kept; 0: none */
     char torn_msg[200];      /* why it was not a record (the importer's message) */
+    /* Summary-only reading (st_trace_summary_file): a stagetop record's
+     * samples are summed as they come, every fold samples, and let go but
+     * the last few (the next order check's); 0: every sample is kept. */
+    size_t fold;
+    size_t folded;           /* samples let go so far */
+    int fold_failed;         /* records came out of time order after some were
+                                let go: the summary cannot be recomputed */
     void *priv;              /* reader state for st_trace_feed */
 } st_trace;
 
@@ -177,6 +184,21 @@ void st_trace_finish(st_trace *t);
  * when it sorted and recomputed (records may have moved), else 0.  What a
  * followed trace's screen calls after each read (replay). */
 int st_trace_refresh(st_trace *t);
+
+/* The summary of a trace file without keeping its samples where it can:
+ * a stagetop JSONL record (time-ordered) is summed as it is read, in
+ * memory that does not grow with the samples; anything else, stdin, or a
+ * record whose lines turn out of order is read whole (st_trace_load_file),
+ * with the same result.  out->samples holds at most a few samples. */
+int st_trace_summary_file(const char *path, st_trace *out, st_error *err);
+#define ST_TRACE_FOLD 65536 /* st_trace_summary_file's fold: 4.7 MB of samples */
+/* Sum what was read since the last fold (as st_trace_refresh, holding back
+ * the samples of the latest millisecond) and let the summed samples go;
+ * called by the importer every t->fold samples. */
+void st_trace_fold(st_trace *t);
+/* The end of a folded read: the rest summed and the summary finished, or
+ * fold_failed set when the records came out of order. */
+void st_trace_fold_end(st_trace *t);
 
 /* View of an imported trace's samples. */
 st_samples_view st_trace_view(const st_trace *t);

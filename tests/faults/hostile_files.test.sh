@@ -160,8 +160,10 @@ case "$ST_BUILD" in
         /usr/bin/time -f '%M' -o "$T/rss" "$STAGETOP" summary "$T/big.jsonl" >"$T/big.sum" 2>"$T/big.err"
         rc=$?
         rss=$(tail -1 "$T/rss")
-        check "summary of 1,000,000 samples ($size_kib KiB): peak RSS $rss KiB < 3/4 of the file" \
-            sh -c "[ $rc -eq 0 ] && [ $rss -lt $((size_kib * 3 / 4)) ] && grep -q '\"duration\":499999.500' '$T/big.sum'"
+        # a stagetop record is summed as it is read (st_trace_summary_file):
+        # memory does not grow with the samples (72 MB of them here)
+        check "summary of 1,000,000 samples ($size_kib KiB): peak RSS $rss KiB < 32 MiB" \
+            sh -c "[ $rc -eq 0 ] && [ $rss -lt 32768 ] && grep -q '\"duration\":499999.500' '$T/big.sum'"
         rm -f "$T/big.jsonl"
     else
         skip "summary memory" "/usr/bin/time is not installed"
