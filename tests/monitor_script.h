@@ -42,4 +42,13 @@ static void open_mon(st_monitor *m, st_monitor_opts *o, double t0)
         fail_msg("open: %s", e.msg);
 }
 
+/* How many events of kind the monitor holds. */
+static inline int count_kind(const st_monitor *m, int kind)
+{
+    int n = 0;
+    for (size_t i = 0; i < m->events.len; i++)
+        n += m->events.v[i].kind == kind;
+    return n;
+}
+
 #endif

@@ -84,35 +84,24 @@ else
     fail "diff (text)" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
 fi
 
-# ---- --fail-peak both ways, around the real change ----
-gate() { # A B
-    p=$($CHECK pct "$1" "$2") || { fail "--fail-peak" "cannot compute the change"; return; }
+# ---- --fail-peak and --fail-time both ways, around the real change ----
+gate() { # OPTION CHECK-KIND STDERR-PATTERN A B
+    opt=$1 kind=$2 pat=$3; shift 3
+    p=$($CHECK "$kind" "$1" "$2") || { fail "$opt" "cannot compute the change"; return; }
     below=$($PY -c "print(repr($p - 0.01))"); above=$($PY -c "print(repr($p + 0.01))")
-    "$ST" diff --fail-peak "$below" "$1" "$2" >/dev/null 2>"$tmp/err"; r1=$?
-    "$ST" diff --fail-peak "$above" "$1" "$2" >/dev/null 2>&1; r0=$?
-    if [ "$r1" -eq 1 ] && [ "$r0" -eq 0 ] && grep -q 'over the limit' "$tmp/err"; then
-        pass "--fail-peak $(basename "$1") -> $(basename "$2"): change $p %: $below exits 1, $above exits 0"
+    "$ST" diff "$opt" "$below" "$1" "$2" >/dev/null 2>"$tmp/err"; r1=$?
+    "$ST" diff "$opt" "$above" "$1" "$2" >/dev/null 2>&1; r0=$?
+    if [ "$r1" -eq 1 ] && [ "$r0" -eq 0 ] && grep -q "$pat" "$tmp/err"; then
+        pass "$opt $(basename "$1") -> $(basename "$2"): change $p %: $below exits 1, $above exits 0"
     else
-        fail "--fail-peak $(basename "$1") -> $(basename "$2")" "change $p: $below gave $r1, $above gave $r0"
+        fail "$opt $(basename "$1") -> $(basename "$2")" "change $p: $below gave $r1, $above gave $r0"
     fi
 }
-gate "$EAGER" "$STAGED"
-gate "$STAGED" "$EAGER"
-
-# ---- --fail-time both ways, around the real change of the duration ----
-time_gate() { # A B
-    p=$($CHECK timepct "$1" "$2") || { fail "--fail-time" "cannot compute the change"; return; }
-    below=$($PY -c "print(repr($p - 0.01))"); above=$($PY -c "print(repr($p + 0.01))")
-    "$ST" diff --fail-time "$below" "$1" "$2" >/dev/null 2>"$tmp/err"; r1=$?
-    "$ST" diff --fail-time "$above" "$1" "$2" >/dev/null 2>&1; r0=$?
-    if [ "$r1" -eq 1 ] && [ "$r0" -eq 0 ] && grep -q 'duration.*over the limit.*--fail-time' "$tmp/err"; then
-        pass "--fail-time $(basename "$1") -> $(basename "$2"): change $p %: $below exits 1, $above exits 0"
-    else
-        fail "--fail-time $(basename "$1") -> $(basename "$2")" "change $p: $below gave $r1, $above gave $r0"
-    fi
-}
-time_gate "$EAGER" "$STAGED"
-time_gate "$STAGED" "$EAGER"
+gate --fail-peak pct 'over the limit' "$EAGER" "$STAGED"
+gate --fail-peak pct 'over the limit' "$STAGED" "$EAGER"
+# (the duration: around the real change of the duration)
+gate --fail-time timepct 'duration.*over the limit.*--fail-time' "$EAGER" "$STAGED"
+gate --fail-time timepct 'duration.*over the limit.*--fail-time' "$STAGED" "$EAGER"
 
 # ---- usage and bad input ----
 "$ST" diff "$EAGER" >/dev/null 2>&1; r=$?

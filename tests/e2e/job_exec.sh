@@ -7,32 +7,30 @@ set -u
 
 T=$(mktemp -d)
 trap 'cleanup_jobs; rm -rf "$T"' EXIT
-secs=1.$(( $$ % 900 + 100 ))
-sh -c "while [ ! -e '$T/go' ]; do sleep 0.05; done; exec sleep $secs" &
-target=$!
-remember_job $target
-"$STAGETOP" --headless --no-gpu -i .2 -p $target --record "$T/r.json" --metrics "$T/m.prom" --quiet 2>"$T/err" &
-st=$!
-remember_job $st
-wait_for "the first sample (before the exec)" 30 test -s "$T/m.prom"
-: >"$T/go"
-wait $st
+# exec_run N RECORD: a root that waits for $T/goN, then execs "sleep SECS"
+# (SECS unique to this run, set here), watched with -p into RECORD.
+exec_run() {
+    secs=$1.$(( $$ % 900 + 100 ))
+    sh -c "while [ ! -e '$T/go$1' ]; do sleep 0.05; done; exec sleep $secs" &
+    target=$!
+    remember_job $target
+    "$STAGETOP" --headless --no-gpu -i .2 -p $target --record "$2" --metrics "$T/m$1.prom" --quiet 2>"$T/err$1" &
+    st=$!
+    remember_job $st
+    wait_for "the first sample (before the exec)" 30 test -s "$T/m$1.prom"
+    : >"$T/go$1"
+    wait $st
+}
+
+exec_run 1 "$T/r.json"
 check "the exported trace names the program the root exec'd" grep -q "\"command\":\"sleep $secs\"" "$T/r.json"
 "$STAGETOP" report "$T/r.json" >"$T/r.md"
 check "the report names it" grep -q "sleep $secs" "$T/r.md"
 
 # The same with a JSONL record: its start line may be written before the exec,
 # so the end record says the command, and every reader takes it.
-secs2=2.$(( $$ % 900 + 100 ))
-sh -c "while [ ! -e '$T/go2' ]; do sleep 0.05; done; exec sleep $secs2" &
-target=$!
-remember_job $target
-"$STAGETOP" --headless --no-gpu -i .2 -p $target --record "$T/r.jsonl" --metrics "$T/m2.prom" --quiet 2>"$T/err2" &
-st=$!
-remember_job $st
-wait_for "the first sample (before the exec)" 30 test -s "$T/m2.prom"
-: >"$T/go2"
-wait $st
+exec_run 2 "$T/r.jsonl"
+secs2=$secs
 check "JSONL: the end record names the program the root exec'd" grep -q "^{\"type\":\"end\",\"command\":\"sleep $secs2\"" "$T/r.jsonl"
 "$STAGETOP" summary "$T/r.jsonl" >"$T/s2.json"
 check "JSONL: summary's meta names it" grep -q "\"command\":\"sleep $secs2\"" "$T/s2.json"

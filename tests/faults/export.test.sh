@@ -14,13 +14,7 @@ set -u
 if ! is_root; then
     skip "export faults" "needs root (bind mounts, tmpfs)"; exit 0
 fi
-if [ -z "${ST_FAULT_MOUNT_NS:-}" ]; then
-    need_tool "export faults" unshare util-linux || exit 0
-    if ! unshare --mount --propagation private true 2>/dev/null; then
-        skip "export faults" "unshare --mount is refused here"; exit 0
-    fi
-    ST_FAULT_MOUNT_NS=1 exec unshare --mount --propagation private sh "$0" "$@"
-fi
+private_mounts "export faults" "$@" || exit 0
 . "$ST_ROOT/tests/e2e/tui_common.inc"
 
 sleep 600 </dev/null >/dev/null 2>&1 &

@@ -51,3 +51,17 @@ for line in open(path):
 sys.exit(1)
 EOF
 }
+
+# private_mounts NAME "$@": run this script again in a private mount
+# namespace (root), so no mount it makes outlives it; returns at once when
+# already there, 1 (after saying SKIP for NAME) where one cannot be had.
+#   private_mounts "export faults" "$@" || exit 0
+private_mounts() {
+    _pm_name=$1; shift
+    [ -n "${ST_FAULT_MOUNT_NS:-}" ] && return 0
+    need_tool "$_pm_name" unshare util-linux || return 1
+    if ! unshare --mount --propagation private true 2>/dev/null; then
+        skip "$_pm_name" "unshare --mount is refused here"; return 1
+    fi
+    ST_FAULT_MOUNT_NS=1 exec unshare --mount --propagation private sh "$0" "$@"
+}

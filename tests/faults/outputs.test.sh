@@ -16,13 +16,7 @@ set -u
 if ! is_root; then
     skip "outputs" "needs root (mknod, a read-only mount)"; exit 0
 fi
-if [ -z "${ST_FAULT_MOUNT_NS:-}" ]; then
-    need_tool "outputs" unshare util-linux || exit 0
-    if ! unshare --mount --propagation private true 2>/dev/null; then
-        skip "outputs" "unshare --mount is refused here"; exit 0
-    fi
-    ST_FAULT_MOUNT_NS=1 exec unshare --mount --propagation private sh "$0" "$@"
-fi
+private_mounts "outputs" "$@" || exit 0
 T=$(mktemp -d)
 trap 'cleanup_jobs; umount "$T/ro" 2>/dev/null; rm -rf "$T"' EXIT
 TR="$ST_ROOT/tests/fixtures/traces/good-outside-stage.jsonl"

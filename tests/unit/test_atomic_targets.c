@@ -24,22 +24,16 @@
 #include <unistd.h>
 
 #include "stagetop/atomic_file.h"
+#include "tmpdir.h"
 
-static char dir[64];
+static const char *dir; /* this test's directory (tests/tmpdir.h) */
 
 static int setup(void **state)
 {
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/st-atomic-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    if (setup_dir(state) != 0)
+        return -1;
+    dir = *state;
+    return 0;
 }
 
 /* How many entries dir holds (a temporary file left would show). */
@@ -188,11 +182,11 @@ int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(fifo_is_written_in_place, setup, teardown),
-        cmocka_unit_test_setup_teardown(devices_are_written_in_place, setup, teardown),
-        cmocka_unit_test_setup_teardown(links_to_fds_are_written_through, setup, teardown),
-        cmocka_unit_test_setup_teardown(dash_is_stdout, setup, teardown),
-        cmocka_unit_test_setup_teardown(directory_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(fifo_is_written_in_place, setup, teardown_dir),
+        cmocka_unit_test_setup_teardown(devices_are_written_in_place, setup, teardown_dir),
+        cmocka_unit_test_setup_teardown(links_to_fds_are_written_through, setup, teardown_dir),
+        cmocka_unit_test_setup_teardown(dash_is_stdout, setup, teardown_dir),
+        cmocka_unit_test_setup_teardown(directory_is_refused, setup, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,30 +27,16 @@
 #include "fakeplat.h"
 
 #include "monitor_script.h"
+#include "tmpdir.h"
 
-static char dir[64];
+static const char *dir; /* this test's directory (tests/tmpdir.h) */
 
 static int setup(void **state)
 {
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/st-flood-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static int count_kind(const st_monitor *m, int kind)
-{
-    int n = 0;
-    for (size_t i = 0; i < m->events.len; i++)
-        n += m->events.v[i].kind == kind;
-    return n;
+    if (setup_dir(state) != 0)
+        return -1;
+    dir = *state;
+    return 0;
 }
 
 static double mono(void)
@@ -205,10 +191,10 @@ static void last_line_without_newline(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(flood_is_read_in_slices, setup, teardown),
-        cmocka_unit_test_setup_teardown(memory_is_bounded_and_the_end_kept, setup, teardown),
-        cmocka_unit_test_setup_teardown(record_syncs_are_bounded, setup, teardown),
-        cmocka_unit_test_setup_teardown(last_line_without_newline, setup, teardown),
+        cmocka_unit_test_setup_teardown(flood_is_read_in_slices, setup, teardown_dir),
+        cmocka_unit_test_setup_teardown(memory_is_bounded_and_the_end_kept, setup, teardown_dir),
+        cmocka_unit_test_setup_teardown(record_syncs_are_bounded, setup, teardown_dir),
+        cmocka_unit_test_setup_teardown(last_line_without_newline, setup, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,14 +70,6 @@ static void deadlines_do_not_drift(void **state)
     st_monitor_close(&m, 0, NULL);
 }
 
-static int count_kind(const st_monitor *m, int kind)
-{
-    int n = 0;
-    for (size_t i = 0; i < m->events.len; i++)
-        n += m->events.v[i].kind == kind;
-    return n;
-}
-
 static void guard_pauses_then_rearms_on_resume(void **state)
 {
     (void)state;

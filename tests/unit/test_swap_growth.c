@@ -28,14 +28,6 @@
 #include "sizes.h"
 #include "tracetext.h"
 
-static int count_kind(const st_monitor *m, int kind)
-{
-    int n = 0;
-    for (size_t i = 0; i < m->events.len; i++)
-        n += m->events.v[i].kind == kind;
-    return n;
-}
-
 static void one_base_for_every_live_output(void **state)
 {
     (void)state;
