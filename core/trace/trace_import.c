@@ -23,6 +23,7 @@
 typedef struct reader {
     int seen_start;
     uint32_t last_stage_ms; int has_stage; /* the last stage event's time */
+    size_t fold_at;         /* summary-only: fold once n_samples reaches it */
 } reader;
 
 void st_trace_meta_free(st_trace_meta *m)
@@ -99,8 +100,14 @@ static int add_sample(st_trace *t, const st_sample *s, st_jr *r)
                                 t->n_samples + 1);
     }
     t->samples[t->n_samples++] = *s;
-    if (t->fold && t->meta.stagetop[0] && t->n_samples - t->summed_samples >= t->fold)
-        st_trace_fold(t); /* summary-only: the summed samples go */
+    reader *rd = get_reader(t);
+    if (t->fold && t->meta.stagetop[0] && rd && t->n_samples >= rd->fold_at + t->fold) {
+        /* summary-only: the summed samples go.  The next fold comes fold
+         * samples later, even when this one could sum nothing (all of them
+         * in one millisecond): a hostile record stays linear. */
+        st_trace_fold(t);
+        rd->fold_at = t->n_samples;
+    }
     return ST_OK;
 }
 

@@ -218,12 +218,36 @@ static void summary_file_keeps_few_samples(void **state)
     free(full);
 }
 
+/* A record whose samples all share one millisecond can never fold (each
+ * waits for an event at that time): it is read in linear time, not rescanned
+ * at every sample (200,000 samples: minutes before), and still right. */
+static void one_millisecond_stays_linear(void **state)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/same.jsonl", (const char *)*state);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"type\":\"start\",\"stagetop\":\"0.3.0\",\"interval\":0.5}\n");
+    for (unsigned i = 0; i < 200000; i++)
+        fprintf(f, "{\"type\":\"sample\",\"t\":1.000,\"footprint\":%u}\n", i % 1000);
+    fprintf(f, "{\"type\":\"end\"}\n");
+    fclose(f);
+    size_t folded;
+    char *full = full_json(path);
+    char *s = summary_file_json(path, NULL, &folded);
+    assert_string_equal(s, full);
+    assert_int_equal(folded, 0);
+    free(s);
+    free(full);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fixtures_fold_as_the_whole_load),
         cmocka_unit_test_setup_teardown(random_records_fold_as_the_whole_load, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(summary_file_keeps_few_samples, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(one_millisecond_stays_linear, setup_dir, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
