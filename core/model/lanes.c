@@ -7,13 +7,15 @@
 
 
 #define AT(f) offsetof(st_sample, f)
-#define SYS(bit, f) .sys_bit = bit, .sys_offset = offsetof(st_sys_mem, f)
+#define SYS(bit, f) .source = ST_LS_SYSTEM, .sys_bit = bit, .sys_offset = offsetof(st_sys_mem, f)
+#define PROC(bit, f, how) .source = ST_LS_PROC, .pm_bit = bit, .pm_offset = offsetof(st_proc_mem, f), .sum = how
 #define U53 0 /* bytes: integers 0..2^53 (JSON's exact integers) */
 #define KEY(k) .key = k, .key_len = sizeof k - 1, .json_key = ",\"" k "\":"
 
 const st_lane st_lanes[ST_LANE_COUNT] = {
     [ST_LANE_FOOTPRINT] = {
         .id = ST_LANE_FOOTPRINT, .type = ST_LT_U64, .offset = AT(footprint),
+        PROC(ST_PM_FOOTPRINT, footprint, ST_LSUM_READ), .platforms = ST_LPL_ALL,
         KEY("footprint"), .max = U53, .range = "integers 0..2^53",
         .unit = ST_LU_BYTES, .rule = ST_LR_PEAK,
         .label = "footprint (tree)", .label_inline = "footprint", .label_short = "fp",
@@ -29,6 +31,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_RSS] = {
         .id = ST_LANE_RSS, .type = ST_LT_U64, .offset = AT(rss),
+        PROC(ST_PM_RSS, rss, ST_LSUM_READ), .platforms = ST_LPL_ALL,
         KEY("rss"), .max = U53, .range = "integers 0..2^53",
         .unit = ST_LU_BYTES, .rule = ST_LR_PEAK,
         .label = "resident (tree)", .label_inline = "rss", .label_short = "rss",
@@ -41,6 +44,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_SWAP] = {
         .id = ST_LANE_SWAP, .type = ST_LT_U64, .offset = AT(swap_used), SYS(ST_SYS_SWAP, swap_used),
+        .platforms = ST_LPL_ALL,
         KEY("swap_used"), .max = U53, .range = "integers 0..2^53",
         .unit = ST_LU_BYTES, .rule = ST_LR_GROWTH,
         .label = "swap used", .label_inline = "swap", .label_short = "swap",
@@ -54,6 +58,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_LEVEL] = {
         .id = ST_LANE_LEVEL, .type = ST_LT_CENTI, .offset = AT(level_c), SYS(ST_SYS_LEVEL, level_c),
+        .platforms = ST_LPL_ALL,
         KEY("level"), .max = 10000, .range = "0..100",
         .unit = ST_LU_PERCENT, .rule = ST_LR_MIN,
         .label = "memory available", .label_inline = "available", .label_short = "avail",
@@ -70,6 +75,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_PROCS] = {
         .id = ST_LANE_PROCS, .type = ST_LT_U32, .offset = AT(procs),
+        .source = ST_LS_TREE, .platforms = ST_LPL_ALL,
         KEY("procs"), .max = UINT32_MAX, .range = "integers 0..4294967295",
         .unit = ST_LU_COUNT, .rule = ST_LR_LAST,
         .label = "processes", .label_inline = "procs", .label_short = "pr",
@@ -80,6 +86,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_GPU] = {
         .id = ST_LANE_GPU, .type = ST_LT_U64, .offset = AT(gpu),
+        .source = ST_LS_GROUP, .platforms = ST_LPL_LINUX, /* NVML */
         KEY("gpu"), .max = U53, .range = "integers 0..2^53",
         .unit = ST_LU_BYTES, .rule = ST_LR_PEAK,
         .label = "GPU memory (tree)", .label_inline = "gpu", .label_short = "gpu",
@@ -94,6 +101,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_PRESSURE] = {
         .id = ST_LANE_PRESSURE, .type = ST_LT_CENTI, .offset = AT(pressure_c),
+        .platforms = ST_LPL_ALL,
         SYS(ST_SYS_PRESSURE, pressure_c),
         KEY("pressure"), .max = 65535, .range = "0..655.35",
         .unit = ST_LU_PRESSURE, .rule = ST_LR_LAST,
@@ -110,6 +118,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_TREE_SWAP] = {
         .id = ST_LANE_TREE_SWAP, .type = ST_LT_U64, .offset = AT(tree_swap),
+        PROC(ST_PM_SWAP, swap, ST_LSUM_HELD), .platforms = ST_LPL_LINUX,
         KEY("tree_swap"), .max = U53, .range = "integers 0..2^53",
         .unit = ST_LU_BYTES, .rule = ST_LR_PEAK, .summary_key = "peak_tree_swap",
         .label = "swap (tree)", .label_inline = "tree swap", .label_short = "tsw",
@@ -122,6 +131,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_CPU] = {
         .id = ST_LANE_CPU, .type = ST_LT_CENTI32, .offset = AT(cpu_c),
+        .source = ST_LS_TREE, .platforms = ST_LPL_ALL, /* tree_rates.c */
         KEY("cpu"), .max = UINT32_MAX, .range = "0..42949672.95",
         .unit = ST_LU_CPU, .rule = ST_LR_RATE, .summary_key = "peak_cpu",
         .label = "CPU (tree)", .label_inline = "cpu", .label_short = "cpu",
@@ -135,6 +145,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_PAGEINS] = {
         .id = ST_LANE_PAGEINS, .type = ST_LT_CENTI32, .offset = AT(pageins_c),
+        .source = ST_LS_TREE, .platforms = ST_LPL_ALL, /* tree_rates.c */
         KEY("pageins"), .max = UINT32_MAX, .range = "0..42949672.95",
         .unit = ST_LU_PER_S, .rule = ST_LR_RATE, .summary_key = "peak_pageins",
         .label = "page-ins (tree)", .label_inline = "pageins", .label_short = "pgin",
@@ -149,6 +160,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
     },
     [ST_LANE_COMPRESSED] = {
         .id = ST_LANE_COMPRESSED, .type = ST_LT_U64, .offset = AT(compressed),
+        .platforms = ST_LPL_ALL, /* Linux: zswap on */
         KEY("compressed"), .max = U53, .range = "integers 0..2^53",
         .unit = ST_LU_BYTES, .rule = ST_LR_PEAK, .summary_key = "peak_compressed",
         .label = "compressed", .label_inline = "compressed", .label_short = "cmp",
@@ -232,6 +244,6 @@ void st_lanes_from_sys(st_sample *s, const st_sys_mem *sys)
                    : *(const uint16_t *)(const void *)p;
         st_lane_set_raw(l, s, v); /* the value always, as 0.2 did ... */
         if (!(sys->valid & l->sys_bit)) /* ... the bit only when read */
-            s->valid &= (uint16_t)~st_lane_bit(i);
+            s->valid &= ~st_lane_bit(i);
     }
 }

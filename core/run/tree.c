@@ -11,6 +11,7 @@
  * member too: an orphan that re-parented to it before it was ever seen.
  * Memory is proportional to the tree: nothing here looks at other processes. */
 #include "stagetop/grow.h"
+#include "stagetop/lanes.h"
 #include "stagetop/tree.h"
 
 #include <errno.h>
@@ -180,18 +181,40 @@ static int discover(st_tree *t, double now_s, st_error *err)
     return ST_OK;
 }
 
+/* The lanes the tree reads itself: the sums over its processes
+ * (ST_LS_PROC) and what it computes from them (ST_LS_TREE). */
+static int tree_lane(const st_lane *l) { return l->source == ST_LS_PROC || l->source == ST_LS_TREE; }
+
+/* Add process m's fields to the sums of the ST_LS_PROC lanes (read: m was
+ * readable).  has: the lanes' bits that hold a sum so far. */
+static void add_proc(const st_proc_mem *m, int read, uint64_t sum[ST_LANE_COUNT], uint32_t *has)
+{
+    for (int i = 0; i < ST_LANE_COUNT; i++) {
+        const st_lane *l = &st_lanes[i];
+        if (l->source != ST_LS_PROC)
+            continue;
+        if (read && l->sum == ST_LSUM_READ) /* a zombie has no memory lines and counts 0 */
+            *has |= st_lane_bit(i);
+        if (m->valid & l->pm_bit) {
+            sum[i] += *(const uint64_t *)(const void *)((const unsigned char *)m + l->pm_offset);
+            *has |= st_lane_bit(i);
+        }
+    }
+}
+
 int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
 {
-    uint64_t fp = 0, rss = 0, swap = 0;
-    int has_fp = 0, has_rss = 0, has_swap = 0, vanished = 0;
+    uint64_t sum[ST_LANE_COUNT] = {0};
+    uint32_t has = 0;
+    int vanished = 0;
     size_t w = 0;
     int rc;
 
-    out->valid &= (uint16_t) ~(ST_F_FOOTPRINT | ST_F_RSS | ST_F_PROCS | ST_F_TREE_SWAP | ST_F_CPU |
-                               ST_F_PAGEINS);
-    out->footprint = out->rss = out->tree_swap = 0;
-    out->cpu_c = out->pageins_c = 0;
-    out->procs = 0;
+    for (int i = 0; i < ST_LANE_COUNT; i++)
+        if (tree_lane(&st_lanes[i])) {
+            st_lane_set_raw(&st_lanes[i], out, 0);
+            out->valid &= ~st_lane_bit(i);
+        }
     if (t->n_members > 0 &&
         (t->last_discover < 0 || now_s - t->last_discover + ST_TREE_SLACK_S >= t->discover_s ||
          now_s < t->last_discover)) {
@@ -222,16 +245,7 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
             if (rc == ST_EPERM)
                 t->eperm_count++;
         }
-        if (rc == ST_OK) /* readable: a zombie has no memory lines and counts 0 */
-            has_fp = has_rss = 1;
-        if (m.valid & ST_PM_FOOTPRINT)
-            fp += m.footprint;
-        if (m.valid & ST_PM_RSS)
-            rss += m.rss;
-        if (m.valid & ST_PM_SWAP) { /* a backend that reads it (Linux) */
-            swap += m.swap;
-            has_swap = 1;
-        }
+        add_proc(&m, rc == ST_OK, sum, &has);
         if ((m.valid & ST_PM_PEAK) && (!t->has_kernel_peak || m.peak > t->kernel_peak)) {
             t->kernel_peak = m.peak;
             t->has_kernel_peak = 1;
@@ -245,19 +259,11 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
         t->last_discover = -1;
     out->procs = (uint32_t)w;
     out->valid |= ST_F_PROCS;
-    if (w == 0) /* the whole tree has gone: it holds nothing */
-        has_fp = has_rss = 1;
-    if (has_fp) {
-        out->footprint = fp;
-        out->valid |= ST_F_FOOTPRINT;
-    }
-    if (has_rss) {
-        out->rss = rss;
-        out->valid |= ST_F_RSS;
-    }
-    if (has_swap) {
-        out->tree_swap = swap;
-        out->valid |= ST_F_TREE_SWAP;
+    for (int i = 0; i < ST_LANE_COUNT; i++) {
+        const st_lane *l = &st_lanes[i];
+        /* the whole tree has gone: it holds nothing */
+        if (l->source == ST_LS_PROC && ((has & st_lane_bit(i)) || (w == 0 && l->sum == ST_LSUM_READ)))
+            st_lane_set_raw(l, out, sum[i]);
     }
     return st_tree_rates_update(&t->rates, t->members, w, now_s, out, err);
 }

@@ -118,7 +118,7 @@ int st_trace_parse_sample(st_jr *r, int n, st_sample *s)
             if ((rc = st_jr_skip(r)))
                 return rc;
             if (l)
-                s->valid &= (uint16_t)~st_lane_bit(l->id);
+                s->valid &= ~st_lane_bit(l->id);
             continue;
         }
         if (l->max == 0) /* bytes: JSON's exact integers */

@@ -67,6 +67,32 @@ enum st_lane_axis {
     ST_AX_PERCENT  /* the right axis, 0..100 % */
 };
 
+/* Where the run reads the lane (core/run/tree.c, core/run/monitor.c). */
+enum st_lane_source {
+    ST_LS_PROC,   /* the sum over the tree's processes of a st_proc_mem field
+                     (pm_offset, valid bit pm_bit): st_tree_sample adds it */
+    ST_LS_TREE,   /* computed by the tree from its members (the process
+                     count, the rates of tree_rates.c): cleared by
+                     st_tree_sample before it reads them again */
+    ST_LS_GROUP,  /* a reading of the whole tree by a reader of its own
+                     (the GPU's NVML, a cgroup): the tree leaves it alone */
+    ST_LS_SYSTEM  /* a system reading: sys_bit and sys_offset below */
+};
+
+/* How a summed lane (ST_LS_PROC) is valid. */
+enum st_lane_sum {
+    ST_LSUM_HELD, /* once a process holds the field (Linux VmSwap) */
+    ST_LSUM_READ  /* once a process is read (a zombie counts 0; an empty tree 0) */
+};
+
+/* Which platforms sample the lane (a trace from elsewhere may still hold
+ * it): bits of the backends' names. */
+enum st_lane_platforms {
+    ST_LPL_LINUX = 1u << 0,
+    ST_LPL_DARWIN = 1u << 1,
+    ST_LPL_ALL = ST_LPL_LINUX | ST_LPL_DARWIN
+};
+
 /* Screen colours: curses' COLOR_* numbers (core does not include curses). */
 enum st_lane_colour {
     ST_LC_BLACK, ST_LC_RED, ST_LC_GREEN, ST_LC_YELLOW,
@@ -92,6 +118,12 @@ typedef struct st_lane {
     const char *summary_key; /* the trace summary's member for the rule's value
                                 ("peak_tree_swap"), written when read; NULL:
                                 the summary names the lane itself (0.2's) */
+    /* where the run reads it */
+    uint8_t source;          /* enum st_lane_source */
+    uint8_t platforms;       /* enum st_lane_platforms: who samples it */
+    uint8_t sum;             /* enum st_lane_sum (ST_LS_PROC) */
+    uint8_t pm_offset;       /* offsetof(st_proc_mem, field) (ST_LS_PROC, u64) */
+    uint16_t pm_bit;         /* enum st_pm_field of that field (ST_LS_PROC) */
     /* where a system lane comes from: its bit and field in st_sys_mem
        (sample.h; same type as in the sample); sys_bit 0: not a system lane */
     uint16_t sys_bit;        /* enum st_sys_field */
@@ -148,7 +180,7 @@ static inline void st_lane_set_raw(const st_lane *l, st_sample *s, uint64_t raw)
     case ST_LT_U32: case ST_LT_CENTI32: *(uint32_t *)(void *)p = (uint32_t)raw; break;
     default: *(uint16_t *)(void *)p = (uint16_t)raw; break;
     }
-    s->valid |= (uint16_t)st_lane_bit(l->id);
+    s->valid |= st_lane_bit(l->id);
 }
 
 /* The value of lane id in s in its unit (hundredths divided out), or NAN

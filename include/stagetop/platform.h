@@ -16,11 +16,6 @@
 #include "stagetop/error.h"
 #include "stagetop/sample.h"
 
-typedef struct st_proc_id {
-    int32_t pid;
-    uint64_t start;
-} st_proc_id;
-
 /* A process found while walking a tree or listing the machine. */
 typedef struct st_proc_ref {
     st_proc_id id;
@@ -37,40 +32,8 @@ int st_proc_vec_push(st_proc_vec *vec, const st_proc_ref *ref, st_error *err);
 void st_proc_vec_clear(st_proc_vec *vec); /* len = 0, keeps memory */
 void st_proc_vec_free(st_proc_vec *vec);
 
-/* Valid bits of st_proc_mem. */
-enum st_pm_field {
-    ST_PM_FOOTPRINT = 1u << 0,
-    ST_PM_RSS = 1u << 1,
-    ST_PM_SWAP = 1u << 2, /* the process's own swapped memory (Linux VmSwap) */
-    ST_PM_PEAK = 1u << 3, /* the kernel's high-water mark for the process */
-    ST_PM_COUNTERS = 1u << 4, /* cpu_ns, child_cpu_ns, pageins, child_pageins */
-    ST_PM_STATE = 1u << 5,    /* state */
-    ST_PM_RATES = 1u << 6     /* cpu_c, pageins_c (set by the tree, not the backend) */
-};
-
-/* One process's memory, bytes. */
-typedef struct st_proc_mem {
-    st_proc_id id;
-    int32_t ppid;
-    uint64_t footprint; /* Linux RssAnon+RssShmem+VmSwap; macOS ri_phys_footprint */
-    uint64_t rss;       /* Linux VmRSS; macOS ri_resident_size */
-    uint64_t swap;      /* Linux VmSwap; macOS: not available */
-    uint64_t peak;      /* Linux VmHWM; macOS ri_lifetime_max_phys_footprint */
-    /* Counters since the process started (docs/metrics.md, "CPU and
-     * page-ins"): its own CPU time (user + system) in ns and the part of
-     * its children that it has reaped (Linux utime+stime and cutime+cstime
-     * of /proc/PID/stat; macOS ri_user_time + ri_system_time and
-     * ri_child_*, Mach units converted); page-ins from disk (Linux majflt /
-     * cmajflt; macOS ri_pageins / ri_child_pageins). */
-    uint64_t cpu_ns, child_cpu_ns;
-    uint64_t pageins, child_pageins;
-    char state;         /* R, S, D, T, Z, ... (Linux stat field 3; macOS T and Z only) */
-    /* Rates over the last interval, filled by the watched tree (tree.h):
-     * CPU in hundredths of a percent of one core, page-ins per second in
-     * hundredths. */
-    uint32_t cpu_c, pageins_c;
-    uint16_t valid;     /* enum st_pm_field bits */
-} st_proc_mem;
+/* st_proc_id and st_proc_mem, one process's reading that read_proc fills,
+ * are the model's (sample.h): the lane table names the fields a tree sums. */
 
 /* st_sys_mem, the system's reading that read_system fills, is the model's
  * (sample.h): the lane table copies its lanes into a sample. */

@@ -9,7 +9,8 @@
  * the keys) gives its valid bit, and the lane table (stagetop/lanes.h,
  * core/model/lanes.c) says everything else about it once: trace key and
  * range, unit, summary rule, label, colour, Prometheus name, plot axis,
- * doctor reference.  A new lane: a field here, an id here, a row there. */
+ * doctor reference, where the run reads it.  A new lane: a field here, an
+ * id here, a row there (docs/design.md, "A new lane"). */
 #ifndef STAGETOP_SAMPLE_H
 #define STAGETOP_SAMPLE_H
 
@@ -59,14 +60,16 @@ typedef struct st_sample {
     uint32_t pageins_c; /* page-ins per second over the last interval, hundredths */
     uint16_t level_c;   /* level in hundredths of a percent (0..10000) */
     uint16_t pressure_c;/* pressure in hundredths (PSI %, or macOS level 1/2/4 * 100) */
-    uint16_t valid;     /* enum st_field bits */
-    uint16_t reserved;  /* zero */
+    uint32_t valid;     /* enum st_field bits: one per lane, up to 32 lanes */
 } st_sample;
 
 /* The ring's unit: say the new size here and in docs/performance.md when a
- * lane grows it. */
+ * lane grows it.  Layout: the 64-bit lanes first, then the 32-bit, then the
+ * 16-bit ones, then the 32-bit valid mask (one bit per lane, so 32 lanes
+ * before it must widen); a new 64-bit lane adds 8 bytes (800 KB per 100k
+ * samples), a 32-bit one 4, a 16-bit one 2 (padded to 8 in pairs). */
 _Static_assert(sizeof(st_sample) == 72, "st_sample is 72 bytes (docs/performance.md)");
-_Static_assert(ST_LANE_COUNT <= 16, "a lane's valid bit fits st_sample.valid");
+_Static_assert(ST_LANE_COUNT <= 32, "a lane's valid bit fits st_sample.valid");
 
 /* The system's reading, as the backends' read_system gives it (platform.h).
  * Valid bits of st_sys_mem: their own bit space, not the sample's lane bits;
@@ -90,6 +93,49 @@ typedef struct st_sys_mem {
     uint16_t pressure_c; /* Linux PSI some avg10 * 100; macOS 100/200/400 */
     uint16_t valid;      /* enum st_sys_field bits */
 } st_sys_mem;
+
+/* A process's identity and one reading of it, as the backends' read_proc
+ * gives it (platform.h): the model's, so that the lane table can name the
+ * field a tree sums (lanes.h, ST_LS_PROC). */
+typedef struct st_proc_id {
+    int32_t pid;
+    uint64_t start;
+} st_proc_id;
+
+/* Valid bits of st_proc_mem. */
+enum st_pm_field {
+    ST_PM_FOOTPRINT = 1u << 0,
+    ST_PM_RSS = 1u << 1,
+    ST_PM_SWAP = 1u << 2, /* the process's own swapped memory (Linux VmSwap) */
+    ST_PM_PEAK = 1u << 3, /* the kernel's high-water mark for the process */
+    ST_PM_COUNTERS = 1u << 4, /* cpu_ns, child_cpu_ns, pageins, child_pageins */
+    ST_PM_STATE = 1u << 5,    /* state */
+    ST_PM_RATES = 1u << 6     /* cpu_c, pageins_c (set by the tree, not the backend) */
+};
+
+/* One process's memory, bytes. */
+typedef struct st_proc_mem {
+    st_proc_id id;
+    int32_t ppid;
+    uint64_t footprint; /* Linux RssAnon+RssShmem+VmSwap; macOS ri_phys_footprint */
+    uint64_t rss;       /* Linux VmRSS; macOS ri_resident_size */
+    uint64_t swap;      /* Linux VmSwap; macOS: not available */
+    uint64_t peak;      /* Linux VmHWM; macOS ri_lifetime_max_phys_footprint */
+    /* Counters since the process started (docs/metrics.md, "CPU and
+     * page-ins"): its own CPU time (user + system) in ns and the part of
+     * its children that it has reaped (Linux utime+stime and cutime+cstime
+     * of /proc/PID/stat; macOS ri_user_time + ri_system_time and
+     * ri_child_*, Mach units converted); page-ins from disk (Linux majflt /
+     * cmajflt; macOS ri_pageins / ri_child_pageins). */
+    uint64_t cpu_ns, child_cpu_ns;
+    uint64_t pageins, child_pageins;
+    char state;         /* R, S, D, T, Z, ... (Linux stat field 3; macOS T and Z only) */
+    /* Rates over the last interval, filled by the watched tree (tree.h):
+     * CPU in hundredths of a percent of one core, page-ins per second in
+     * hundredths. */
+    uint32_t cpu_c, pageins_c;
+    uint16_t valid;     /* enum st_pm_field bits */
+} st_proc_mem;
 
 /* Samples as (at most) two contiguous spans, oldest first: a ring's view. */
 typedef struct st_samples_view {

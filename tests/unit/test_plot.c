@@ -177,9 +177,9 @@ static void plot_gaps_and_optional_lanes(void **state)
         s->gpu = 2 * GIB;
         s->valid = ST_F_GPU | ((i < 40 || i >= 60) && i != 98 ? ST_F_FOOTPRINT : 0);
     }
-    t->samples[99].valid &= (uint16_t)~ST_F_FOOTPRINT;
+    t->samples[99].valid &= ~(uint32_t)ST_F_FOOTPRINT;
     t->samples[98].valid |= ST_F_FOOTPRINT;
-    t->samples[97].valid &= (uint16_t)~ST_F_FOOTPRINT;
+    t->samples[97].valid &= ~(uint32_t)ST_F_FOOTPRINT;
     char *svg = render(t, NULL, "gaps.svg", NULL);
     char *fp = group(svg, "series-footprint"), *gp = group(svg, "series-gpu");
     assert_non_null(fp);
