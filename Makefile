@@ -96,7 +96,11 @@ CMOCKA_LIBS   := $(call pc_libs,cmocka,-lcmocka)
 CPPFLAGS += -Iinclude $(PLAT_CPPFLAGS) -DST_VERSION=\"$(VERSION)\"
 CFLAGS   += $(WARN) $(OPT) $(SAN_FLAGS)
 LDFLAGS  += $(SAN_FLAGS)
-LIBS     := -lm $(DL_LIBS) -lpthread
+# The product links ncurses (CURSES_LIBS), libm and, for NVML's dlopen
+# where libc lacks it, libdl; no threads.  Tests and tools that start threads
+# add -lpthread (TEST_LIBS).
+LIBS     := -lm $(DL_LIBS)
+TEST_LIBS := $(LIBS) -lpthread
 # cJSON is the tests' independent reference parser, never the product's:
 # only test and benchmark programs that read JSON with it get these.
 TEST_JSON_CFLAGS := $(CJSON_CFLAGS)
@@ -189,7 +193,7 @@ $(B)/tests/test_%: tests/unit/test_%.c $(B)/libstagetop.a
 	@mkdir -p $(dir $@)
 	$(QCC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(UNIT_CFLAGS) -Itests -MMD -MP -o $@ \
 	    $(filter %.c %.o,$^) $(filter-out $(B)/libstagetop.a,$(filter %.a,$^)) $(B)/libstagetop.a \
-	    $(CMOCKA_LIBS) $(UNIT_LIBS) $(LIBS) $(LDFLAGS)
+	    $(CMOCKA_LIBS) $(UNIT_LIBS) $(TEST_LIBS) $(LDFLAGS)
 
 # Workloads are never sanitized: their memory is what the tests measure, and
 # ASan's shadow pages and LeakSanitizer's exit-time tracer process (a second

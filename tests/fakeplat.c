@@ -159,4 +159,5 @@ const st_platform fakeplat = {
     .open = f_open, .close = f_close, .identify = f_identify, .descendants = f_descendants,
     .read_proc = f_read_proc, .release = f_release, .read_system = f_read_system,
     .command = f_command, .list_all = f_list_all, .send_signal = f_send_signal,
+    .become_subreaper = NULL, /* a fake tree has no orphans to adopt */
 };

@@ -572,6 +572,7 @@ const st_platform st_platform_native = {
     .identify_parent = darwin_identify_parent,
     .proc_name = darwin_proc_name,
     .thread_group = NULL, /* a thread id is not a pid on macOS */
+    .become_subreaper = NULL, /* none: orphans go to launchd (pid 1) */
     .no_gpu_lane = "no GPU lane: Metal memory is part of the footprint on macOS",
     .pressure_is_level = 1,
     .rusage_flavors = 1,

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -173,6 +174,12 @@ static int lx_is_zombie(st_backend *b, int32_t pid)
     if (st_lx_read_stat(b, pid, &st, NULL) != ST_OK)
         return -1;
     return st.state == 'Z';
+}
+
+/* The job's orphans re-parent to us, not to init (prctl(2)). */
+static int lx_become_subreaper(void)
+{
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 }
 
 static int lx_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
@@ -424,5 +431,6 @@ const st_platform st_platform_native = {
     .group_spawned = st_lx_group_spawned,
     .group_discard = st_lx_group_discard,
     .group_settle = st_lx_group_settle,
+    .become_subreaper = lx_become_subreaper,
     .peak_is_maxrss = 1,
 };

@@ -3,8 +3,9 @@
  * signal rules (pause, resume, kill, who may be signalled) are in
  * core/run/jobsig.c.
  *
- * On Linux st_job_spawn makes stagetop a child subreaper, so the job's
- * orphans are our children: st_job_poll reaps them (waitpid on the group),
+ * Where the platform has one (st_platform's become_subreaper: Linux),
+ * st_job_spawn makes stagetop a child subreaper, so the job's orphans are
+ * our children: st_job_poll reaps them (waitpid on the group),
  * and a killed job's group empties as soon as its processes exit, not when
  * init gets round to them. */
 #include "stagetop/jobctl.h"
@@ -18,9 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#if defined(__linux__)
-#include <sys/prctl.h>
-#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -138,11 +136,10 @@ int st_job_spawn_with(st_job *job, char *const argv[], const st_spawn_opts *opts
     }
     if (!argv || !argv[0] || !argv[0][0])
         return st_error_set(err, ST_EINVAL, EINVAL, "no command to run");
-#if defined(__linux__)
     /* Orphans of the job become ours, not init's: st_job_poll reaps them
      * and the tree counts them (st_tree_adopt_orphans_of). */
-    subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
-#endif
+    if (st_platform_native.become_subreaper)
+        subreaper = st_platform_native.become_subreaper() == 1;
     int fds[2];
     if (pipe(fds) != 0)
         return st_error_set(err, ST_EIO, errno, "cannot run '%s': pipe: %s", argv[0],

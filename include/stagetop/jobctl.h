@@ -35,7 +35,7 @@ typedef struct st_job {
     char refusal[160];    /* why the first of them refused ("" when none) */
     int read_only;        /* 1: p, k and the guard never signal (a wide tree) */
     int kill_asked;       /* st_job_kill reached the job (the user's or the guard's kill) */
-    int subreaper;        /* launched on Linux: stagetop is the child subreaper of its orphans */
+    int subreaper;        /* launched where the platform can: stagetop reaps its orphans */
     int stop_sig;         /* ST_JOB_STOPPED: the signal that stopped the root */
     int tty_fd;           /* >= 0: the terminal whose foreground the job holds (headless) */
 } st_job;
@@ -72,8 +72,9 @@ void st_spawn_opts_init(st_spawn_opts *o); /* all inherited, no terminal */
  * signal mask.  The
  * exec failing (no such command) is reported here as ST_ESRCH/ST_EPERM with
  * the reason ("cannot run 'X': No such file or directory"), not as a child
- * exiting 127.  On Linux the caller becomes a child subreaper (prctl), so
- * the job's orphaned processes are reaped by st_job_poll.  Where it can,
+ * exiting 127.  Where the platform can (st_platform's become_subreaper:
+ * Linux), the caller becomes a child subreaper, so the job's orphaned
+ * processes are reaped by st_job_poll.  Where it can,
  * the job runs in a cgroup v2 of its own, and every process of the job
  * stagetop reaps leaves its kernel peak in job->peak (core/run/peak.c). */
 int st_job_spawn(st_job *job, char *const argv[], st_error *err);

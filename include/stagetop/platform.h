@@ -148,6 +148,12 @@ typedef struct st_platform {
      * stagetop's group first and give the group up either way. */
     int (*group_settle)(st_job_group *g, int force, uint64_t *peak);
 
+    /* Before a launched job's fork: make the caller the reaper of its
+     * descendants' orphans (Linux: prctl PR_SET_CHILD_SUBREAPER), so that
+     * st_job_poll reaps them and the tree counts them.  Returns 1 when the
+     * caller is one now; NULL: no such thing on this platform (macOS). */
+    int (*become_subreaper)(void);
+
     /* ---- capabilities: what the core may expect here (0/NULL in a fake
      * table: the Linux-like default) ---- */
     /* NULL: the GPU lane (NVML through dlopen) may be tried; else why this

@@ -176,6 +176,7 @@ static void names_and_no_threads(void **state)
     assert_string_equal(name, "");
     assert_null(P->thread_group);
     assert_true(P->maxrss_in_bytes);
+    assert_null(P->become_subreaper); /* orphans go to launchd: no subreaper */
     assert_int_equal(P->doctor_refs, ST_DOCTOR_REFS_MACOS);
     P->close(b);
 }

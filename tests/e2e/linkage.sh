@@ -22,6 +22,9 @@ if command -v make >/dev/null 2>&1; then
     make -s -C "$ST_ROOT" -n -B V=1 $MKSAN "${ST_BUILD:-build}/stagetop" 2>/dev/null | grep -- "-o ${ST_BUILD:-build}/stagetop" >"${TMPDIR:-/tmp}/st-link.$$"
     check "the Makefile's link line for stagetop has no -lcjson" \
         sh -c "grep -q -- '-o ' '${TMPDIR:-/tmp}/st-link.$$' && ! grep -q -- '-lcjson' '${TMPDIR:-/tmp}/st-link.$$'"
+    # The product starts no thread (docs/design.md, "Who may include what").
+    check "the Makefile's link line for stagetop has no -lpthread" \
+        sh -c "grep -q -- '-o ' '${TMPDIR:-/tmp}/st-link.$$' && ! grep -q -e '-lpthread' -e '-pthread' '${TMPDIR:-/tmp}/st-link.$$'"
     rm -f "${TMPDIR:-/tmp}/st-link.$$"
     # A unit test links what it tests (mk/unit.mk): a core test neither the
     # tui objects nor curses; a tui test the tui archive, not curses.

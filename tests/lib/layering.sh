@@ -11,8 +11,10 @@
 #   layering_calls RULES SYMTAB PASS:/FAIL: lines: each module calls only the
 #                               modules (and symbol sets) its floor allows
 #   layering_sources RULES ROOT PASS:/FAIL: lines: includes (public headers by
-#                               module, own internal headers, forbidden ones)
-#                               and calls through the backend's table
+#                               module, "stagetop/H" or <stagetop/H> alike; own
+#                               internal headers, forbidden ones), calls
+#                               through the backend's table, and platform
+#                               #if's outside the files allowed them
 
 # The symbol table of the objects under BUILD.  Darwin's nm writes C names
 # with a leading '_': it is taken off.
@@ -79,6 +81,7 @@ function read_rule(  i, n, a) {
     else if ($1 == "backend") backend = backend " " rest(2)
     else if ($1 == "backend-except") { nbex++; bexfile[nbex] = $2; bexwhy[nbex] = rest(3) }
     else if ($1 == "header") for (i = 3; i <= NF; i++) hdrmod[$i] = $2
+    else if ($1 == "platform-if") platif = platif " " rest(2)
     else if ($1 == "internal") { nint++; intdir[nint] = $2; intpat[nint] = rest(3) }
     else if ($1 == "forbid") {
         nforbid++; fpaths[nforbid] = ""; fhdrs[nforbid] = ""
@@ -130,8 +133,9 @@ layering_calls() { # rules symtab
     }' "$1" "$2"
 }
 
-# Lines "I FILE <|\" NAME" (includes) and "B FILE LINE" (calls through the
-# backend table) of the sources under ROOT, read by layering_sources.
+# Lines "I FILE <|\" NAME" (includes), "B FILE LINE" (calls through the
+# backend table) and "P FILE LINE" (a #if on a platform's macro) of the
+# sources under ROOT, read by layering_sources.
 _layering_scan() {
     _lfields=$(grep -o '(\*[a-z_]*)' "$1/include/stagetop/platform.h" 2>/dev/null | tr -d '(*)' | sort -u | paste -sd'|' -)
     # shellcheck disable=SC2046  # file names of the tree: no blanks
@@ -141,6 +145,11 @@ _layering_scan() {
             print "I", FILENAME, substr($0, RSTART, 1), substr($0, RSTART + 1, RLENGTH - 2)
         }
         fields != "" && $0 ~ ("(->|\\.)(" fields ")[ \t]*\\(") { print "B", FILENAME, FNR }
+        /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif)[ \t(]/ {
+            l = " " $0 " "; gsub(/[^A-Za-z0-9_]/, " ", l)
+            if (l ~ / (__linux__|__linux|linux|__gnu_linux__|__APPLE__|__MACH__|TARGET_OS_[A-Z_]*|__FreeBSD__|__NetBSD__|__OpenBSD__|__DragonFly__|__sun|__unix__|__unix|_WIN32|_WIN64|__CYGWIN__|__ANDROID__|__HAIKU__) /)
+                print "P", FILENAME, FNR
+        }
         ' $(find core tui include/stagetop -name '*.[ch]' 2>/dev/null | sort))
 }
 
@@ -161,13 +170,14 @@ layering_sources() { # rules root
     $1 == "F" { nf++; file[nf] = $2; isfile[$2] = 1; next }
     $1 == "I" { ni++; ifile[ni] = $2; ikind[ni] = $3; iname[ni] = $4; next }
     $1 == "B" { nb++; bfile[nb] = $2; bline[nb] = $3; next }
+    $1 == "P" { np++; pfile[np] = $2; pline[np] = $3; next }
     END {
         if (nf == 0) { print "FAIL: layering: sources were read (none found)"; exit }
         # 1. public headers by floor, and only own internal headers
         for (k = 1; k <= ni; k++) {
             f = ifile[k]; n = iname[k]; m = mod_of_file(f)
             if (m == "") { unplaced[f] = 1; continue }
-            if (ikind[k] != "\"") continue
+            if (ikind[k] != "\"" && n !~ /^stagetop\//) continue   # <stagetop/H> is a public header too
             if (n ~ /^stagetop\//) {
                 h = n; sub(/^stagetop\//, "", h)
                 if (!(h in hdrmod)) { badown = badown "\n    " f " includes " n " (a public header with no module: rules, header)"; continue }
@@ -204,7 +214,7 @@ layering_sources() { # rules root
                         kind = substr(list[j], 1, 1); name = substr(list[j], 2)
                         if (match_any(name, fhdrs[r]))
                             out = out "\n    " f (cur == f ? "" : " (through " cur ")") " includes " name
-                        if (kind == "\"") {
+                        if (kind == "\"" || name ~ /^stagetop\//) {
                             t = target(cur, name)
                             if (t != "" && (t in isfile) && !(t in seen)) { seen[t] = 1; q = q (q == "" ? "" : " ") t }
                         }
@@ -230,5 +240,12 @@ layering_sources() { # rules root
         for (e = 1; e <= nbex; e++)
             if (!(e in bused))
                 print "FAIL: layering: backend exception still needed: " bexfile[e] " (it no longer calls the backend: delete it from the rules)"
+        # 4. a platform'"'"'s #if only in the backends and the files allowed one
+        out = ""
+        for (k = 1; k <= np; k++)
+            if (!match_any(pfile[k], platif))
+                out = out "\n    " pfile[k] ":" pline[k] " tests a platform'"'"'s macro (#if)"
+        what = "layering: a platform #if only in" platif
+        if (out != "") print "FAIL: " what out; else print "PASS: " what
     }' "$1" -
 }

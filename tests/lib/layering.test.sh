@@ -73,6 +73,10 @@ U core/platform/proc_vec st_monitor_step
 U core/notify st_job_pause
 U tui/pick st_proc_vec_free
 U core/newthing/x st_format_bytes
+D core/doctor/doctor_ref st_doc_reference
+D core/doctor/doctor_parse st_doc_parse_size
+U core/run/prerun_tree st_doc_reference
+U core/run/prerun_tree st_doc_parse_size
 EOF
 layering_calls "$RULES" "$D/syn.tab" >"$D/syn.out"
 check "the screen calling the run module outside the monitor and the view fails" \
@@ -90,6 +94,9 @@ check "a listed exception is allowed and said" \
 check "an exception no longer needed fails (the rules stay true)" \
     has "$D/syn.out" "FAIL: layering: exception still needed: tui/nothing st_nothing_*"
 check "an object with no floor fails" has "$D/syn.out" "core/newthing/x.o"
+check "run calling doctor outside its references fails, the references pass" \
+    sh -c "grep -qF 'core/run/prerun_tree.o calls st_doc_parse_size (core/doctor/doctor_parse.o, module doctor)' '$D/syn.out' &&
+           ! grep -qF 'core/run/prerun_tree.o calls st_doc_reference' '$D/syn.out'"
 : >"$D/empty.tab"
 layering_calls "$RULES" "$D/empty.tab" >"$D/empty.out"
 check "no calls read is a failure, not a pass" \
@@ -106,11 +113,17 @@ src "$S" core/trace/trace_ok.c '#include "stagetop/trace.h"
 src "$S" core/trace/trace_internal.h '#include "stagetop/error.h"'
 src "$S" tui/spark.c '#include "spark.h"'
 src "$S" tui/spark.h '#include <stdio.h>'
+src "$S" core/platform/platform_x.c '#if defined(__linux__)
+#endif'
+src "$S" core/trace/trace_feat.c '#if defined(MAP_POPULATE) && defined(F_FULLFSYNC)
+#endif'
 layering_sources "$RULES" "$S" >"$D/inc-clean.out"
 # (the rules' exceptions name files this tree does not have: they fail here)
 check "clean sources pass the include rules" \
     sh -c "! grep '^FAIL' '$D/inc-clean.out' | grep -v 'exception still needed' | grep -q . &&
            grep -qF 'PASS: layering: includes of trace' '$D/inc-clean.out'"
+check "a backend's platform #if and a feature macro's #if pass" \
+    grep -qF 'PASS: layering: a platform #if only in' "$D/inc-clean.out"
 
 src "$S" core/trace/trace_bad.c '#include "stagetop/monitor.h"
 #include <ncurses.h>
@@ -121,6 +134,15 @@ src "$S" tui/view.h '#include <curses.h>'
 src "$S" tui/main.c '#include "stagetop/json.h"'
 src "$S" tui/cmd_x.c '#include "stagetop/newthing.h"'
 src "$S" core/plot/plot_x.c 'static int f(const st_platform *plat) { return plat->open(0, 0); }'
+src "$S" core/report/angle.c '#include <stagetop/monitor.h>'
+src "$S" tui/guard_text.c '#include "guard_text.h"'
+src "$S" tui/guard_text.h '#include <stagetop/monitor.h>
+#include <ncursesw/curses.h>'
+src "$S" core/run/jobctl.c '#include <unistd.h>
+#  ifdef __APPLE__
+#endif
+#if defined(__linux__) || defined(__MACH__)
+#endif'
 layering_sources "$RULES" "$S" >"$D/inc-bad.out"
 check "trace including a run header fails" \
     has "$D/inc-bad.out" "core/trace/trace_bad.c includes stagetop/monitor.h (module run)"
@@ -136,5 +158,13 @@ check "a public header no module owns fails" \
     has "$D/inc-bad.out" "tui/cmd_x.c includes stagetop/newthing.h (a public header with no module"
 check "plot calling the backend through st_platform fails" \
     has "$D/inc-bad.out" "core/plot/plot_x.c:1 calls a function of st_platform"
+check "an angle-bracket include of a public header is held to the floor" \
+    has "$D/inc-bad.out" "core/report/angle.c includes stagetop/monitor.h (module run)"
+check "guard_text.c reaching curses through its own header fails" \
+    has "$D/inc-bad.out" "tui/guard_text.c (through tui/guard_text.h) includes ncursesw/curses.h"
+check "a platform #if outside the backends fails, naming file and line" \
+    sh -c "grep -qF 'core/run/jobctl.c:2 tests a platform' '$D/inc-bad.out' &&
+           grep -qF 'core/run/jobctl.c:4 tests a platform' '$D/inc-bad.out' &&
+           ! grep -qF 'core/trace/trace_feat.c' '$D/inc-bad.out' && ! grep -qF 'platform_x.c' '$D/inc-bad.out'"
 check "backend exceptions no longer needed fail" \
     has "$D/inc-bad.out" "FAIL: layering: backend exception still needed: tui/pick.c"

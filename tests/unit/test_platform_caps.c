@@ -1,7 +1,8 @@
 /* test_platform_caps: what the core used to decide by #if or by reading
  * /proc itself now comes from the platform table (platform.h): the Linux
  * backend's proc_name and thread_group on real processes and threads, and
- * the wait4 unit (maxrss_in_bytes) that core/run/peak.c applies. */
+ * the wait4 unit (maxrss_in_bytes) that core/run/peak.c applies, and the
+ * subreaper that st_job_spawn asks of it (become_subreaper). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -131,12 +132,56 @@ static void the_wait4_unit_is_the_tables(void **state)
     assert_true(as_bytes >= 64 * 1024 && as_bytes < 64 * MIB / 16);
 }
 
+/* Linux's table makes the caller a child subreaper (in a child of the
+ * test, which is not one before): prctl(PR_GET_CHILD_SUBREAPER) says so,
+ * and an orphan of its own child re-parents to it. */
+static void the_subreaper_is_the_backends(void **state)
+{
+    (void)state;
+    assert_non_null(st_platform_native.become_subreaper);
+    pid_t c = fork();
+    assert_true(c >= 0);
+    if (c == 0) {
+        int was = -1, now = -1;
+        if (prctl(PR_GET_CHILD_SUBREAPER, &was) != 0 || was != 0)
+            _exit(10);
+        if (st_platform_native.become_subreaper() != 1)
+            _exit(11);
+        if (prctl(PR_GET_CHILD_SUBREAPER, &now) != 0 || now != 1)
+            _exit(12);
+        int fds[2];
+        if (pipe(fds) != 0)
+            _exit(13);
+        pid_t mid = fork();
+        if (mid == 0) { /* leaves an orphan behind, then exits */
+            pid_t g = fork();
+            if (g == 0) {
+                char b;
+                close(fds[1]);
+                _exit(read(fds[0], &b, 1) == 0 ? 0 : 1);
+            }
+            _exit(g > 0 ? 0 : 1);
+        }
+        close(fds[0]);
+        int st = 0;
+        if (mid < 0 || waitpid(mid, &st, 0) != mid || st != 0)
+            _exit(14);
+        close(fds[1]); /* the orphan ends: it must be ours to reap */
+        _exit(waitpid(-1, &st, 0) > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 15);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(c, &st, 0), c);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_come_from_the_backend),
         cmocka_unit_test(a_thread_belongs_to_its_process),
         cmocka_unit_test(the_wait4_unit_is_the_tables),
+        cmocka_unit_test(the_subreaper_is_the_backends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
