@@ -9,7 +9,7 @@
 #    reference parser (never linked into the product);
 #  - UNIT_FAKEPLAT_TESTS run the core on the scripted backend of
 #    tests/fakeplat.c (the soak too: mk/faults.mk).
-UNIT_TUI_TESTS  := test_layout test_sanitize test_sparkline test_unsafe_text
+UNIT_TUI_TESTS  := test_layout test_sanitize test_sparkline test_unsafe_text test_proc_table
 UNIT_JSON_TESTS := test_doctor_parse test_json_write test_summary test_trace_export test_trace_import \
                    test_trace_record
 UNIT_FAKEPLAT_TESTS := test_monitor test_faults test_run_view test_swap_growth test_lanes \

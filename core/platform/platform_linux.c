@@ -94,7 +94,8 @@ void st_lx_fill_counters(const st_backend *b, const st_lx_stat *st, st_proc_mem 
     out->pageins = st->majflt;
     out->child_pageins = st->cmajflt;
     out->state = st->state;
-    out->valid |= ST_PM_COUNTERS | ST_PM_STATE;
+    snprintf(out->comm, sizeof out->comm, "%.15s", st->comm); /* TASK_COMM_LEN 16 */
+    out->valid |= ST_PM_COUNTERS | ST_PM_STATE | ST_PM_COMM;
 }
 
 int st_lx_read_stat(st_backend *b, int32_t pid, st_lx_stat *st, st_error *err)

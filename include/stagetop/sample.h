@@ -110,7 +110,8 @@ enum st_pm_field {
     ST_PM_PEAK = 1u << 3, /* the kernel's high-water mark for the process */
     ST_PM_COUNTERS = 1u << 4, /* cpu_ns, child_cpu_ns, pageins, child_pageins */
     ST_PM_STATE = 1u << 5,    /* state */
-    ST_PM_RATES = 1u << 6     /* cpu_c, pageins_c (set by the tree, not the backend) */
+    ST_PM_RATES = 1u << 6,    /* cpu_c, pageins_c (set by the tree, not the backend) */
+    ST_PM_COMM = 1u << 7      /* comm */
 };
 
 /* One process's memory, bytes. */
@@ -130,6 +131,8 @@ typedef struct st_proc_mem {
     uint64_t cpu_ns, child_cpu_ns;
     uint64_t pageins, child_pageins;
     char state;         /* R, S, D, T, Z, ... (Linux stat field 3; macOS T and Z only) */
+    char comm[16];      /* the process's own name (Linux stat field 2, what prctl(PR_SET_NAME)
+                           and setproctitle set; forked children inherit it); macOS: not read */
     /* Rates over the last interval, filled by the watched tree (tree.h):
      * CPU in hundredths of a percent of one core, page-ins per second in
      * hundredths. */
