@@ -82,6 +82,10 @@ void st_metrics_values_of(const st_run_view *rv, double wall, st_metrics_values 
         v->pageins_total = rv->pageins_total;
         v->has_pageins = 1;
     }
+    if (sm && (sm->act.has & ST_F_CPU)) { /* the members' CPU time summed, reaped ones kept */
+        v->cpu_total_ns = rv->cpu_total_ns;
+        v->has_cpu = 1;
+    }
 }
 
 static void add(st_metrics *mx, int *oom, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -236,6 +240,14 @@ int st_metrics_render(st_metrics *mx, const st_metrics_values *v, st_error *err)
         one_u64(&o, "stagetop_tree_pageins_total", "counter", SC_JOB,
                 "Page-ins (major faults) of the watched process tree since stagetop started watching "
                 "(Linux majflt; macOS ri_pageins).", v->pageins_total);
+    if (v->has_cpu) { /* seconds, to the nanosecond the kernel counts in */
+        head(&o, "stagetop_tree_cpu_seconds_total", "counter",
+             "CPU time (user + system) of the watched process tree since stagetop started watching; "
+             "members that exited stay counted.");
+        series(&o, "stagetop_tree_cpu_seconds_total", SC_JOB, "");
+        add(mx, &o.oom, "%llu.%09llu\n", (unsigned long long)(v->cpu_total_ns / 1000000000u),
+            (unsigned long long)(v->cpu_total_ns % 1000000000u));
+    }
     if (v->has_footprint_peak)
         one_u64(&o, "stagetop_tree_footprint_peak_bytes", "gauge", SC_JOB,
                 "Largest footprint of the whole tree in one sample since the run started.",

@@ -124,6 +124,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->guard_tripped = m->guard_tripped;
     v->verdict = m->verdict;
     v->pageins_total = m->tree.rates.total_majflt;
+    v->cpu_total_ns = m->tree.rates.total_cpu_ns;
     v->pressure_is_level = m->plat->pressure_is_level;
     if (m->guard_on && m->guard.o.has_swap_budget && (m->sys_start.valid & ST_SYS_SWAPTOTAL) &&
         m->sys_start.swap_total == 0)

@@ -43,6 +43,8 @@ typedef struct st_metrics_values {
     uint64_t swap_budget; int has_swap_budget;  /* --swap-budget, bytes */
     uint16_t kill_free_c; int has_kill_free;    /* --kill-free, hundredths of a percent */
     uint64_t pageins_total; int has_pageins;    /* the tree's page-ins since the start (a counter) */
+    uint64_t cpu_total_ns; int has_cpu;         /* the tree's CPU since the start, members that
+                                                   exited included (a counter) */
     int state;              /* enum st_job_state */
     int exit_code; int has_exit_code;   /* a launched job that exited: its code (128+N: signal N) */
     uint64_t samples_total, dropped_total;

@@ -96,6 +96,7 @@ typedef struct st_run_view {
     uint64_t guard_swap_base;     /* swap used the budget counts from (moves on resume) */
     st_guard_verdict verdict;     /* the last limit crossed */
     uint64_t pageins_total;       /* the tree's page-ins since the start (counters, not rates) */
+    uint64_t cpu_total_ns;        /* the tree's CPU since the start, exited members included */
     int pressure_is_level;        /* the platform's pressure is a 1/2/4 level (macOS), not PSI */
 
     /* ---- job ---- */

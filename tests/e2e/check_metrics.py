@@ -19,6 +19,9 @@ usage:
   check_metrics.py match FILE RECORD.jsonl
       a final file against the record: the end summary's peaks, the swap
       growth, the samples counted, the start record's pid and command
+  check_metrics.py cpu FILE TIMES
+      a final file's stagetop_tree_cpu_seconds_total against the CPU the
+      job's shell says (its `times`: its own and its reaped children's)
   check_metrics.py match-live FILE RECORD.jsonl
       a file written while the job ran against the record's sample of the
       same number (stagetop_samples_total)
@@ -35,6 +38,13 @@ LIVE = ("stagetop_tree_footprint_bytes", "stagetop_tree_rss_bytes", "stagetop_tr
 OWN = {"stagetop_job_state": {"state"}, "stagetop_guard_state": {"state"},
        "stagetop_stage_info": {"stage"}, "stagetop_tree_kernel_peak_info": {"source"},
        "stagetop_run_info": {"pid", "command", "version", "platform"}}
+
+
+# Units Prometheus' naming guide replaces by base units (seconds, bytes,
+# ratios): none may be part of a name.
+NOT_BASE = {"milliseconds", "ms", "microseconds", "us", "nanoseconds", "ns", "minutes", "hours",
+            "kb", "kib", "mb", "mib", "gb", "gib", "kilobytes", "megabytes", "percent", "pct",
+            "bits", "pages"}
 
 
 def is_name(k):
@@ -120,6 +130,9 @@ def check_reading(fams, types, want_labels=None):
         assert n.startswith("stagetop_") and ":" not in n, n
         assert t in ("gauge", "counter"), (n, t)
         assert (t == "counter") == n.endswith("_total"), f"{n}: type {t} (counters end in _total)"
+        words = n.split("_")
+        bad = set(words) & NOT_BASE
+        assert not bad, f"{n}: {bad} is not a base unit (seconds, bytes, ratio)"
     info = one(fams, "stagetop_run_info")
     assert info[1] == 1 and {"pid", "command", "version"} <= set(info[0]), info
     user = {k: v for k, v in info[0].items() if k not in OWN["stagetop_run_info"]}
@@ -199,9 +212,14 @@ def cmd_loop(path, stop, out, *rest):
                "dropped": one(fams, "stagetop_dropped_samples_total")[1],
                "t": one(fams, "stagetop_last_sample_timestamp_seconds")[1],
                "state": state_of(fams)}
+        for name in fams:  # every counter (a _total: check_reading), by its labels
+            if name.endswith("_total"):
+                for labels, v in fams[name]:
+                    now[(name, tuple(sorted(labels.items())))] = v
         if prev:
-            for k in ("samples", "dropped", "t"):
-                assert now[k] >= prev[k], f"{k} went back: {prev[k]} -> {now[k]}"
+            for k in now:
+                if k != "state" and k in prev:
+                    assert now[k] >= prev[k], f"{k} went back: {prev[k]} -> {now[k]}"
             assert prev["state"] != "exited" or now["state"] == "exited", "left exited"
         prev = now
         if not seen_states or seen_states[-1] != now["state"]:
@@ -260,6 +278,22 @@ def cmd_match(path, record):
         close(name, one(fams, name)[1], v)
 
 
+def cmd_cpu(path, times):
+    """The counter against the shell's own `times` (dash: 0m0.004000s; bash
+    0m0.004s): its second line is the reaped children's user and system."""
+    import re
+    fams, _ = reading(path)  # (a _total is a counter: check_reading)
+    got = one(fams, "stagetop_tree_cpu_seconds_total")[1]
+    vals = [int(m) * 60 + float(s) for m, s in re.findall(r"(\d+)m([\d.]+)s", open(times).read())]
+    assert len(vals) == 4, vals
+    own, children = vals[0] + vals[1], vals[2] + vals[3]
+    print(f"counter {got:.3f} s; the shell {own:.3f} s, its reaped children {children:.3f} s")
+    # Counted from the first sample on: all the children's CPU (they start
+    # later), less a clock tick's rounding each; no more than everything.
+    assert got >= children - 0.05, f"the exited children's CPU is missing: {got} < {children}"
+    assert got <= own + children + 0.1, f"more than the job used: {got} > {own + children}"
+
+
 def cmd_match_live(path, record):
     fams, _ = reading(path)
     assert state_of(fams) != "exited"
@@ -291,6 +325,8 @@ def main(argv):
             cmd_loop(*args)
         elif what == "match":
             cmd_match(*args)
+        elif what == "cpu":
+            cmd_cpu(*args)
         elif what == "match-live":
             cmd_match_live(*args)
         else:

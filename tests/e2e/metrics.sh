@@ -91,6 +91,29 @@ check "two runs of one job (--metrics-label job_name=nightly) write the same ser
     sh -c "[ -s '$T/series1' ] && cmp '$T/series1' '$T/series2' && grep -q '^stagetop_job_state{job_name=\"nightly\",state=\"exited\"}' '$T/series1' &&
            [ \"\$(grep '^stagetop_run_info' '$T/twice1.prom')\" != \"\$(grep '^stagetop_run_info' '$T/twice2.prom')\" ]"
 
+# --- the tree's CPU as a counter: members that exited stay counted ------------
+# Three children of the job's shell burn CPU one after another and exit; a
+# scraper reads the file all along: every counter (the CPU one included)
+# never goes back, so rate() sees no reset.  At the end the counter holds
+# at least what the shell's `times` says its reaped children used.
+cpujob='for n in 1 2 3; do (i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done); done; times >"$1"'
+python3 "$CHECK" loop "$T/cpu.prom" "$T/cpustop" "$T/cpuloop.out" 2>"$T/cpuloop.err" &
+reader=$!
+"$STAGETOP" --headless --interval 0.05 --metrics "$T/cpu.prom" -- sh -c "$cpujob" sh "$T/times" \
+    >/dev/null 2>"$T/cpu.err"
+rc=$?
+touch "$T/cpustop"
+wait $reader
+rrc=$?
+check "stagetop_tree_cpu_seconds_total: read all along, never goes back while members exit ($(cat "$T/cpuloop.out" 2>/dev/null))" \
+    sh -c "[ $rc -eq 0 ] && [ $rrc -eq 0 ] || { cat '$T/cpu.err' '$T/cpuloop.err'; exit 1; }"
+check "stagetop_tree_cpu_seconds_total at the end: the exited children's CPU (the shell's times) is in it" \
+    python3 "$CHECK" cpu "$T/cpu.prom" "$T/times"
+if need_tool "metrics: promtool on the CPU counter" promtool; then
+    check "promtool check metrics passes on the file with the CPU counter" \
+        sh -c "promtool check metrics <'$T/cpu.prom'"
+fi
+
 # --- --metrics-label is checked before anything starts ---------------------------------
 for bad in 'bad-name=x' '__name__=x' '9lives=x' 'pid=1' 'job=x' 'empty=' 'novalue' 'é=1'; do
     "$STAGETOP" --headless --metrics "$T/bad.prom" --metrics-label "$bad" -- sh -c "touch '$T/ran'" 2>"$T/err"

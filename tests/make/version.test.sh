@@ -26,9 +26,10 @@ grep -Eno 'stagetop [0-9]+\.[0-9]+\.[0-9]+' README.md docs/stagetop.1 CHANGELOG.
 check "every 'stagetop X.Y.Z' in README.md, docs/stagetop.1, CHANGELOG.md is $V ($(wc -l <"$T/stated") found)" \
     sh -c "[ -s '$T/stated' ] && ! grep -v ':stagetop $Vre\$' '$T/stated'"
 
-newest=$(sed -n 's/^## \([0-9][0-9.]*\).*/\1/p' CHANGELOG.md | head -1)
+# (a heading "## X.Y.Z (unreleased)" is the next release's, not yet VERSION)
+newest=$(sed -n '/(unreleased)/!s/^## \([0-9][0-9.]*\).*/\1/p' CHANGELOG.md | head -1)
 check "CHANGELOG.md's newest release is $V ('$newest')" [ "$newest" = "$V" ]
-for r in $(sed -n 's/^## \([0-9][0-9.]*\).*/\1/p' CHANGELOG.md); do echo "$r"; done >"$T/releases"
+for r in $(sed -n '/(unreleased)/!s/^## \([0-9][0-9.]*\).*/\1/p' CHANGELOG.md); do echo "$r"; done >"$T/releases"
 check "CHANGELOG.md lists 0.1.0, 0.2.0 and $V, newest first" \
     sh -c "[ \"\$(sort -t. -k1,1nr -k2,2nr -k3,3nr '$T/releases')\" = \"\$(cat '$T/releases')\" ] && grep -qx 0.1.0 '$T/releases' && grep -qx 0.2.0 '$T/releases'"
 

@@ -130,6 +130,8 @@ static void metrics_file(void **state)
     v.last.tree_swap = 4096;
     v.pageins_total = 98765;
     v.has_pageins = 1;
+    v.cpu_total_ns = 2500000001ull; /* 2.5 s and one nanosecond, of members alive or gone */
+    v.has_cpu = 1;
     assert_int_equal(st_metrics_render(&mx, &v, &err), ST_OK);
     mx.buf[mx.len] = '\0';
     assert_non_null(strstr(mx.buf, "# TYPE stagetop_tree_cpu_cores gauge\nstagetop_tree_cpu_cores 1.5050\n"));
@@ -137,6 +139,10 @@ static void metrics_file(void **state)
     assert_non_null(strstr(mx.buf, "stagetop_tree_swap_bytes 4096\n"));
     assert_non_null(strstr(mx.buf, "# TYPE stagetop_tree_pageins_total counter\n"
                                    "stagetop_tree_pageins_total 98765\n"));
+    /* CPU as a counter in seconds (process-exporter's and node_exporter's
+     * naming), beside the gauge of cores */
+    assert_non_null(strstr(mx.buf, "# TYPE stagetop_tree_cpu_seconds_total counter\n"
+                                   "stagetop_tree_cpu_seconds_total 2.500000001\n"));
     /* the rate as a gauge too (the lane table's row) */
     assert_non_null(strstr(mx.buf, "stagetop_tree_pageins_per_second 123.45\n"));
     free(mx.buf);
