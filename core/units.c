@@ -9,20 +9,29 @@
 #include <string.h>
 #include <strings.h>
 
-/* Parse a finite, non-negative decimal prefix of s; *end points past it. */
+/* Parse the plain decimal prefix of s, "12" or "1.5" or ".5": digits with
+ * at most one point, nothing else (no sign, blank, exponent, hexadecimal
+ * "0x10" or "0x1p4", "inf" or "nan", all of which strtod would take) and in
+ * any locale; *end points past it. */
 static int parse_number(const char *s, double *out, const char **end)
 {
-    char *e;
-    while (isspace((unsigned char)*s))
-        s++;
-    if (!isdigit((unsigned char)*s) && *s != '.')
-        return -1;
-    errno = 0;
-    double v = strtod(s, &e);
-    if (e == s || errno == ERANGE || !isfinite(v) || v < 0)
+    double v = 0, scale = 1;
+    int digits = 0, point = 0;
+    for (; isdigit((unsigned char)*s) || (*s == '.' && !point); s++) {
+        if (*s == '.') {
+            point = 1;
+            continue;
+        }
+        digits++;
+        if (point)
+            v += (scale /= 10) * (*s - '0');
+        else
+            v = v * 10 + (*s - '0');
+    }
+    if (digits == 0 || !isfinite(v))
         return -1;
     *out = v;
-    *end = e;
+    *end = s;
     return 0;
 }
 
@@ -39,12 +48,8 @@ int st_parse_size(const char *s, uint64_t *out, st_error *err)
     const char *e;
     if (!s || parse_number(s, &v, &e) != 0)
         return st_error_set(err, ST_EINVAL, 0, "invalid size '%s' (try 8G, 512M, 8GiB)", s ? s : "");
-    while (isspace((unsigned char)*e))
-        e++;
     char suf[8];
     size_t n = strlen(e);
-    while (n > 0 && isspace((unsigned char)e[n - 1]))
-        n--;
     if (n >= sizeof suf)
         return st_error_set(err, ST_EINVAL, 0, "invalid size '%s' (try 8G, 512M, 8GiB)", s);
     memcpy(suf, e, n);

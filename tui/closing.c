@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "sanitize.h"
 #include "stagetop/units.h"
+#include "stagetop/utf8.h"
 
 static const char *sig_name(int sig)
 {
@@ -36,17 +38,28 @@ static const char *sig_name(int sig)
     }
 }
 
-/* One line's text with control characters made visible. */
+/* One line's text made safe for the terminal: every character the one
+ * classifier calls unsafe (utf8.h's st_utf8_unsafe: C0, DEL, C1, bidi
+ * controls, separators) and every byte that is not valid UTF-8 (a raw C1
+ * byte 0x80-0x9f among them) becomes '?'; a tab a space. */
 static void put_safe(FILE *f, const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\t')
+    const unsigned char *p = (const unsigned char *)s, *e = p + n;
+    while (p < e) {
+        uint32_t cp = 0;
+        int len = st_utf8_decode(p, (size_t)(e - p), &cp);
+        if (len == 0) {
+            fputc('?', f);
+            p++;
+            continue;
+        }
+        if (cp == '\t')
             fputc(' ', f);
-        else if (c < 0x20 || c == 0x7f)
+        else if (st_utf8_unsafe(cp))
             fputc('?', f);
         else
-            fputc(c, f);
+            fwrite(p, 1, (size_t)len, f);
+        p += len;
     }
 }
 

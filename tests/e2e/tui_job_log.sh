@@ -23,6 +23,19 @@ check "F: the log is in --export-dir" sh -c "ls '$T/out'/stagetop-job-*.log"
 log=$(ls "$T/out"/stagetop-job-*.log 2>/dev/null | head -1)
 check "F: the record's meta says where the log is" grep -q "^{\"type\":\"start\".*\"job_log\":\"$log\"" "$T/f.jsonl"
 
+# C: the tail is made safe by the one classifier: C1 controls (raw 0x9b and
+# UTF-8 U+009B, a CSI to xterm) and a bidi override (U+202E) never reach the
+# terminal raw; the text around them stays.
+start_pane c 110 30 "'$STAGETOP' --no-gpu --interval 0.2 --export-dir '$T/out' -- sh -c 'printf \"c1 raw \\233 utf8 \\302\\233 bidi \\342\\200\\256 end\\n\"; exit 1' 2>'$T/c.err'"
+check "C: the job ends with 1" wait_screen c 20 '^\[EXITED 1'
+tm send-keys -t c q
+check "C: stagetop exits" wait_screen c 20 'stagetop-exit='
+check "C: the tail's text is printed" grep -q '| c1 raw ? utf8 ? bidi ? end' "$T/c.err"
+check "C: no C1 or bidi control reaches the terminal raw" python3 -c "
+import sys
+d = open(sys.argv[1], 'rb').read()
+sys.exit(any(b in d for b in (b'\\x9b', b'\\xc2\\x9b', b'\\xe2\\x80\\xae')))" "$T/c.err"
+
 start_pane e 110 30 "'$STAGETOP' --no-gpu --interval 0.2 --export-dir '$T/out' -- true"
 check "E: the job ends" wait_screen e 20 '^\[EXITED 0'
 n_before=$(ls "$T/out" | wc -l)

@@ -150,6 +150,16 @@ static void sizes(void **state)
     assert_int_equal(st_parse_size("G", &v, &e), ST_EINVAL);
     assert_int_equal(st_parse_size("99999999999T", &v, &e), ST_EINVAL);
     assert_int_equal(st_parse_size("1e400", &v, &e), ST_EINVAL);
+    /* decimal only, nothing around it: what strtod would also take is junk
+     * to a user (--swap-budget 0x10 read as 16 bytes) */
+    const char *junk[] = {"0x10", "0X10", "0x1p4G", "0x1P4", " 8G", "8G ", "\t8G", "8G\n",
+                          "+8G", "inf", "nan", "1..5G", "."};
+    for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++)
+        assert_int_equal(st_parse_size(junk[i], &v, &e), ST_EINVAL);
+    assert_int_equal(st_parse_size(".5K", &v, NULL), ST_OK);
+    assert_int_equal(v, 512);
+    assert_int_equal(st_parse_size("8.G", &v, NULL), ST_OK);
+    assert_int_equal(v, 8ull << 30);
 }
 
 static void durations(void **state)
@@ -165,6 +175,9 @@ static void durations(void **state)
     assert_int_equal(st_parse_duration("1.5m", &d, NULL), ST_OK);
     assert_true(d == 90);
     assert_int_equal(st_parse_duration("3x", &d, NULL), ST_EINVAL);
+    assert_int_equal(st_parse_duration("0x10", &d, NULL), ST_EINVAL);
+    assert_int_equal(st_parse_duration(" 90s", &d, NULL), ST_EINVAL);
+    assert_int_equal(st_parse_duration("0x1p4s", &d, NULL), ST_EINVAL);
     assert_int_equal(st_parse_double("0.001", 0.01, 60, &d, NULL), ST_EINVAL);
     assert_int_equal(st_parse_double("nan", 0.01, 60, &d, NULL), ST_EINVAL);
     assert_int_equal(st_parse_double("0.5s", 0.01, 60, &d, NULL), ST_EINVAL);
