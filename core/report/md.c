@@ -9,6 +9,34 @@
 
 #include "stagetop/utf8.h"
 
+/* U+2060 WORD JOINER: invisible, and no renderer reads "@\u2060name" as a
+ * mention, "#\u2060123" as an issue, "https:\u2060//" or "www\u2060." as a
+ * link, "a@\u2060b.c" as an address (GitHub's mentions and references need
+ * a letter or digit right after @ or #; GFM's autolinks need "://" or
+ * "www." whole).  Text pasted into an issue pings and links nobody. */
+#define WJ "\xE2\x81\xA0"
+
+/* After c (Markdown): the next bytes p..e would make a mention, an issue
+ * reference, an address or a URL. */
+static int inert_after(uint32_t c, const unsigned char *p, const unsigned char *e)
+{
+    if (p >= e)
+        return 0;
+    int digit = *p >= '0' && *p <= '9', letter = (*p | 0x20) >= 'a' && (*p | 0x20) <= 'z';
+    if (c == '@')
+        return digit || letter;
+    if (c == '#')
+        return digit;
+    if (c == ':')
+        return e - p >= 2 && p[0] == '/' && p[1] == '/';
+    return 0;
+}
+
+static int is_www(const char *p)
+{
+    return (p[0] | 0x20) == 'w' && (p[1] | 0x20) == 'w' && (p[2] | 0x20) == 'w';
+}
+
 /* Write (w non-NULL) or count the code points of the cleaned text, writing
  * at most `limit` of them (0 = all).  Returns the code points kept. */
 static size_t clean(st_sb *w, const char *s, size_t n, size_t limit, int md)
@@ -50,7 +78,11 @@ static size_t clean(st_sb *w, const char *s, size_t n, size_t limit, int md)
         else {
             if (md && k == 1 && strchr("\\`*_[]|", (int)c))
                 st_sb_char(w, '\\');
+            if (md && c == '.' && p0 - s >= 3 && is_www(p0 - 3))
+                st_sb_str(w, WJ); /* www.x: no autolink */
             st_sb_add(w, p0, k);
+            if (md && inert_after(c, p, e))
+                st_sb_str(w, WJ);
         }
     }
     return cps;

@@ -7,7 +7,9 @@
  * tab, CR or newline becomes a space), C1 controls, bidi controls and marks,
  * the line and paragraph separators; invalid UTF-8 becomes U+FFFD.  Markdown escaping then puts a backslash before \ ` * _ [ ] | and
  * writes < > & ~ $ as entities, so text cannot end a table cell, open a
- * code span, a link, emphasis, strikethrough, math or HTML.  The writers append to a
+ * code span, a link, emphasis, strikethrough, math or HTML.  A word joiner
+ * (U+2060) after @ and # and in :// and www. keeps @user, #123 and URLs
+ * from pinging, referencing or linking (md.c).  The writers append to a
  * string builder (sb.h); st_text_clean gives the front end the cleaned
  * text as a string. */
 #ifndef STAGETOP_MD_H

@@ -50,6 +50,24 @@ static void test_md_specials(void **state)
     CHECK_ESC("a|b `c`", 0, "a|b `c`"); /* cleaning alone escapes nothing */
 }
 
+/* Pasted into an issue, a report pings, references and links nobody: a
+ * word joiner (U+2060) follows @ before a name, # before a number, and the
+ * ':' of "://", and goes before the '.' of "www." (GitHub's mentions and
+ * references, GFM's autolinks).  Plain text keeps them as they are. */
+#define J "\xe2\x81\xa0"
+static void test_md_pings_and_links(void **state)
+{
+    (void)state;
+    CHECK_ESC("cc @octocat", 1, "cc @" J "octocat");
+    CHECK_ESC("fixes #123 and org/repo#7", 1, "fixes #" J "123 and org/repo#" J "7");
+    CHECK_ESC("see https://x.example/a", 1, "see https:" J "//x.example/a");
+    CHECK_ESC("WWW.example.com", 1, "WWW" J ".example.com");
+    CHECK_ESC("mail a@b.example", 1, "mail a@" J "b.example");
+    CHECK_ESC("# @ x:y 1@ #x", 1, "# @ x:y 1@ #x"); /* nothing to ping or link */
+    CHECK_ESC("cc @octocat #1 http://x", 0, "cc @octocat #1 http://x");
+}
+#undef J
+
 static void test_md_controls(void **state)
 {
     (void)state;
@@ -220,7 +238,7 @@ static void test_report_md(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_md_specials),     cmocka_unit_test(test_md_controls),
+        cmocka_unit_test(test_md_specials),     cmocka_unit_test(test_md_pings_and_links),     cmocka_unit_test(test_md_controls),
         cmocka_unit_test(test_md_limits),       cmocka_unit_test(test_md_fence),
         cmocka_unit_test(test_stage_rows),      cmocka_unit_test(test_diff_match_and_gate),
         cmocka_unit_test(test_report_md),
