@@ -207,7 +207,7 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
     uint64_t sum[ST_LANE_COUNT] = {0};
     uint32_t has = 0;
     int vanished = 0;
-    size_t w = 0;
+    size_t w = 0, dead = 0;
     int rc;
 
     for (int i = 0; i < ST_LANE_COUNT; i++)
@@ -252,12 +252,14 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
         }
         if (m.ppid == 0)
             m.ppid = t->members[i].ppid;
+        if ((m.valid & ST_PM_STATE) && m.state == 'Z')
+            dead++; /* exited, not yet reaped (by stagetop, the subreaper, or its parent) */
         t->members[w++] = m;
     }
     t->n_members = w;
     if (vanished)
         t->last_discover = -1;
-    out->procs = (uint32_t)w;
+    out->procs = (uint32_t)(w - dead); /* live members: a zombie is listed, not counted */
     out->valid |= ST_F_PROCS;
     for (int i = 0; i < ST_LANE_COUNT; i++) {
         const st_lane *l = &st_lanes[i];

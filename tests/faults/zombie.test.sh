@@ -22,6 +22,22 @@ timeout 60 "$STAGETOP" --headless -p "$z" > /dev/null 2> "$T/hl.err"; rc=$?
 check "--headless -p ZOMBIE: ends, exit 1 ($rc; 124: sampled on)" test "$rc" -eq 1
 check "--headless -p ZOMBIE: says it is a zombie" grep -q "pid $z is a zombie" "$T/hl.err"
 
+# A tree that holds a zombie (issue 30 item 7): -p of the parent, a sleep
+# alive beside its unreaped child.  procs counts live members only: 1, not
+# 2 (the zombie is shown in the list, it holds nothing and is not running).
+"$STAGETOP" --headless --jsonl --interval 0.1 -p "$parent" > "$T/live.jsonl" 2> "$T/live.err" &
+st=$!
+three() { [ "$(grep -c '"type":"sample"' "$T/live.jsonl")" -ge 3 ]; }
+wait_for "three samples of the tree with a zombie" 30 three
+kill -TERM $st
+wait $st
+check "a tree with a zombie: procs counts the one live process" python3 - "$T/live.jsonl" <<'PYEOF'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if '"type":"sample"' in l]
+bad = [x["procs"] for x in s if x["procs"] != 1]
+sys.exit(f"procs {bad} in {len(s)} samples" if bad or len(s) < 3 else 0)
+PYEOF
+
 # A watched root that becomes a zombie while stagetop watches it (killed;
 # its parent, a sleep, never reaps it): the run ends (it sampled for ever
 # before).
