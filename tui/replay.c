@@ -341,6 +341,9 @@ int tui_replay(const char *path, const tui_opts *o, st_error *err)
             tui_view_message(&r->v, st_now(), 1,
                              "line %zu is cut (a torn copy?): left out; the %zu before it are shown",
                              (size_t)r->t.torn_line, (size_t)r->t.torn_line - 1);
+        else if (rc == ST_OK && r->t.events.dropped)
+            tui_view_message(&r->v, st_now(), 1, "%llu events left out (a reader keeps %zu; stages kept)",
+                             (unsigned long long)r->t.events.dropped, r->t.events.max);
     } else if (isatty(STDIN_FILENO)) {
         rc = st_error_set(err, ST_EINVAL, 0, "stdin is a terminal: pipe a JSONL stream into "
                                              "`stagetop replay -`, or give a file");

@@ -36,4 +36,9 @@ void cli_say_torn(const char *path, const st_trace *t)
     if (t->torn_line)
         cli_say("%s: line %zu is cut (%s): left out, the %zu line(s) before it are read",
                 strcmp(path, "-") == 0 ? "stdin" : path, t->torn_line, t->torn_msg, t->torn_line - 1);
+    if (t->events.dropped)
+        cli_say("%s: %llu events left out (a reader keeps %zu; stages and the exit are all kept): "
+                "counts of loads, marks and releases are of the kept ones",
+                strcmp(path, "-") == 0 ? "stdin" : path, (unsigned long long)t->events.dropped,
+                t->events.max);
 }

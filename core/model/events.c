@@ -2,6 +2,7 @@
 #include "stagetop/events.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,14 +73,16 @@ void st_event_list_init(st_event_list *l, size_t max)
 int st_event_list_add(st_event_list *l, const st_event *ev, st_error *err)
 {
     size_t max = l->max ? l->max : ST_EVENT_LIST_DEFAULT_MAX;
-    if (l->len >= max) {
+    if (l->len >= max && ev->kind != ST_EV_STAGE && ev->kind != ST_EV_EXIT) {
         l->dropped++;
         return ST_OK;
     }
     if (l->len == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 64;
-        if (cap > max)
-            cap = max;
+        if (cap > max && l->len < max)
+            cap = max; /* up to max in one step; past it (stages, the exit) doubling again */
+        if (cap <= l->len || cap > SIZE_MAX / sizeof *l->v)
+            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu events", l->len);
         st_event *v = realloc(l->v, cap * sizeof *v);
         if (!v)
             return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu events", cap);

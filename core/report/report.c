@@ -105,6 +105,10 @@ static void meta_rows(st_sb *w, const st_trace *t, const char *label)
     if (t->dropped_samples)
         st_sb_printf(w, " (%llu dropped)", (unsigned long long)t->dropped_samples);
     st_sb_str(w, " |\n");
+    if (t->events.dropped) /* the reader's cap (events.h): stages and the exit are all kept */
+        st_sb_printf(w, "| events left out | %llu (the reader keeps %zu; stages and the exit are all "
+                        "kept; counts of loads and marks are of the kept ones) |\n",
+                     (unsigned long long)t->events.dropped, t->events.max);
     st_rm_env env[ST_RM_MAX_ENV];
     size_t n = st_rm_environment(t, env, ST_RM_MAX_ENV);
     for (size_t i = 0; i < n; i++) {

@@ -44,7 +44,8 @@ typedef struct st_event {
 typedef struct st_event_list {
     st_event *v;
     size_t len, cap;
-    size_t max;       /* list never grows past this (0 = 1,000,000) */
+    size_t max;       /* the list takes no more than this (0 = 1,000,000), stages and the
+                         exit aside: those are always kept */
     uint64_t dropped; /* events refused because the list was full */
 } st_event_list;
 
@@ -59,7 +60,10 @@ void st_event_init(st_event *ev, uint32_t t_ms, int kind);
 void st_event_set_str(char *field, size_t size, const char *s);
 
 void st_event_list_init(st_event_list *l, size_t max);
-/* Append a copy; ST_ENOMEM, or ST_OK with dropped++ when full. */
+/* Append a copy; ST_ENOMEM, or ST_OK with dropped++ when full.  A stage and
+ * the exit are appended past max: a stage after a million marks keeps its
+ * window (its samples are its own, not the stage before), the exit its
+ * status. */
 int st_event_list_add(st_event_list *l, const st_event *ev, st_error *err);
 void st_event_list_free(st_event_list *l);
 

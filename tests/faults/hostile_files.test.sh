@@ -151,6 +151,26 @@ wait_bounded $p 60; rc=$?
 check "summary of a FIFO without a writer: gives up (exit 1) and says so" \
     sh -c "[ $rc -eq 1 ] && grep -q 'no writer' '$T/fifo2.err'"
 
+# --- a stage after a million marks (issue 30 item 6) ------------------------------------
+# Readers keep 1,000,000 events: the stage "late" after 1,000,005 marks was
+# dropped without a word ("no stages" past it) and its samples counted in
+# "setup".  Stages are always kept, and what was left out is said.
+$PY - "$T/marks.jsonl" <<'PYEOF'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write('{"type":"start","interval":0.5}\n{"type":"event","kind":"stage","stage":"setup","t":0.0}\n')
+    f.write('{"type":"sample","t":0.0,"footprint":1000,"swap_used":0,"level":90}\n')
+    f.writelines('{"type":"event","kind":"mark","note":"m","t":1.0}\n' for _ in range(1000005))
+    f.write('{"type":"event","kind":"stage","stage":"late","t":2.0}\n')
+    f.write('{"type":"sample","t":2.5,"footprint":9000,"swap_used":0,"level":80}\n{"type":"end"}\n')
+PYEOF
+"$STAGETOP" summary "$T/marks.jsonl" >"$T/marks.sum" 2>"$T/marks.err"; rc=$?
+check "a stage after 1,000,005 marks: summary keeps it (its peak is its own) and says 6 left out" \
+    sh -c "[ $rc -eq 0 ] && grep -q '\"late\"' '$T/marks.sum' && grep -q '6 events left out' '$T/marks.err'"
+"$STAGETOP" report "$T/marks.jsonl" -o "$T/marks.md" 2>/dev/null
+check "a stage after 1,000,005 marks: report says the events left out" grep -q '| events left out | 6 ' "$T/marks.md"
+rm -f "$T/marks.jsonl"
+
 case "$ST_BUILD" in
 *san*) skip "summary memory" "ASan's shadow memory and quarantine are not the program's" ;;
 *)

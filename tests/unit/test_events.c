@@ -105,6 +105,27 @@ static void test_list_bounded(void **state)
     assert_int_equal(l.len, 0);
 }
 
+/* A full list still takes stages and the exit (issue 30 item 6: a stage
+ * after a million marks vanished from every reader's summary). */
+static void test_list_full_keeps_stages(void **state)
+{
+    (void)state;
+    st_event_list l;
+    st_event ev;
+    st_event_list_init(&l, 2);
+    static const int kinds[] = { ST_EV_MARK, ST_EV_LOAD, ST_EV_MARK, ST_EV_STAGE, ST_EV_LOAD, ST_EV_EXIT };
+    for (uint32_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        st_event_init(&ev, i * 10, kinds[i]);
+        assert_int_equal(st_event_list_add(&l, &ev, NULL), ST_OK);
+    }
+    assert_int_equal(l.len, 4);
+    assert_int_equal(l.dropped, 2); /* the mark at 20 and the load at 40 */
+    assert_int_equal(l.v[2].kind, ST_EV_STAGE);
+    assert_int_equal(l.v[2].t_ms, 30);
+    assert_int_equal(l.v[3].kind, ST_EV_EXIT);
+    st_event_list_free(&l);
+}
+
 static void test_list_default_and_growth(void **state)
 {
     (void)state;
@@ -133,7 +154,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kind_names),     cmocka_unit_test(test_init),
         cmocka_unit_test(test_set_str_ascii),  cmocka_unit_test(test_set_str_utf8),
-        cmocka_unit_test(test_list_bounded),   cmocka_unit_test(test_list_default_and_growth),
+        cmocka_unit_test(test_list_bounded), cmocka_unit_test(test_list_full_keeps_stages),   cmocka_unit_test(test_list_default_and_growth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
