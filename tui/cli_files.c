@@ -149,7 +149,22 @@ int cli_open_job_log(const cli_args *a, char *path, size_t len)
     int fd;
     if (a->job_log) { /* the user's own log: appended to */
         snprintf(path, len, "%s", a->job_log);
-        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+        /* Not blocking: a FIFO that nothing reads would hold stagetop in
+         * open() before the screen (ENXIO instead); the job gets the file
+         * as a shell would give it, blocking. */
+        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0666);
+        if (fd < 0 && errno == ENXIO) {
+            fprintf(stderr, "stagetop: %s: a FIFO that nothing reads (start its reader first)\n", path);
+            return -1;
+        }
+        if (fd >= 0) {
+            int fl = fcntl(fd, F_GETFL);
+            if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+                fprintf(stderr, "stagetop: %s: %s\n", path, strerror(errno));
+                close(fd);
+                return -1;
+            }
+        }
     } else {
         /* A predictable name: created anew (O_EXCL), never through a
          * symlink someone planted there; taken: -2, -3, ... */

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -67,9 +68,23 @@ void cli_log_tail(FILE *f, const char *path, int lines)
 {
     if (!path || !*path || lines <= 0)
         return;
-    FILE *in = fopen(path, "rb");
-    if (!in)
+    /* The job can put anything at its log's name: a FIFO (a blocking open
+     * or read would hang the end of the run before the record's end is
+     * written), a device.  Opened without blocking; a regular file only. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
         return;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fputs("  | (not a regular file: not read)\n", f);
+        close(fd);
+        return;
+    }
+    FILE *in = fdopen(fd, "rb");
+    if (!in) {
+        close(fd);
+        return;
+    }
     char buf[8192];
     long size = (fseek(in, 0, SEEK_END) == 0) ? ftell(in) : -1;
     long from = size > (long)sizeof buf - 1 ? size - ((long)sizeof buf - 1) : 0;

@@ -36,6 +36,24 @@ import sys
 d = open(sys.argv[1], 'rb').read()
 sys.exit(any(b in d for b in (b'\\x9b', b'\\xc2\\x9b', b'\\xe2\\x80\\xae')))" "$T/c.err"
 
+# P: the job plants a FIFO at its log's name and fails: the end reads no
+# FIFO (it hung there, before the record's end was written), says so, and
+# the record ends.
+start_pane p 110 30 "'$STAGETOP' --no-gpu --interval 0.2 --job-log '$T/p.log' --record '$T/p.jsonl' -- sh -c 'rm -f \"$T/p.log\"; mkfifo \"$T/p.log\"; exit 3' 2>'$T/p.err'"
+check "P: the job ends with 3" wait_screen p 20 '^\[EXITED 3'
+tm send-keys -t p q
+check "P: stagetop exits though the log is a FIFO" wait_screen p 20 'stagetop-exit='
+check "P: ... the tail says the log is not a regular file" grep -q 'not a regular file: not read' "$T/p.err"
+check "P: ... the record has its end" grep -q '"type":"end"' "$T/p.jsonl"
+
+# N: --job-log naming a FIFO that nothing reads: refused at once, nothing
+# started (it blocked in open() before the screen, silently).
+mkfifo "$T/n.fifo"
+start_pane n 110 30 "'$STAGETOP' --no-gpu --job-log '$T/n.fifo' -- touch '$T/n.ran'"
+check "N: --job-log FIFO without a reader: refused, saying so" wait_screen n 20 'a FIFO that nothing reads'
+check "N: ... stagetop exits" wait_screen n 5 'stagetop-exit=[1-9]'
+check "N: ... the job never ran" test ! -e "$T/n.ran"
+
 start_pane e 110 30 "'$STAGETOP' --no-gpu --interval 0.2 --export-dir '$T/out' -- true"
 check "E: the job ends" wait_screen e 20 '^\[EXITED 0'
 n_before=$(ls "$T/out" | wc -l)
