@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sanitize.h"
+#include "stagetop/limits.h"
 #include "stagetop/units.h"
 #include "stagetop/utf8.h"
 
@@ -126,6 +127,8 @@ int cli_log_drop_empty(char *path, int chosen)
     return 1;
 }
 
+#define CLI_CLOSING_STAGES 20 /* stage rows in the closing summary, the "more" line included */
+
 static void row(FILE *f, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void row(FILE *f, const char *name, const char *fmt, ...)
 {
@@ -176,7 +179,10 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
                                                               : s->swap_start - s->swap_end, d, sizeof d));
         if (s->has_level)
             row(f, "min level", "%.1f%%", s->min_level_c / 100.0);
-        for (size_t i = 0; i < s->n_stages; i++) {
+        /* A stage flood gives thousands of windows: the first ones, then
+         * how many more (the record lists them all), not 10,001 lines. */
+        size_t shown = s->n_stages > CLI_CLOSING_STAGES ? CLI_CLOSING_STAGES - 1 : s->n_stages;
+        for (size_t i = 0; i < shown; i++) {
             st_stage_row r;
             st_summary_stage(s, i, &r);
             char name[64];
@@ -190,6 +196,12 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
                 st_format_duration(r.seconds_ms / 1000.0, a, sizeof a),
                 r.has_peak ? st_format_bytes(r.peak_footprint, b, sizeof b) : "-");
         }
+        if (shown < s->n_stages)
+            row(f, "", "... and %zu more stages (stagetop summary --text of the record lists them)",
+                s->n_stages - shown);
+        if (rv->stages_folded)
+            row(f, "", "%llu stage events past the %d kept are one window, \"%s\" (the record has them all)",
+                (unsigned long long)rv->stages_folded, ST_KEEP_STAGES, ST_LATER_STAGES);
     }
     if (c->job_where && *c->job_where)
         row(f, "ran in", "%s", c->job_where);

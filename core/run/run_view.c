@@ -100,6 +100,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->samples_total = m->ring.total;
     v->last = st_ring_last(&m->ring);
     v->dropped = m->dropped;
+    v->stages_folded = m->stages_folded;
     v->summary = &m->summary;
 
     v->members = m->tree.members;

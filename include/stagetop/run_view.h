@@ -63,6 +63,7 @@ typedef struct st_run_view {
     const st_sample *last;        /* the newest sample in the window, or NULL */
     uint64_t dropped;             /* deadlines missed / samples the trace lost */
     const st_summary *summary;    /* the whole run so far */
+    uint64_t stages_folded;       /* live: stage events past the kept windows (limits.h), one window */
 
     /* ---- members (live only; n_members 0 in a replay) ---- */
     const st_proc_mem *members;   /* root first */

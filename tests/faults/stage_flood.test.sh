@@ -1,0 +1,25 @@
+#!/bin/sh
+# Fault: a stage flood in the closing summary (issue 30 item 14).  The job
+# writes 10,050 stage lines: the closing summary printed every kept stage
+# (10,001 lines) and the "stages folded" count only in a warning written
+# once, early, never updated.  It must show at most 20 stage rows, say how
+# many more there are, and give the final count of folded stage events.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+"$STAGETOP" --headless --interval 0.1 --record "$T/r.jsonl" -- sh -c '
+    i=0; while [ $i -lt 10050 ]; do echo "stage s$i"; i=$((i + 1)); done >>"$STAGETOP_EVENTS"
+    while [ "$(grep -c "\"kind\":\"stage\"" "$1")" -lt 10050 ]; do sleep 0.1; done' sh "$T/r.jsonl" \
+    2>"$T/err"
+rc=$?
+check "stage flood: the run ends with the job's 0" [ $rc -eq 0 ]
+rows=$(sed -n '/run summary/,$p' "$T/err" | grep -c ' peak ')
+check "stage flood: the closing summary shows at most 20 stage rows ($rows)" [ "$rows" -le 20 ]
+check "stage flood: ... and says how many more there are" \
+    grep -Eq '\.\.\. and [0-9]+ more stages' "$T/err"
+# the job wrote 10,050: 10,000 windows kept, the other 50 are one
+check "stage flood: the final count of folded stage events (50)" \
+    grep -q '50 stage events past the 10000 kept are one window' "$T/err"
+check "stage flood: the record keeps every stage event" \
+    sh -c "[ \$(grep -c '\"kind\":\"stage\"' '$T/r.jsonl') -eq 10050 ]"
