@@ -1,8 +1,12 @@
 /* sanitize.c: control characters made visible, width-aware truncation. */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* wcwidth (the curses flags define it already) */
+#endif
 #include "sanitize.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "stagetop/utf8.h"
 
@@ -56,6 +60,19 @@ int tui_cp_width(uint32_t cp)
     return 1;
 }
 
+/* Does the C library's width (what curses draws with, in this locale)
+ * agree with the table's?  Where the locale has no Unicode widths (the C
+ * locale: wcwidth of U+00E9 is -1) the table stands alone.  A character
+ * the two disagree on, or that the library calls unprintable, is drawn as
+ * '?': it would move everything after it on the line, a box's right
+ * border too (random UTF-8 in the `o` log box broke it). */
+static int width_agreed(uint32_t cp)
+{
+    if (wcwidth((wchar_t)0xE9) != 1)
+        return 1;
+    return wcwidth((wchar_t)cp) == tui_cp_width(cp);
+}
+
 int tui_sanitize(const char *in, size_t inlen, int ascii, int max_cols, char *out, size_t outlen)
 {
     const unsigned char *s = (const unsigned char *)in;
@@ -79,6 +96,9 @@ int tui_sanitize(const char *in, size_t inlen, int ascii, int max_cols, char *ou
             if (st_utf8_unsafe(cp)) { /* utf8.h: drawn as \uXXXX */
                 ulen = snprintf(unit, sizeof unit, "\\u%04x", (unsigned)cp);
                 uw = ulen;
+            } else if (!width_agreed(cp)) {
+                unit[0] = '?';
+                ulen = 1; uw = 1;
             } else {
                 memcpy(unit, s + i, (size_t)step);
                 ulen = step;

@@ -85,3 +85,44 @@ tm send-keys -t o q
 wait_screen o 10 'ill it and quit' >/dev/null
 tm send-keys -t o k
 check "O: k: the job is killed and stagetop exits" wait_screen o 20 'stagetop-exit='
+
+# --- U: UTF-8 whose width the table and the C library disagree on ---------
+# (issue 30 item 16): U+1F680 is two columns to glibc (and curses, which
+# draws with it) and one to the screen's table; U+0378 is unassigned
+# (wcwidth -1).  A line of them drawn as if one column each ran over the
+# `o` box's right border.  Every row of the box keeps both borders, at the
+# same column.
+python3 - "$T/u.txt" <<'PYEOF'
+import random, sys
+random.seed(30)
+cps = [0x1F680, 0x0378, 0x2329, 0x4E00, 0x0301, 0xE9] + [random.randrange(0xA0, 0x2FFFF) for _ in range(60)]
+line = "".join(chr(random.choice(cps)) for _ in range(160))
+with open(sys.argv[1], "w", encoding="utf-8", errors="replace") as f:
+    f.write("rockets " + "\U0001F680" * 90 + "\n" + "mixed " + line.encode("utf-8", "replace").decode("utf-8", "replace") + "\n")
+PYEOF
+start_pane u 100 30 "'$STAGETOP' --no-gpu --interval 0.2 --job-log '$T/u.log' -- sh -c 'cat \"$T/u.txt\"; exec sleep 300'"
+check "U: the job runs" wait_screen u 20 '^\[RUNNING\]'
+until_ok 20 grep -q "mixed" "$T/u.log"
+tm send-keys -t u o
+check "U: o opens the job's output" wait_screen u 10 "job output: $T/u.log"
+tm capture-pane -p -t u >"$T/u.screen"
+check "U: every row of the box keeps its right border, in its column" python3 - "$T/u.screen" <<'PYEOF'
+import sys, unicodedata
+def width(s):
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+rows = open(sys.argv[1], encoding="utf-8").read().split("\n")
+top = next(i for i, r in enumerate(rows) if "job output:" in r) - 1
+cols = set()
+for r in rows[top + 1:]:
+    if "\u2514" in r:  # the bottom corner
+        break
+    bars = [width(r[:i]) for i, c in enumerate(r) if c == "\u2502"]
+    if len(bars) != 2:
+        sys.exit(f"a row with {len(bars)} borders: {r!r}")
+    cols.add(tuple(bars))
+sys.exit(0 if len(cols) == 1 else f"borders at {cols}")
+PYEOF
+tm send-keys -t u o q
+wait_screen u 10 'ill it and quit' >/dev/null
+tm send-keys -t u k
+check "U: stagetop exits" wait_screen u 20 'stagetop-exit='
