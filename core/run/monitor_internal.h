@@ -25,6 +25,7 @@ struct st_monitor {
     st_gpu *gpu;             /* NULL when no GPU lane */
     double t0;               /* monotonic time of t = 0 */
     uint64_t next_k;         /* index of the next deadline: t0 + k * interval */
+    uint32_t stride;         /* deadlines per sample: 1, more while sampling cannot keep up */
     uint64_t dropped;        /* deadlines missed (skipped, not sampled) */
     st_sys_mem sys;          /* latest system reading */
     st_sys_mem sys_start;    /* first system reading (swap growth base) */

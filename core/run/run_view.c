@@ -160,7 +160,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->cpu_per_sample = m->cpu_per_sample;
     derive(v, m->guard.has_base ? m->guard.swap_base : m->sys_start.swap_used);
 
-    static const int shown[] = {ST_WARN_GUARD, ST_WARN_RECORD, ST_WARN_FOLLOW, ST_WARN_GPU};
+    static const int shown[] = {ST_WARN_GUARD, ST_WARN_RECORD, ST_WARN_FOLLOW, ST_WARN_GPU, ST_WARN_PACE};
     for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
         add_warning(v, shown[i], 0, &m->warn[shown[i]]);
     if (m->tree.eperm_count) {
