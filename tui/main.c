@@ -7,12 +7,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "stagetop/version.h"
 
-#ifndef ST_VERSION
-#define ST_VERSION "0.0.0"
-#endif
-#ifndef ST_VERSION_TEXT /* the version, and what a git build is (Makefile) */
-#define ST_VERSION_TEXT ST_VERSION
+#ifndef ST_GIT_NOTE /* what a git build is beyond VERSION (Makefile); "" for a release */
+#define ST_GIT_NOTE ""
 #endif
 
 int main(int argc, char **argv)
@@ -32,7 +30,10 @@ int main(int argc, char **argv)
         return cli_report(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "doctor") == 0)
         return cli_doctor(argc, argv);
-    int rc = cli_parse_args(argc, argv, &a, ST_VERSION_TEXT);
+    char version_text[160];
+    snprintf(version_text, sizeof version_text, "%s%s%s%s", st_version(),
+             *ST_GIT_NOTE ? " (" : "", ST_GIT_NOTE, *ST_GIT_NOTE ? ")" : "");
+    int rc = cli_parse_args(argc, argv, &a, version_text);
     if (rc == 0)
         rc = cli_preflight(&a);
     if (rc != 0)

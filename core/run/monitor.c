@@ -4,6 +4,7 @@
 #include "stagetop/json.h"
 #include "stagetop/lanes.h"
 #include "stagetop/limits.h"
+#include "stagetop/version.h"
 #include "monitor_internal.h"
 
 #include <errno.h>
@@ -14,10 +15,6 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#ifndef ST_VERSION
-#define ST_VERSION "0.0.0"
-#endif
 
 static double cpu_now(void)
 {
@@ -49,7 +46,7 @@ static void fill_meta(st_monitor *m)
 {
     st_trace_meta *meta = &m->meta;
     struct utsname u;
-    snprintf(meta->stagetop, sizeof meta->stagetop, "%s", ST_VERSION);
+    snprintf(meta->stagetop, sizeof meta->stagetop, "%s", st_version());
     snprintf(meta->platform, sizeof meta->platform, "%s", m->plat->name);
     if (uname(&u) == 0)
         snprintf(meta->os, sizeof meta->os, "%.40s %.60s %.20s", u.sysname, u.release, u.machine);
