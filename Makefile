@@ -4,8 +4,8 @@
 # `tests` and `bench` rules, which expand the lists those parts add to).
 
 # The one place the version is written: the file VERSION (the program and
-# its traces read it through ST_VERSION; tests/make/version.test.sh checks
-# the man page and CHANGELOG.md against it).
+# its outputs read it through st_version(), core/version.c; version.test.sh checks
+# the man page and CHANGELOG.md against it, and that nothing else names ST_VERSION).
 VERSION := $(shell cat VERSION)
 # What a build is beyond VERSION, for --version only: "git abc1234" (with
 # "-dirty" for uncommitted changes) when built from a git checkout that is
@@ -177,10 +177,10 @@ $(B)/flags: FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' '$(BUILD_FLAGS)' | cmp -s - $@ 2>/dev/null || printf '%s\n' '$(BUILD_FLAGS)' >$@
 
-# --version's text: tui/main.o alone gets the git note, and is rebuilt when
-# it changes ($(B)/version-note, rewritten only then).
+# --version's text: tui/main.o alone gets the git note (beside st_version()),
+# and is rebuilt when it changes ($(B)/version-note, rewritten only then).
 VERSION_TEXT := $(VERSION)$(if $(GIT_NOTE), ($(GIT_NOTE)))
-$(B)/tui/main.o: CPPFLAGS += '-DST_VERSION_TEXT="$(VERSION_TEXT)"'
+$(B)/tui/main.o: CPPFLAGS += '-DST_GIT_NOTE="$(GIT_NOTE)"'
 $(B)/tui/main.o: $(B)/version-note
 $(B)/version-note: FORCE
 	@mkdir -p $(dir $@)

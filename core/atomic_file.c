@@ -1,5 +1,6 @@
 /* atomic_file.c: temp file beside the target + rename (atomic_file.h). */
 #include "stagetop/atomic_file.h"
+#include "stagetop/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -120,9 +121,8 @@ int st_atomic_open(st_atomic_file *af, const char *path, unsigned flags, st_erro
     const char *base = slash ? slash + 1 : path;
     /* O_EXCL: never an existing file, never through a symlink; the mode is
      * 0666 less the umask, as for any new file. */
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    unsigned long long salt = (unsigned long long)ts.tv_nsec ^ ((unsigned long long)ts.tv_sec << 30);
+    double t = st_now();
+    unsigned long long salt = t > 0 ? (unsigned long long)(t * 1e9) : 0;
     int fd = -1, e = 0;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
         int nt = snprintf(af->tmp, sizeof af->tmp, "%s/.%.64s.%ld-%llx", af->dir, base, (long)getpid(),

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stagetop/utf8.h"
+#include "stagetop/version.h"
 
 size_t st_metrics_escape_label(const char *in, size_t max_chars, char *out, size_t outlen)
 {
@@ -131,7 +132,7 @@ void st_metrics_set_run(st_metrics *mx, int32_t pid, const char *command, const 
     st_metrics_escape_label(command, ST_METRICS_CMD_CHARS, cmd, sizeof cmd);
     st_metrics_escape_label(platform, 16, plat, sizeof plat);
     snprintf(mx->info, sizeof mx->info, "pid=\"%ld\",command=\"%s\",version=\"%s\"%s%s%s",
-             (long)pid, cmd, ST_VERSION, *plat ? ",platform=\"" : "", plat, *plat ? "\"" : "");
+             (long)pid, cmd, st_version(), *plat ? ",platform=\"" : "", plat, *plat ? "\"" : "");
 }
 
 void st_metrics_set_labels(st_metrics *mx, int32_t pid, const char *command)

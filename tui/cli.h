@@ -1,4 +1,4 @@
-/* cli.h: the front end's shared pieces (argument parsing lives in main.c):
+/* cli.h: the front end's shared pieces (argument parsing: tui/cli_args.c):
  * the parsed command line, the signal self-pipe, headless mode and the
  * trace commands.  Only the front end prints and exits. */
 #ifndef STAGETOP_CLI_H
@@ -54,6 +54,8 @@ int cli_signals_install(void);
 int cli_wake_fd(void);
 /* Drain the self-pipe. */
 void cli_wake_drain(void);
+/* Sleep until `until` (monotonic) or a signal. */
+void cli_nap_until(double until);
 
 /* Wait (printing why, on stderr) until the memory-available level is at
  * least pct, or give up after timeout_s.  0 ready, CLI_EXIT_NOROOM, or
@@ -61,9 +63,27 @@ void cli_wake_drain(void);
 int cli_wait_free(const st_platform *plat, double pct, double timeout_s, double interval);
 
 /* Headless mode: sample until the job ends or a signal; returns the exit
- * code. */
+ * code (tui/cli_headless.c). */
 int cli_headless(st_monitor *m, const cli_args *a);
 
+/* The watch command line into a (tui/cli_args.c): 0, or CLI_EXIT_USAGE
+ * (said on stderr); --help and --version (version_text) print and exit. */
+int cli_parse_args(int argc, char **argv, cli_args *a, const char *version_text);
+/* Start the job a->cmd (tui/cli_spawn.c): with a screen, stdin /dev/null
+ * and its output to the job log (its name into logpath); headless, the
+ * terminal's foreground when stagetop has it.  0, or CLI_EXIT_WATCH (said). */
+int cli_spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen);
+/* Watch a tree, with the screen or headless, to the end of the run
+ * (tui/cmd_watch.c); returns the exit code. */
+int cli_watch(cli_args *a);
+/* `stagetop replay [--ascii] [--export-dir DIR] FILE|-` (tui/cmd_replay.c). */
+int cli_replay(int argc, char **argv);
+/* The screen's options: ASCII (asked, or a non-UTF-8 locale), NO_COLOR. */
+struct tui_opts;
+void cli_screen_opts(struct tui_opts *to, int ascii, const char *export_dir);
+
+/* `stagetop summary [--text] FILE|-` (tui/cmd_summary.c). */
+int cli_summary_cmd(int argc, char **argv);
 /* `stagetop summary FILE|-`. */
 int cli_summary(const char *path);
 /* `stagetop summary --text FILE|-`: the summary for a terminal (core's
@@ -71,7 +91,7 @@ int cli_summary(const char *path);
  * standard output is not one). */
 int cli_summary_text(const char *path);
 
-/* `stagetop plot FILE -o OUT.svg` (OUT "-" = stdout). */
+/* `stagetop plot FILE -o OUT.svg` (OUT "-" = stdout; tui/cmd_plot.c). */
 int cli_plot(const char *path, const char *out);
 
 /* The events file of a launched job ($STAGETOP_EVENTS): made in a private
@@ -86,7 +106,7 @@ int cli_job_events_create(cli_job_events *je);
  * private directory would let another user make the path again. */
 void cli_job_events_end(cli_job_events *je, int keep, int job_alive);
 /* `stagetop mark [TEXT...]` and `stagetop stage NAME` (argv[1] is the verb):
- * append one line to $STAGETOP_EVENTS. */
+ * append one line to $STAGETOP_EVENTS (tui/cmd_mark.c). */
 int cli_mark(int argc, char **argv);
 /* docs/report.md (tui/cmd_diff.c, tui/cmd_report.c):
  * `stagetop diff [--json] [--fail-peak PCT] A B`: 0, 1 when B's peak
@@ -129,8 +149,10 @@ void cli_say_torn(const char *path, const st_trace *t);
 int cli_open_job_log(const cli_args *a, char *path, size_t len);
 
 /* "kill -CONT PID..." naming every member of the tree (children first),
- * malloc'd; NULL when out of memory. */
+ * malloc'd; NULL when out of memory (tui/cli_exit.c); of the monitor's
+ * view now, or of rv. */
 char *cli_resume_command(const st_monitor *m);
+char *cli_resume_text(const st_run_view *rv);
 /* A watched (not launched) tree that is wide (st_job_scope_of: it holds
  * stagetop, or more than ST_JOB_WIDE_PCT % of the processes) becomes
  * read-only unless --allow-wide; headless says so on stderr. */

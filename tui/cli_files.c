@@ -18,6 +18,7 @@
 
 #include "stagetop/prerun.h"
 #include "stagetop/atomic_file.h"
+#include "stagetop/clock.h"
 
 /* A .json record is written at the end (atomically, over its name): from
  * the start its name holds a placeholder, locked (flock) for as long as
@@ -169,7 +170,7 @@ int cli_open_job_log(const cli_args *a, char *path, size_t len)
         /* A predictable name: created anew (O_EXCL), never through a
          * symlink someone planted there; taken: -2, -3, ... */
         char stamp[32] = "";
-        time_t now = time(NULL);
+        time_t now = st_wall_time();
         struct tm tm;
         if (localtime_r(&now, &tm))
             strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);

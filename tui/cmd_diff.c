@@ -1,5 +1,5 @@
-/* cmd_diff.c: `stagetop diff [--json] [--fail-peak PCT] [--fail-time PCT] A B` and
- * `stagetop plot FILE|A B -o OUT.svg` (docs/report.md, docs/plot.md). */
+/* cmd_diff.c: `stagetop diff [--json] [--fail-peak PCT] [--fail-time PCT] A B`
+ * (docs/report.md). */
 #include "cli.h"
 
 #include <stdarg.h>
@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "stagetop/diff.h"
-#include "stagetop/plot.h"
 #include "stagetop/units.h"
 
 int cli_bad_usage(const char *fmt, ...)
@@ -95,45 +94,5 @@ int cli_diff(int argc, char **argv)
     }
     st_trace_free(&a);
     st_trace_free(&b);
-    return rc;
-}
-
-int cli_plot_cmd(int argc, char **argv)
-{
-    static const char *const use = "usage: stagetop plot FILE -o OUT.svg\n"
-                                   "       stagetop plot A B -o OUT.svg";
-    const char *in[2] = {NULL, NULL}, *out = NULL;
-    int n = 0;
-    for (int i = 2; i < argc; i++) {
-        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
-            out = argv[++i];
-        else if (n < 2)
-            in[n++] = argv[i];
-        else
-            return cli_bad_usage("%s", use);
-    }
-    if (!n || !out)
-        return cli_bad_usage("%s", use);
-    if (n == 1)
-        return cli_plot(in[0], out);
-    st_trace a, b;
-    st_error e;
-    st_plot_opts o;
-    int rc = CLI_EXIT_WATCH;
-    st_plot_opts_init(&o);
-    int la = cli_load_trace(in[0], &a), lb = la == 0 ? cli_load_trace(in[1], &b) : -1;
-    const char *na = strrchr(in[0], '/'), *nb = strrchr(in[1], '/'); /* file names */
-    na = na && na[1] ? na + 1 : in[0];
-    nb = nb && nb[1] ? nb + 1 : in[1];
-    if (la == 0 && lb == 0) {
-        if ((strcmp(out, "-") == 0 ? st_plot_cmp_svg(&a, &b, na, nb, &o, stdout, &e)
-                                   : st_plot_cmp_svg_file(&a, &b, na, nb, &o, out, &e)) != ST_OK)
-            cli_say("%s: %s", out, e.msg);
-        else
-            rc = CLI_EXIT_OK;
-    }
-    st_trace_free(&a);
-    if (la == 0)
-        st_trace_free(&b);
     return rc;
 }

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,7 +20,6 @@
 #include "stagetop/md.h"
 #include "stagetop/plot.h"
 #include "stagetop/report.h"
-#include "stagetop/sb.h"
 #include "stagetop/units.h"
 
 #define CHART_COLS 64
@@ -321,28 +319,4 @@ int cli_report(int argc, char **argv)
     if (n == 0 || (n == 2 && strcmp(in[0], "-") == 0 && strcmp(in[1], "-") == 0))
         return cli_bad_usage("%s", use);
     return report_files(n, in, in, out);
-}
-
-int cli_summary_text(const char *path)
-{
-    st_trace t;
-    struct winsize ws;
-    int width = 80, rc = CLI_EXIT_OK;
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        width = ws.ws_col;
-    if (cli_load_trace(path, &t) != 0) {
-        st_trace_free(&t);
-        return CLI_EXIT_WATCH;
-    }
-    st_sb w;
-    st_sb_init(&w);
-    st_report_summary_text(&t, &w, width);
-    char *text = st_sb_take(&w);
-    if (!text || fputs(text, stdout) < 0 || fflush(stdout) != 0) {
-        fprintf(stderr, "stagetop: cannot write the summary\n");
-        rc = CLI_EXIT_WATCH;
-    }
-    free(text);
-    st_trace_free(&t);
-    return rc;
 }

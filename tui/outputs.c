@@ -2,6 +2,7 @@
  * (outputs.h). */
 #include "outputs.h"
 #include "stagetop/run_view.h"
+#include "stagetop/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 static void note_error(tui_outputs *o, const char *what, const char *msg)
@@ -100,10 +100,8 @@ int tui_outputs_after_sample(tui_outputs *o, const st_monitor *m, double now)
     if (o->metrics_on || o->notify_on)
         st_monitor_view(m, now, &rv);
     if (o->metrics_on) {
-        struct timeval tv;
         st_metrics_values v;
-        gettimeofday(&tv, NULL);
-        st_metrics_values_of(&rv, (double)tv.tv_sec + (double)tv.tv_usec * 1e-6, &v);
+        st_metrics_values_of(&rv, st_wall_now(), &v);
         st_error_clear(&e);
         if (st_metrics_write(&o->mx, &v, &e) != ST_OK)
             note_error(o, "metrics", e.msg);

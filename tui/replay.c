@@ -155,7 +155,7 @@ static void do_export(replay *r, double now)
 {
     char path[1024], stamp[32] = "";
     st_error e;
-    time_t wall = time(NULL);
+    time_t wall = st_wall_time();
     struct tm tm;
     if (localtime_r(&wall, &tm))
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);

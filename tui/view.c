@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "stagetop/grow.h"
+#include "stagetop/clock.h"
 #include "stagetop/units.h"
 
 void tui_view_init(tui_view *v, const tui_opts *o)
@@ -225,8 +226,7 @@ char *tui_short_bytes(uint64_t bytes, char *buf, size_t len)
 
 void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
 {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = st_now();
     row_cache_fit(v);
     clear_for_frame(v);
     v->drawn_help = v->help;
@@ -252,8 +252,7 @@ void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
             tui_panel_help(v);
     }
     wnoutrefresh(stdscr);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    v->frame_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    v->frame_s = st_now() - t0;
     v->frames++;
 }
 

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "stagetop/grow.h"
+#include "stagetop/clock.h"
 #include "stagetop/units.h"
 
 /* ---- header ---- */
@@ -236,10 +237,9 @@ void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
 
 static void own_cpu(tui_view *v, double now)
 {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    double cpu = st_cpu_self();
+    if (cpu < 0)
         return;
-    double cpu = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
     if (v->wall_mark < 0) {
         v->cpu_mark = cpu;
         v->wall_mark = now;

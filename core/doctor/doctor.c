@@ -4,6 +4,7 @@
  * (doctor_ref.c), then through the backend again: the reference agrees
  * when it lies within the tolerance of the two backend readings. */
 #include "stagetop/doctor.h"
+#include "stagetop/clock.h"
 #include "stagetop/gpu.h"
 #include "stagetop/sample.h"
 
@@ -111,13 +112,6 @@ static int check_lane(doc_ctx *x, int k, st_doc_check *c, st_error *err)
     return ST_OK;
 }
 
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
 {
     st_doc_facts *f = &r->facts;
@@ -162,7 +156,7 @@ static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
         double t0;
         int n = 0;
         (void)x->plat->read_proc(x->b, x->id, &pm, NULL); /* warm: fds opened */
-        t0 = mono_s();
+        t0 = st_now();
         for (int i = 0; i < f->samples_timed; i++) {
             if (x->plat->read_proc(x->b, x->id, &pm, NULL) != ST_OK)
                 break;
@@ -170,7 +164,7 @@ static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
             n++;
         }
         f->samples_timed = n;
-        f->us_per_sample = n ? (mono_s() - t0) * 1e6 / n : 0;
+        f->us_per_sample = n ? (st_now() - t0) * 1e6 / n : 0;
     }
 }
 

@@ -3,6 +3,7 @@
  * as integers, percentages as numbers of percent, states as 1/2/4. */
 #include "stagetop/doctor.h"
 #include "stagetop/json.h"
+#include "stagetop/version.h"
 
 void st_doc_judge(st_doc_check *c)
 {
@@ -161,10 +162,8 @@ void st_doc_json(st_jw *w, const st_doc_report *r)
     st_jw_char(w, '{');
     key(w, &n, "platform");
     st_jw_str(w, r->platform);
-#ifdef ST_VERSION
     key(w, &n, "version");
-    st_jw_str(w, ST_VERSION);
-#endif
+    st_jw_str(w, st_version());
     key(w, &n, "pid");
     st_jw_i64(w, r->pid);
     key(w, &n, "own_child");

@@ -3,6 +3,7 @@
  * (include/stagetop/doctor.h).  The same code on Linux and macOS: POSIX
  * only (posix_spawnp, poll, fork, mmap). */
 #include "stagetop/doctor.h"
+#include "stagetop/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,13 +25,6 @@
 #endif
 
 extern char **environ;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The environment with LC_ALL=C (tools print numbers the same way). */
 static char **c_locale_env(void)
@@ -109,10 +103,10 @@ int st_doc_run(const char *const argv[], double timeout_s, char *out, size_t cap
             return st_error_set(err, ST_ENOTSUP, rc, "%s not found", argv[0]);
         return st_error_set(err, ST_EIO, rc, "cannot run %s: %s", argv[0], strerror(rc));
     }
-    deadline = now_s() + timeout_s;
+    deadline = st_now() + timeout_s;
     for (;;) {
         struct pollfd p = {pfd[0], POLLIN, 0};
-        double left = deadline - now_s();
+        double left = deadline - st_now();
         ssize_t n;
         if (left <= 0) {
             close(pfd[0]);
@@ -186,7 +180,7 @@ int st_doc_read_file(const char *path, char *out, size_t cap, size_t *len, st_er
 /* In the child: fill, touch, say ready, wait for the life pipe to close. */
 static void child_main(uint64_t bytes, int ready_fd, int life_fd)
 {
-    uint64_t x = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)time(NULL) ^ 0x2545F4914F6CDD1Dull;
+    uint64_t x = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)st_wall_time() ^ 0x2545F4914F6CDD1Dull;
     size_t n = (size_t)bytes / sizeof(uint64_t);
     uint64_t *p = NULL;
     char c = 'R';
@@ -249,10 +243,10 @@ int st_doc_child_start(st_doc_child *c, uint64_t bytes, double timeout_s, st_err
     fcntl(life[1], F_SETFD, FD_CLOEXEC); /* tools run later must not keep it alive */
     c->pid = (int32_t)pid;
     c->life_fd = life[1];
-    deadline = now_s() + timeout_s;
+    deadline = st_now() + timeout_s;
     for (;;) {
         struct pollfd p = {ready[0], POLLIN, 0};
-        double left = deadline - now_s();
+        double left = deadline - st_now();
         ssize_t n;
         int r;
         if (left <= 0) {

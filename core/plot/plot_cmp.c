@@ -7,6 +7,7 @@
  * whole of a shortened text in a <title>.  Event markers are left out. */
 #include "stagetop/plot.h"
 #include "stagetop/atomic_file.h"
+#include "stagetop/version.h"
 
 #include <errno.h>
 #include <math.h>
@@ -203,7 +204,8 @@ static int render(st_plot_ctx *pa, st_plot_ctx *pb, const char *la, const char *
     st_plot_put_raw(pa, la, 4096, 200);
     fputs(" vs B: ", f);
     st_plot_put_raw(pa, lb, 4096, 200);
-    fputs("</title>\n<desc>stagetop " ST_VERSION " comparison plot: A solid, B dashed.</desc>\n", f);
+    fprintf(f, "</title>\n<desc>stagetop %s comparison plot: A solid, B dashed.</desc>\n",
+            st_version());
     fprintf(f, "<rect id=\"background\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", pa->W,
             pa->H);
     st_plot_ctx axes = *pa;

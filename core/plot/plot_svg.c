@@ -4,6 +4,7 @@
  * stage labels (white halo), title lines, legend. */
 #include "stagetop/plot.h"
 #include "stagetop/atomic_file.h"
+#include "stagetop/version.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,10 +14,6 @@
 #include <unistd.h>
 
 #include "plot_internal.h"
-
-#ifndef ST_VERSION
-#define ST_VERSION "0.0.0"
-#endif
 
 #define FIELD(f) (f), strnlen((f), sizeof(f))
 
@@ -232,7 +229,7 @@ static int render(st_plot_ctx *p, const st_plot_opts *o, st_error *err)
                "viewBox=\"0 0 %d %d\" font-family=\"-apple-system, 'Segoe UI', Helvetica, "
                "Arial, sans-serif\">\n<title>", p->W, p->H, p->W, p->H);
     st_plot_put_raw(p, title, size, 300);
-    fputs("</title>\n<desc>stagetop " ST_VERSION " plot. ", f);
+    fprintf(f, "</title>\n<desc>stagetop %s plot. ", st_version());
     st_plot_put_raw(p, sum, size, 600);
     fputs("</desc>\n", f);
     fprintf(f, "<rect id=\"background\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",

@@ -1,5 +1,6 @@
 /* follow.c: tail -F of a stageload trace, events onto stagetop's clock. */
 #include "stagetop/follow.h"
+#include "stagetop/clock.h"
 #include "stagetop/event_line.h"
 #include "stagetop/trace_stream.h"
 
@@ -25,13 +26,6 @@ static int check_kind(const char *path, mode_t mode, st_error *err)
     const char *what = S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
                      : S_ISDIR(mode) ? "a directory" : S_ISSOCK(mode) ? "a socket" : "a special file";
     return st_error_set(err, ST_EINVAL, EINVAL, "%s is %s, not a regular file or FIFO", path, what);
-}
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int st_follow_open(st_follow *f, const char *path, st_error *err)
@@ -183,11 +177,11 @@ static int read_slice(st_follow *f, double now_s, void (*emit)(void *, const st_
     const char *line;
     size_t len, n = 0;
     int rc;
-    double until = mono_s() + slice_s;
+    double until = st_now() + slice_s;
     f->more = 0;
     while ((rc = st_trace_stream_next(&f->in, &line, &len, err)) == 1) {
         *emitted += handle_line(f, line, len, now_s, emit, ctx);
-        if (++n >= max_lines || ((n & 255) == 0 && mono_s() >= until)) {
+        if (++n >= max_lines || ((n & 255) == 0 && st_now() >= until)) {
             f->more = 1;
             rc = 0;
             break;

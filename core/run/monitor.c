@@ -2,8 +2,10 @@
  * backend -> tree sample -> ring (+ record stream) -> summary / export. */
 #include "monitor_internal.h"
 #include "stagetop/json.h"
+#include "stagetop/clock.h"
 #include "stagetop/lanes.h"
 #include "stagetop/limits.h"
+#include "stagetop/version.h"
 #include "monitor_internal.h"
 
 #include <errno.h>
@@ -14,18 +16,6 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#ifndef ST_VERSION
-#define ST_VERSION "0.0.0"
-#endif
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-        return 0;
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -49,7 +39,7 @@ static void fill_meta(st_monitor *m)
 {
     st_trace_meta *meta = &m->meta;
     struct utsname u;
-    snprintf(meta->stagetop, sizeof meta->stagetop, "%s", ST_VERSION);
+    snprintf(meta->stagetop, sizeof meta->stagetop, "%s", st_version());
     snprintf(meta->platform, sizeof meta->platform, "%s", m->plat->name);
     if (uname(&u) == 0)
         snprintf(meta->os, sizeof meta->os, "%.40s %.60s %.20s", u.sysname, u.release, u.machine);
@@ -61,7 +51,7 @@ static void fill_meta(st_monitor *m)
         snprintf(meta->command, sizeof meta->command, "%s", m->opts.command);
     else if (m->plat->command(m->b, m->tree.root, meta->command, sizeof meta->command, NULL) != ST_OK)
         meta->command[0] = '\0';
-    time_t wall = time(NULL);
+    time_t wall = st_wall_time();
     struct tm tm;
     if (gmtime_r(&wall, &tm))
         strftime(meta->start_utc, sizeof meta->start_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -382,7 +372,7 @@ static void pace(st_monitor *m)
 
 int st_monitor_step(st_monitor *m, double now, st_error *err)
 {
-    double cpu0 = cpu_now();
+    double cpu0 = st_cpu_self();
     st_sample s;
     st_error e;
     int rc;
@@ -439,7 +429,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     poll_job(m, now);
     apply_guard(m, &s, now);
 
-    double spent = cpu_now() - cpu0;
+    double spent = st_cpu_self() - cpu0;
     m->cpu_per_sample = m->ring.total <= 1 ? spent : 0.9 * m->cpu_per_sample + 0.1 * spent;
     pace(m);
     return ST_OK;

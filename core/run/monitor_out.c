@@ -2,6 +2,7 @@
  * export (the `e` key, --record FILE.json, --report/--plot) and its default
  * path. */
 #include "monitor_internal.h"
+#include "stagetop/clock.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +19,7 @@ int st_monitor_export(st_monitor *m, const char *path, st_error *err)
 void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, size_t len)
 {
     char stamp[32] = "";
-    time_t wall = time(NULL);
+    time_t wall = st_wall_time();
     struct tm tm;
     if (localtime_r(&wall, &tm))
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);

@@ -29,6 +29,7 @@
  * a flood of events costs at most 10 syncs a second; the end record at
  * once. */
 #include "stagetop/fd_sync.h"
+#include "stagetop/clock.h"
 #include "stagetop/trace.h"
 #include "trace_internal.h"
 
@@ -61,13 +62,6 @@ struct st_recorder {
                            exec): written in the end record; "" none */
     st_jw line;    /* reused for every line */
 };
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Flush the file's data to the disk (not its timestamps): F_FULLFSYNC on
  * macOS (fd_sync.h). */
@@ -205,7 +199,7 @@ int st_recorder_sync(st_recorder *r, int urgent, st_error *err)
 {
     if (!r->regular || !r->dirty || r->sync == ST_REC_SYNC_NEVER)
         return ST_OK;
-    double now = mono_s();
+    double now = st_now();
     if (r->sync == ST_REC_SYNC_1S && urgent < 2 && r->syncs) {
         double gap = urgent || r->urgent_due ? ST_REC_URGENT_GAP : 1.0;
         if (now - r->synced_at < gap) {

@@ -82,6 +82,7 @@ function read_rule(  i, n, a) {
     else if ($1 == "backend-except") { nbex++; bexfile[nbex] = $2; bexwhy[nbex] = rest(3) }
     else if ($1 == "header") for (i = 3; i <= NF; i++) hdrmod[$i] = $2
     else if ($1 == "platform-if") platif = platif " " rest(2)
+    else if ($1 == "clock-read") clockrd = clockrd " " rest(2)
     else if ($1 == "internal") { nint++; intdir[nint] = $2; intpat[nint] = rest(3) }
     else if ($1 == "forbid") {
         nforbid++; fpaths[nforbid] = ""; fhdrs[nforbid] = ""
@@ -134,7 +135,8 @@ layering_calls() { # rules symtab
 }
 
 # Lines "I FILE <|\" NAME" (includes), "B FILE LINE" (calls through the
-# backend table) and "P FILE LINE" (a #if on a platform's macro) of the
+# backend table), "P FILE LINE" (a #if on a platform's macro) and "C FILE
+# LINE" (a read of a clock: clock_gettime, gettimeofday, time(NULL)) of the
 # sources under ROOT, read by layering_sources.
 _layering_scan() {
     _lfields=$(grep -o '(\*[a-z_]*)' "$1/include/stagetop/platform.h" 2>/dev/null | tr -d '(*)' | sort -u | paste -sd'|' -)
@@ -149,6 +151,9 @@ _layering_scan() {
             l = " " $0 " "; gsub(/[^A-Za-z0-9_]/, " ", l)
             if (l ~ / (__linux__|__linux|linux|__gnu_linux__|__APPLE__|__MACH__|TARGET_OS_[A-Z_]*|__FreeBSD__|__NetBSD__|__OpenBSD__|__DragonFly__|__sun|__unix__|__unix|_WIN32|_WIN64|__CYGWIN__|__ANDROID__|__HAIKU__) /)
                 print "P", FILENAME, FNR
+        }
+        /(^|[^A-Za-z0-9_])(clock_gettime|gettimeofday|timespec_get)[ \t]*\(|(^|[^A-Za-z0-9_.>])time[ \t]*\([ \t]*(NULL|0|&)/ {
+            print "C", FILENAME, FNR
         }
         ' $(find core tui include/stagetop -name '*.[ch]' 2>/dev/null | sort))
 }
@@ -171,6 +176,7 @@ layering_sources() { # rules root
     $1 == "I" { ni++; ifile[ni] = $2; ikind[ni] = $3; iname[ni] = $4; next }
     $1 == "B" { nb++; bfile[nb] = $2; bline[nb] = $3; next }
     $1 == "P" { np++; pfile[np] = $2; pline[np] = $3; next }
+    $1 == "C" { nc++; cfile[nc] = $2; cline[nc] = $3; next }
     END {
         if (nf == 0) { print "FAIL: layering: sources were read (none found)"; exit }
         # 1. public headers by floor, and only own internal headers
@@ -246,6 +252,13 @@ layering_sources() { # rules root
             if (!match_any(pfile[k], platif))
                 out = out "\n    " pfile[k] ":" pline[k] " tests a platform'"'"'s macro (#if)"
         what = "layering: a platform #if only in" platif
+        if (out != "") print "FAIL: " what out; else print "PASS: " what
+        # 5. the clocks are read only in the files allowed to (clock.h)
+        out = ""
+        for (k = 1; k <= nc; k++)
+            if (!match_any(cfile[k], clockrd))
+                out = out "\n    " cfile[k] ":" cline[k] " reads a clock (st_now, st_wall_now, st_wall_time, st_cpu_self)"
+        what = "layering: a clock read only in" clockrd
         if (out != "") print "FAIL: " what out; else print "PASS: " what
     }' "$1" -
 }

@@ -117,6 +117,9 @@ src "$S" core/platform/platform_x.c '#if defined(__linux__)
 #endif'
 src "$S" core/trace/trace_feat.c '#if defined(MAP_POPULATE) && defined(F_FULLFSYNC)
 #endif'
+src "$S" core/clock.c 'double st_now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return 0; }'
+src "$S" core/platform/platform_y.c 'static time_t t(void) { return time(NULL); }'
+src "$S" core/run/deadline.c 'double d(const struct s *x) { return x->time(0) + runtime(NULL); } /* run time (s) */'
 layering_sources "$RULES" "$S" >"$D/inc-clean.out"
 # (the rules' exceptions name files this tree does not have: they fail here)
 check "clean sources pass the include rules" \
@@ -124,6 +127,8 @@ check "clean sources pass the include rules" \
            grep -qF 'PASS: layering: includes of trace' '$D/inc-clean.out'"
 check "a backend's platform #if and a feature macro's #if pass" \
     grep -qF 'PASS: layering: a platform #if only in' "$D/inc-clean.out"
+check "clock reads in clock.c and a backend pass, and neither a member time(0) nor runtime( is one" \
+    grep -qF 'PASS: layering: a clock read only in' "$D/inc-clean.out"
 
 src "$S" core/trace/trace_bad.c '#include "stagetop/monitor.h"
 #include <ncurses.h>
@@ -143,6 +148,10 @@ src "$S" core/run/jobctl.c '#include <unistd.h>
 #endif
 #if defined(__linux__) || defined(__MACH__)
 #endif'
+src "$S" core/run/follow.c 'static double mono(void) { struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); return 0; }'
+src "$S" tui/outputs.c 'void f(void) { struct timeval tv; gettimeofday(&tv, NULL); }
+time_t g(void) { return time(NULL); }'
 layering_sources "$RULES" "$S" >"$D/inc-bad.out"
 check "trace including a run header fails" \
     has "$D/inc-bad.out" "core/trace/trace_bad.c includes stagetop/monitor.h (module run)"
@@ -166,5 +175,11 @@ check "a platform #if outside the backends fails, naming file and line" \
     sh -c "grep -qF 'core/run/jobctl.c:2 tests a platform' '$D/inc-bad.out' &&
            grep -qF 'core/run/jobctl.c:4 tests a platform' '$D/inc-bad.out' &&
            ! grep -qF 'core/trace/trace_feat.c' '$D/inc-bad.out' && ! grep -qF 'platform_x.c' '$D/inc-bad.out'"
+check "a clock read outside clock.c and the backends fails, naming file and line" \
+    sh -c "grep -qF 'core/run/follow.c:2 reads a clock' '$D/inc-bad.out' &&
+           grep -qF 'tui/outputs.c:1 reads a clock' '$D/inc-bad.out' &&
+           grep -qF 'tui/outputs.c:2 reads a clock' '$D/inc-bad.out' &&
+           ! grep -qF 'core/clock.c:' '$D/inc-bad.out' && ! grep -qF 'platform_y.c:' '$D/inc-bad.out' &&
+           ! grep -qF 'deadline.c:' '$D/inc-bad.out'"
 check "backend exceptions no longer needed fail" \
     has "$D/inc-bad.out" "FAIL: layering: backend exception still needed: tui/pick.c"

@@ -36,3 +36,10 @@ check "CHANGELOG.md lists 0.1.0, 0.2.0 and $V, newest first" \
 "$STAGETOP" --headless --interval 0.05 --record "$T/r.jsonl" -- sh -c 'sleep 0.2' >/dev/null 2>"$T/err"
 check "a recorded trace's start record says \"stagetop\":\"$V\" (no git note)" \
     sh -c "head -1 '$T/r.jsonl' | grep -q '\"stagetop\":\"$Vre\"' || { cat '$T/err'; head -1 '$T/r.jsonl'; exit 1; }"
+
+# VERSION reaches the code once: core/version.c's st_version(); no other
+# product source names ST_VERSION (no fallback number that could disagree).
+grep -rn 'ST_VERSION\b' core tui include --include='*.c' --include='*.h' |
+    grep -v '^core/version\.c:' | grep -v '^include/stagetop/version\.h:' >"$T/uses"
+check "ST_VERSION appears only in core/version.c ($(wc -l <"$T/uses") other uses)" \
+    sh -c "! grep . '$T/uses'"
