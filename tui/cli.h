@@ -123,6 +123,15 @@ int cli_plot_cmd(int argc, char **argv);
 int cli_load_trace(const char *path, st_trace *t);
 /* "stagetop: MESSAGE\ntry 'stagetop --help'" on stderr; CLI_EXIT_USAGE. */
 int cli_bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* report's OUT.md chart: OUT.svg beside it (OUT + ".svg" for another name),
+ * malloc'd (NULL: out of memory); whether OUT gets one (a regular file or a
+ * new name, not a device, FIFO or directory). */
+char *cli_report_svg_path(const char *out);
+/* --report, --plot (and the temporary directory they need), checked before a
+ * job starts, and no two outputs naming one file (cli_outputs.c): 0, or the
+ * exit code after saying why. */
+int cli_check_outputs(const cli_args *a);
+int cli_report_svg_beside(const char *out);
 /* `stagetop doctor [-p PID] [--json] [--no-gpu]` (tui/doctor.c). */
 int cli_doctor(int argc, char **argv);
 /* --record-sync never|1s|always -> enum st_rec_sync; -1 for anything else. */

@@ -116,6 +116,9 @@ int cli_preflight(cli_args *a)
                 " (it must be an existing directory; nothing was started)");
         return CLI_EXIT_USAGE;
     }
+    int orc = cli_check_outputs(a); /* before --record's placeholder is made */
+    if (orc)
+        return orc;
     st_error e;
     if (rec && st_atomic_check(rec, &e) != ST_OK) { /* a file can be made there: now, not at the end */
         fprintf(stderr, "stagetop: --record: %s\n", e.msg);

@@ -192,7 +192,7 @@ static int emit(char *md, const char *out, st_error *e)
 /* Whether OUT.md gets its SVG beside it: a regular file or a new name,
  * not a directory, a device, a FIFO or a socket (a report sent to
  * /dev/stdout or a pipe has no "beside"), nor a name ending in '/'. */
-static int svg_beside(const char *out)
+int cli_report_svg_beside(const char *out)
 {
     struct stat st;
     size_t n = strlen(out);
@@ -205,7 +205,7 @@ static int svg_beside(const char *out)
 
 /* OUT.md's chart: OUT.svg beside it (OUT + ".svg" for another name);
  * malloc'd, NULL when out of memory. */
-static char *svg_path(const char *out)
+char *cli_report_svg_path(const char *out)
 {
     size_t n = strlen(out);
     if (n > 3 && strcmp(out + n - 3, ".md") == 0)
@@ -227,7 +227,7 @@ static int write_svg(const st_trace *t, const st_trace *t2, const char *la, cons
     *link = NULL;
     if (!t->summary.n_samples || (t2 && !t2->summary.n_samples))
         return 0;
-    char *path = svg_path(out);
+    char *path = cli_report_svg_path(out);
     if (!path) {
         fprintf(stderr, "stagetop: report: out of memory\n");
         return -1;
@@ -265,7 +265,7 @@ static int report_files(int n, const char *const *in, const char *const *label, 
             st_trace_free(&t[loaded]);
             break;
         }
-    int with_svg = out && strcmp(out, "-") != 0 && svg_beside(out);
+    int with_svg = out && strcmp(out, "-") != 0 && cli_report_svg_beside(out);
     char *link = NULL;
     if (loaded == n && with_svg &&
         write_svg(&t[0], n == 2 ? &t[1] : NULL, file_name(label[0]), n == 2 ? file_name(label[1]) : NULL,
