@@ -41,3 +41,14 @@ rm -f "$T/ran" "$T/r2.svg"
 "$STAGETOP" --headless --report r2.md --plot r2.svg -- touch "$T/ran" 2>"$T/err"; rc=$?
 check "--report r2.md --plot r2.svg (the report's own chart): runs" \
     sh -c "[ $rc -eq 0 ] && [ -e '$T/ran' ] && grep -q '<svg' '$T/r2.svg'"
+
+# --- stdout fails at the start (issue 30 item 1) ---------------------------
+# --jsonl into a full device: the start record cannot be written.  The job
+# kept running with no watcher and no guard; it must be gone when stagetop
+# exits (exit 1).
+secs=$((700 + $$ % 50))
+timeout 60 "$STAGETOP" --headless --jsonl -- sh -c "sleep $secs" >/dev/full 2>"$T/full.err"; rc=$?
+check "--jsonl > /dev/full: stagetop exits 1 saying why ($rc)" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'the job was stopped' '$T/full.err'"
+check "--jsonl > /dev/full: no job left running" sh -c "! pgrep -x -f 'sleep $secs' >/dev/null"
+pkill -x -f "sleep $secs" 2>/dev/null || :
