@@ -185,6 +185,13 @@ typedef struct cli_closing {
  * report` and `stagetop plot`, on the run exported to a private temporary
  * trace); says on stderr what failed; 0 or CLI_EXIT_WATCH. */
 int cli_end_outputs(st_monitor *m, const cli_args *a);
+/* Are --report/--plot drawn from the run's .jsonl record (it holds the
+ * whole run; the record stream did not fail)?  Then, after the monitor is
+ * closed (the record has its end), cli_end_outputs_record draws them, as
+ * `stagetop report/plot RECORD`; cli_end_outputs draws from the history
+ * kept and says so when it no longer holds the run's start. */
+int cli_end_from_record(st_monitor *m, const cli_args *a);
+int cli_end_outputs_record(const cli_args *a);
 /* The closing summary on stderr, like /usr/bin/time -v (stagetop(1) SUMMARY). */
 void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c);
 /* The last `lines` lines of the job's log on f, control characters made

@@ -215,10 +215,39 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
         row(f, "plot", "%s", c->plot);
 }
 
+int cli_end_from_record(st_monitor *m, const cli_args *a)
+{
+    st_run_view v;
+    const char *rec = a->mon.record_path;
+    size_t rl = rec ? strlen(rec) : 0;
+    if ((!a->report_path && !a->plot_path) || !rec || (rl > 5 && strcmp(rec + rl - 5, ".json") == 0))
+        return 0;
+    st_monitor_view(m, st_now(), &v);
+    return !st_run_view_find(&v, ST_WARN_RECORD);
+}
+
+int cli_end_outputs_record(const cli_args *a)
+{
+    int rc = 0;
+    const char *rec = a->mon.record_path;
+    if (a->report_path && cli_report_one(rec, rec, a->report_path) != 0)
+        rc = CLI_EXIT_WATCH;
+    if (a->plot_path && cli_plot(rec, a->plot_path) != 0)
+        rc = CLI_EXIT_WATCH;
+    return rc;
+}
+
 int cli_end_outputs(st_monitor *m, const cli_args *a)
 {
     if (!a->report_path && !a->plot_path)
         return 0;
+    st_run_view pre;
+    st_monitor_view(m, st_now(), &pre);
+    size_t kept = pre.samples.a_len + pre.samples.b_len;
+    if (pre.samples_total > kept) /* the history no longer holds the start */
+        cli_say("--report/--plot: the history kept (--history) holds the last %zu of %llu samples: "
+                "they describe that part of the run (a .jsonl --record keeps it all)",
+                kept, (unsigned long long)pre.samples_total);
     const char *tmp = getenv("TMPDIR");
     char dir[512], path[600];
     st_error e;

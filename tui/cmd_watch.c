@@ -158,7 +158,10 @@ int cli_watch(cli_args *a)
     tui_outputs_close(&outs);
     char *resume = keep_paused ? cli_resume_command(m) : NULL;
     st_monitor_finish(m); /* the final numbers: kernel peaks, last stage closed */
-    int orc = cli_end_outputs(m, a);
+    /* --report/--plot: of the .jsonl record once it has its end (as
+     * `stagetop report/plot` of it), else of the history kept, now */
+    int from_record = cli_end_from_record(m, a);
+    int orc = from_record ? 0 : cli_end_outputs(m, a);
     if (orc && rc == CLI_EXIT_OK)
         rc = orc;
     st_monitor_view(m, st_now(), &rv);
@@ -186,6 +189,8 @@ int cli_watch(cli_args *a)
             rc = CLI_EXIT_WATCH;
     }
     st_monitor_free(m);
+    if (from_record && (orc = cli_end_outputs_record(a)) != 0 && rc == CLI_EXIT_OK)
+        rc = orc;
     cli_job_events_end(&jev, a->keep_events, launched_alive);
     if (keep_paused)
         fprintf(stderr, "stagetop: job %ld left paused as asked; resume with: %s\n", (long)pid,
