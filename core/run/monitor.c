@@ -370,6 +370,19 @@ static void pace(st_monitor *m)
                      m->opts.interval * m->stride);
 }
 
+/* The record's file is gone from its name (st_recorder_deleted): did
+ * another file take the name (a rename onto it)?  Then the trace goes to
+ * NAME.stagetop-PID.json beside it (into alt), the other file left alone. */
+#define ST_REC_ALT_MAX 4200
+static int record_taken(const st_monitor *m, char *alt, size_t size)
+{
+    struct stat st;
+    if (!m->opts.record_path || lstat(m->opts.record_path, &st) != 0)
+        return 0;
+    snprintf(alt, size, "%s.stagetop-%ld.json", m->opts.record_path, (long)getpid());
+    return 1;
+}
+
 int st_monitor_step(st_monitor *m, double now, st_error *err)
 {
     double cpu0 = st_cpu_self();
@@ -418,10 +431,18 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     st_summary_add_sample(&m->summary, &s, NULL);
     if (m->rec && st_recorder_sample(m->rec, &s, &e) != ST_OK)
         st_mon_note_record_error(m, &e);
-    if (m->rec && m->opts.record_path && !m->warn[ST_WARN_RECORD].msg[0] && st_recorder_deleted(m->rec))
-        st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, ENOENT, /* ENOENT: rewritten at the end */
-                     "record: %.200s was deleted: the trace is written again there at the end "
-                     "(as a JSON document of the history kept)", m->opts.record_path);
+    if (m->rec && m->opts.record_path && !m->warn[ST_WARN_RECORD].msg[0] && st_recorder_deleted(m->rec)) {
+        char alt[ST_REC_ALT_MAX];
+        if (record_taken(m, alt, sizeof alt))
+            st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, EEXIST, /* EEXIST: written beside it */
+                         "record: another file was put at %.160s: it is left alone; the trace is "
+                         "written at the end to %.200s (a JSON document of the history kept)",
+                         m->opts.record_path, alt);
+        else
+            st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, ENOENT, /* ENOENT: rewritten at the end */
+                         "record: %.200s was deleted: the trace is written again there at the end "
+                         "(as a JSON document of the history kept)", m->opts.record_path);
+    }
     m->last = s;
     m->has_last = 1;
     m->next_k += m->stride ? m->stride : 1;
@@ -538,12 +559,19 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
         int deleted = st_recorder_deleted(m->rec);
         st_recorder_close(m->rec);
         m->rec = NULL;
-        /* its file was deleted: what the run still holds goes to its name */
-        if (deleted && m->opts.record_path && st_monitor_export(m, m->opts.record_path, &e) != ST_OK &&
-            rc == ST_OK)
+        /* its file was deleted: what the run still holds goes to its name,
+         * or beside it when another file was put there (never replaced) */
+        char alt[ST_REC_ALT_MAX];
+        int taken = deleted && m->opts.record_path && record_taken(m, alt, sizeof alt);
+        const char *to = taken ? alt : m->opts.record_path;
+        if (deleted && to && st_monitor_export(m, to, &e) != ST_OK && rc == ST_OK)
             rc = st_error_set(err, e.code, e.sys_errno, "%s", e.msg);
-        else if (deleted && m->warn[ST_WARN_RECORD].sys_errno == ENOENT)
+        else if (deleted && !taken && m->warn[ST_WARN_RECORD].sys_errno == ENOENT)
             st_error_clear(&m->warn[ST_WARN_RECORD]); /* said during the run, done now */
+        else if (taken)
+            st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, EEXIST,
+                         "record: another file was put at %.160s (left alone): the trace is in %.200s",
+                         m->opts.record_path, alt);
     }
     if (m->opts.record_path && ends_with(m->opts.record_path, ".json") &&
         st_monitor_export(m, m->opts.record_path, &e) != ST_OK && rc == ST_OK)
