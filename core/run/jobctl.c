@@ -112,6 +112,22 @@ static void give_terminal(int fd, pid_t pgrp)
     (void)sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* While the job is stopped the terminal is stagetop's, as a shell takes
+ * it back from a stopped job: ^C and ^\ reach stagetop, not a queue in
+ * the stopped job (which a later SIGCONT would deliver); on resume the job
+ * gets it back. */
+void st_job_take_terminal(st_job *job)
+{
+    if (job->tty_fd >= 0 && tcgetpgrp(job->tty_fd) == (pid_t)job->pid)
+        give_terminal(job->tty_fd, getpgrp());
+}
+
+void st_job_give_terminal(st_job *job)
+{
+    if (job->tty_fd >= 0 && job->state != ST_JOB_EXITED && tcgetpgrp(job->tty_fd) == getpgrp())
+        give_terminal(job->tty_fd, (pid_t)job->pid);
+}
+
 void st_job_release_terminal(st_job *job)
 {
     if (job->tty_fd < 0)
@@ -263,9 +279,11 @@ static void watch_stops(st_job *job)
         if (si.si_code == CLD_STOPPED && job->state == ST_JOB_RUNNING) {
             job->state = ST_JOB_STOPPED;
             job->stop_sig = si.si_status;
+            st_job_take_terminal(job); /* ^Z: the terminal back, as a shell does */
         } else if (si.si_code == CLD_CONTINUED && job->state == ST_JOB_STOPPED) {
             job->state = ST_JOB_RUNNING;
             job->stop_sig = 0;
+            st_job_give_terminal(job);
         }
     }
 }

@@ -81,6 +81,11 @@ int st_job_spawn(st_job *job, char *const argv[], st_error *err);
 int st_job_spawn_with(st_job *job, char *const argv[], const st_spawn_opts *o, st_error *err);
 /* Give a terminal's foreground back to stagetop's group, if the job held it. */
 void st_job_release_terminal(st_job *job);
+/* While the job is stopped (paused, or ^Z), the terminal it was given is
+ * stagetop's (take), and the job's again when it resumes (give): as a shell
+ * does, so ^C reaches stagetop instead of waiting in the stopped job. */
+void st_job_take_terminal(st_job *job);
+void st_job_give_terminal(st_job *job);
 /* Watch an existing process (not started by stagetop). */
 void st_job_attach(st_job *job, int32_t pid);
 
