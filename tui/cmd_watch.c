@@ -61,7 +61,6 @@ static void abandon_job(st_job *job)
     (void)kill(-(pid_t)job->pid, SIGKILL);
     while (waitpid((pid_t)job->pid, NULL, 0) < 0 && errno == EINTR)
         ;
-    st_job_release_terminal(job);
 }
 int cli_watch(cli_args *a)
 {

@@ -144,6 +144,8 @@ int st_tree_rates_update(st_tree_rates *r, st_proc_mem *m, size_t n, double now_
         out->cpu_c = pc > 4e9 ? 4000000000u : (uint32_t)(pc + 0.5);
         out->pageins_c = pf > 4e9 ? 4000000000u : (uint32_t)(pf + 0.5);
         out->valid |= ST_F_CPU | ST_F_PAGEINS;
+    }
+    if (r->has_prev) { /* the counters since watching began need no time step */
         r->total_cpu_ns += cpu;
         r->total_majflt += flt;
     }

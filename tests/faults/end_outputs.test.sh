@@ -16,9 +16,9 @@ rc=$?
 check "the run ends with the job's 0 ($rc)" [ $rc -eq 0 ]
 "$STAGETOP" report r.jsonl -o again.md 2>/dev/null
 "$STAGETOP" plot r.jsonl -o again.svg 2>/dev/null
-check "--report equals report of the record (samples, peak)" sh -c "row() { grep -E '^\| (samples|peak footprint) ' \"\$1\"; }; [ -n \"\$(row end.md)\" ] && [ \"\$(row end.md)\" = \"\$(row again.md)\" ]"
+check "--report equals report of the record (samples, peak)" sh -c "row() { grep -E '^[|] (samples|peak footprint) ' \"\$1\"; }; [ -n \"\$(row end.md)\" ] && [ \"\$(row end.md)\" = \"\$(row again.md)\" ]"
 check "... and its peak is the 64 MiB one (random bytes, not the last second's)" \
-    grep -Eq '^\| peak footprint \| (6[4-9]|[7-9][0-9])(\.[0-9]+)? MiB' end.md
+    grep -Eq '^[|] peak footprint [|] (6[4-9]|[7-9][0-9])([.][0-9]+)? MiB' end.md
 check "--plot equals plot of the record" cmp end.svg again.svg
 # without a record: said
 "$STAGETOP" --headless --interval 0.1 --history 1s --report ring.md -- python3 -c "$job" 2>"$T/err2"

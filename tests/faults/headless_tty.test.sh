@@ -14,7 +14,8 @@ gone() { ! pgrep -x -f "sleep $1" >/dev/null; }
 
 # P: paused by the guard (--kill-free 100: always under the budget)
 start_pane p 100 20 "set -m; '$STAGETOP' --headless --interval 0.1 --kill-free 100 --on-budget pause -- sleep $secs"
-check "P: the guard pauses the job" until_ok 30 sh -c "[ \"\$(ps -o stat= -C sleep | grep -c T)\" -ge 1 ] && pgrep -x -f 'sleep $secs' >/dev/null"
+stopped() { _p=$(pgrep -x -f "sleep $1" | head -1); [ -n "$_p" ] && [ "$(ps -o stat= -p "$_p" | cut -c1)" = T ]; }
+check "P: the guard pauses the job" until_ok 30 stopped "$secs"
 wait_screen p 20 'paus' >/dev/null
 tm send-keys -t p C-c
 check "P: ^C while paused reaches stagetop: it exits" wait_screen p 30 'stagetop-exit='
@@ -25,8 +26,12 @@ s2=$((secs + 50))
 start_pane z 100 20 "set -m; '$STAGETOP' --headless --interval 0.1 -- sleep $s2"
 check "Z: the job runs" until_ok 30 pgrep -x -f "sleep $s2"
 tm send-keys -t z C-z
-zpid=$(pgrep -x -f "sleep $s2" | head -1)
-check "Z: ^Z stops the job" until_ok 20 sh -c "[ \"\$(ps -o stat= -p $zpid | cut -c1)\" = T ]"
+check "Z: ^Z stops the job" until_ok 20 stopped "$s2"
+# stagetop sees the stop at its next poll and takes the terminal: its own
+# group is then the terminal's foreground
+st=$(pgrep -f "headless --interval 0.1 -- sleep $s2" | head -1)
+fg_is_stagetop() { [ -n "$st" ] && [ "$(ps -o tpgid= -p "$st" | tr -d ' ')" = "$(ps -o pgid= -p "$st" | tr -d ' ')" ]; }
+check "Z: ... and stagetop takes the terminal back" until_ok 20 fg_is_stagetop
 tm send-keys -t z C-c
 check "Z: then ^C reaches stagetop: it exits (the terminal is not wedged)" wait_screen z 30 'stagetop-exit='
 check "Z: ... and the job is gone" until_ok 30 gone "$s2"
