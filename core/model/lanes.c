@@ -27,6 +27,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_INT, .prom_rank = 1,
         .axis = ST_AX_BYTES, .plot_rank = 1,
         .plot_id = "footprint", .plot_label = "footprint (tree)", .svg_colour = "#0072B2",
+        .plot_width = "2", .plot_head = "peak footprint", .plot_run = "peak footprint",
         .doctor = "footprint",
     },
     [ST_LANE_RSS] = {
@@ -54,6 +55,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_INT, .prom_rank = 5,
         .axis = ST_AX_BYTES, .plot_rank = 2,
         .plot_id = "swap", .plot_label = "swap used (system)", .svg_colour = "#D55E00",
+        .plot_width = "1.6", .plot_head = "swap", .plot_run = "swap rise",
         .doctor = "swap used",
     },
     [ST_LANE_LEVEL] = {
@@ -70,7 +72,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_RATIO, .prom_rank = 6,
         .axis = ST_AX_PERCENT, .plot_rank = 4,
         .plot_id = "level", .plot_label = "memory available (%, right axis)",
-        .svg_colour = "#CC79A7",
+        .svg_colour = "#CC79A7", .plot_width = "1.5", .plot_head = "min available",
         .doctor = "level",
     },
     [ST_LANE_PROCS] = {
@@ -97,6 +99,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_INT, .prom_rank = 3,
         .axis = ST_AX_BYTES, .plot_rank = 3,
         .plot_id = "gpu", .plot_label = "GPU memory (tree)", .svg_colour = "#E69F00",
+        .plot_width = "1.6", .plot_head = "GPU peak",
         .doctor = "gpu",
     },
     [ST_LANE_PRESSURE] = {

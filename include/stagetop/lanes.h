@@ -148,6 +148,19 @@ typedef struct st_lane {
     uint8_t axis;            /* enum st_lane_axis */
     uint8_t plot_rank;       /* series order: legend, drawing (1 first) */
     const char *plot_id, *plot_label, *svg_colour;
+    const char *plot_width;  /* its line's stroke-width (solid; a comparison
+                                dashes B's lines: plot_cmp.c) */
+    /* the chart's summary line (its <desc>): the item's head, then the
+       rule's figures in the lane's unit (a percent with " %"):
+       ST_LR_GROWTH: "swap A -> P -> Z (rise P-A)"; else "GPU peak P".
+       Items go in plot rank, the tree's lanes (not ST_LS_SYSTEM) before the
+       system's; the trace's kernel peak follows the footprint's.  NULL:
+       not in the line. */
+    const char *plot_head;
+    /* a comparison's run line (plot_cmp.c): "peak footprint", "swap rise"
+       (the rule's value, peak - first for ST_LR_GROWTH; a peak's change
+       from the other run follows it); NULL: not in the line */
+    const char *plot_run;
     /* doctor (docs/doctor.md) */
     const char *doctor;      /* the lane's name in doctor's report; NULL: none */
 } st_lane;

@@ -85,15 +85,44 @@ static void test_orders(void **state)
                                ST_LANE_TREE_SWAP, ST_LANE_CPU, ST_LANE_PAGEINS /* [lanes]: after 0.2's */,
                                ST_LANE_COMPRESSED};
     static const int screen[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_GPU};
-    /* core/plot/plot_internal.h's S_FOOT, S_SWAP, S_GPU, S_LEVEL */
+    /* the plot's first series, in 0.2's order; any further row with an axis
+     * follows them */
     static const int plot[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_GPU, ST_LANE_LEVEL};
     assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 11);
     assert_memory_equal(ids, prom, sizeof prom);
     assert_int_equal(st_lanes_order(ST_LO_SCREEN, ids), 4);
     assert_memory_equal(ids, screen, sizeof screen);
-    assert_int_equal(st_lanes_order(ST_LO_PLOT, ids), 4);
+    size_t with_axis = 0;
+    for (int i = 0; i < ST_LANE_COUNT; i++)
+        with_axis += st_lanes[i].axis != ST_AX_NONE;
+    assert_int_equal(st_lanes_order(ST_LO_PLOT, ids), with_axis);
     assert_memory_equal(ids, plot, sizeof plot);
     assert_int_equal(st_lanes[ST_LANE_LEVEL].axis, ST_AX_PERCENT);
+}
+
+/* The plot draws a series for every row with an axis, from the row alone:
+ * each has its id, label, colour and line width, none shared. */
+static void test_plot_rows_complete(void **state)
+{
+    (void)state;
+    for (int i = 0; i < ST_LANE_COUNT; i++) {
+        const st_lane *a = &st_lanes[i];
+        if (a->axis == ST_AX_NONE)
+            continue;
+        assert_non_null(a->plot_id);
+        assert_non_null(a->plot_label);
+        assert_non_null(a->svg_colour);
+        assert_non_null(a->plot_width);
+        assert_true(a->plot_rank > 0);
+        for (int j = 0; j < i; j++) {
+            const st_lane *b = &st_lanes[j];
+            if (b->axis == ST_AX_NONE)
+                continue;
+            assert_string_not_equal(a->plot_id, b->plot_id);
+            assert_string_not_equal(a->svg_colour, b->svg_colour);
+            assert_int_not_equal(a->plot_rank, b->plot_rank);
+        }
+    }
 }
 
 /* The largest raw value the reader takes for l. */
@@ -378,6 +407,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_match_the_sample),
         cmocka_unit_test(test_orders),
+        cmocka_unit_test(test_plot_rows_complete),
         cmocka_unit_test_setup_teardown(test_round_trip, setup_dir, teardown_dir),
         cmocka_unit_test(test_range_refused),
         cmocka_unit_test(test_stats),
