@@ -28,6 +28,8 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .axis = ST_AX_BYTES, .plot_rank = 1,
         .plot_id = "footprint", .plot_label = "footprint (tree)", .svg_colour = "#0072B2",
         .plot_width = "2", .plot_head = "peak footprint", .plot_run = "peak footprint",
+        .report_rank = 1, .report_always = 1, .report_label = "peak footprint",
+        .report_key = "peak_footprint", .report_change_key = "peak_footprint_pct",
         .doctor = "footprint",
     },
     [ST_LANE_RSS] = {
@@ -56,6 +58,10 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .axis = ST_AX_BYTES, .plot_rank = 2,
         .plot_id = "swap", .plot_label = "swap used (system)", .svg_colour = "#D55E00",
         .plot_width = "1.6", .plot_head = "swap", .plot_run = "swap rise",
+        .report_rank = 2, .report_always = 1,
+        .report_label = "swap start \xE2\x86\x92 peak \xE2\x86\x92 end", .report_key = "swap",
+        .report_rise_label = "swap peak rise", .report_rise_key = "swap_peak_rise",
+        .report_change_key = "swap_peak_rise_bytes",
         .doctor = "swap used",
     },
     [ST_LANE_LEVEL] = {
@@ -73,6 +79,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .axis = ST_AX_PERCENT, .plot_rank = 4,
         .plot_id = "level", .plot_label = "memory available (%, right axis)",
         .svg_colour = "#CC79A7", .plot_width = "1.5", .plot_head = "min available",
+        .report_rank = 3, .report_always = 1, .report_label = "min level", .report_key = "min_level",
         .doctor = "level",
     },
     [ST_LANE_PROCS] = {
@@ -100,6 +107,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .axis = ST_AX_BYTES, .plot_rank = 3,
         .plot_id = "gpu", .plot_label = "GPU memory (tree)", .svg_colour = "#E69F00",
         .plot_width = "1.6", .plot_head = "GPU peak",
+        .report_rank = 4, .report_always = 1, .report_label = "GPU peak", .report_key = "peak_gpu",
         .doctor = "gpu",
     },
     [ST_LANE_PRESSURE] = {
@@ -131,6 +139,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_help = "Memory of the watched process tree that sits in swap, summed over its "
                      "processes (Linux VmSwap; not available on macOS).",
         .prom_format = ST_LP_INT, .prom_rank = 8,
+        .report_rank = 7, .report_label = "tree swap peak", .report_key = "peak_tree_swap",
     },
     [ST_LANE_CPU] = {
         .id = ST_LANE_CPU, .type = ST_LT_CENTI32, .offset = AT(cpu_c),
@@ -144,6 +153,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_help = "CPU of the watched process tree over the last interval, in cores (1 = one "
                      "core busy; user + system time).",
         .prom_format = ST_LP_RATIO, .prom_rank = 9,
+        .report_rank = 5, .report_label = "CPU (tree)", .report_key = "cpu",
         .doctor = "cpu",
     },
     [ST_LANE_PAGEINS] = {
@@ -159,6 +169,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
                      "interval (Linux majflt; macOS ri_pageins).  The counter: "
                      "stagetop_tree_pageins_total.",
         .prom_format = ST_LP_CENTI, .prom_rank = 10,
+        .report_rank = 6, .report_label = "page-ins (tree)", .report_key = "pageins",
         .doctor = "pageins",
     },
     [ST_LANE_COMPRESSED] = {
@@ -173,6 +184,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_help = "System memory held by the compressor (macOS compressor pages; Linux zswap "
                      "pool when zswap is on).",
         .prom_format = ST_LP_INT, .prom_rank = 11,
+        .report_rank = 8, .report_label = "compressed peak", .report_key = "peak_compressed",
         SYS(ST_SYS_COMPRESSED, compressed),
     },
 };
@@ -198,6 +210,7 @@ static unsigned rank_of(const st_lane *l, int output)
     switch (output) {
     case ST_LO_SCREEN: return l->screen_rank;
     case ST_LO_PROM: return l->prom_name ? l->prom_rank : 0;
+    case ST_LO_REPORT: return l->report_rank;
     default: return l->axis != ST_AX_NONE ? l->plot_rank : 0;
     }
 }
@@ -224,8 +237,9 @@ void st_lane_stats_add(st_lane_stats *st, const st_sample *s)
     for (unsigned left = s->valid & ((1u << ST_LANE_COUNT) - 1); left; left &= left - 1) {
         int i = __builtin_ctz(left);
         uint64_t v = st_lane_raw(&st_lanes[i], s);
+        st->last[i] = v;
         if (!(st->has & (1u << i))) {
-            st->min[i] = st->max[i] = v;
+            st->min[i] = st->max[i] = st->first[i] = v;
             st->has |= 1u << i;
         } else if (v < st->min[i]) {
             st->min[i] = v;

@@ -161,6 +161,17 @@ typedef struct st_lane {
        (the rule's value, peak - first for ST_LR_GROWTH; a peak's change
        from the other run follows it); NULL: not in the line */
     const char *plot_run;
+    /* the summary tables of `report` and `diff` (core/report/model.c,
+       docs/report.md): the lane's measure, its label and JSON name; its
+       unit and change follow from unit and rule (bytes: their peak and a
+       percent change; a level: its minimum, in points; a rate: its total
+       and peak, no change); a growth lane (ST_LR_GROWTH) has two rows, its
+       path (first -> peak -> last) and its rise (rise_label, rise_key;
+       change_key names the rise's change) */
+    uint8_t report_rank;     /* row order (1 first); 0: not in the tables */
+    uint8_t report_always;   /* 1: a row even when no trace has the lane */
+    const char *report_label, *report_key, *report_change_key;
+    const char *report_rise_label, *report_rise_key;
     /* doctor (docs/doctor.md) */
     const char *doctor;      /* the lane's name in doctor's report; NULL: none */
 } st_lane;
@@ -232,7 +243,7 @@ const st_lane *st_lane_by_bit(unsigned bit);
 
 /* An output's lanes in its order: the ids of the rows with a rank for it,
  * by rank.  Returns how many (<= ST_LANE_COUNT). */
-enum st_lane_output { ST_LO_SCREEN, ST_LO_PROM, ST_LO_PLOT };
+enum st_lane_output { ST_LO_SCREEN, ST_LO_PROM, ST_LO_PLOT, ST_LO_REPORT };
 size_t st_lanes_order(int output, int ids[ST_LANE_COUNT]);
 
 /* Per-lane statistics over a run, one update per sample (the summary keeps
@@ -242,6 +253,8 @@ typedef struct st_lane_stats {
     uint32_t has;                  /* lanes read at least once */
     uint64_t min[ST_LANE_COUNT];   /* raw values (hundredths for ST_LT_CENTI) */
     uint64_t max[ST_LANE_COUNT];
+    uint64_t first[ST_LANE_COUNT]; /* the first and the latest reading */
+    uint64_t last[ST_LANE_COUNT];
 } st_lane_stats;
 
 void st_lane_stats_add(st_lane_stats *st, const st_sample *s);
