@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "stagetop/doctor.h"
 #include "stagetop/lanes.h"
 #include "stagetop/platform.h"
 #include "stagetop/trace.h"
@@ -121,6 +123,47 @@ static void test_plot_rows_complete(void **state)
             assert_string_not_equal(a->plot_id, b->plot_id);
             assert_string_not_equal(a->svg_colour, b->svg_colour);
             assert_int_not_equal(a->plot_rank, b->plot_rank);
+        }
+    }
+}
+
+/* Doctor checks the rows that name a reference check (the rest say they
+ * have none: NULL): each name once, in a rank of its own, known to the
+ * references of every system that samples the lane, a rate with the counter
+ * it is made of. */
+static void test_doctor_rows(void **state)
+{
+    (void)state;
+    int ids[ST_LANE_COUNT];
+    size_t n = st_lanes_order(ST_LO_DOCTOR, ids), named = 0;
+    for (int i = 0; i < ST_LANE_COUNT; i++)
+        named += st_lanes[i].doctor != NULL;
+    assert_int_equal(n, named);
+    assert_true(n + 1 <= ST_DOC_MAX_CHECKS); /* and doctor's kernel peak */
+    for (size_t k = 0; k < n; k++) {
+        const st_lane *l = &st_lanes[ids[k]];
+        assert_true(l->doctor_rank > 0);
+        assert_true(strlen(l->doctor) < sizeof ((st_doc_check *)0)->lane);
+        if (l->rule == ST_LR_RATE)
+            assert_true(l->counter_div > 0);
+        for (size_t j = 0; j < k; j++) {
+            assert_string_not_equal(l->doctor, st_lanes[ids[j]].doctor);
+            assert_int_not_equal(l->doctor_rank, st_lanes[ids[j]].doctor_rank);
+        }
+        /* Linux's references know it (a lane Linux samples) */
+        if (l->platforms & ST_LPL_LINUX) {
+            st_platform plat;
+            st_doc_check c;
+            memset(&plat, 0, sizeof plat);
+            memset(&c, 0, sizeof c);
+            plat.doctor_refs = ST_DOCTOR_REFS_PROC;
+            plat.name = "linux";
+            snprintf(c.lane, sizeof c.lane, "%s", l->doctor);
+            c.value = 1;
+            c.has_value = 1;
+            c.unit = ST_DOC_BYTES;
+            st_doc_reference(&plat, (int32_t)getpid(), &c);
+            assert_null(strstr(c.note, "no reference for"));
         }
     }
 }
@@ -408,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_rows_match_the_sample),
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_plot_rows_complete),
+        cmocka_unit_test(test_doctor_rows),
         cmocka_unit_test_setup_teardown(test_round_trip, setup_dir, teardown_dir),
         cmocka_unit_test(test_range_refused),
         cmocka_unit_test(test_stats),
