@@ -87,7 +87,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .source = ST_LS_TREE, .platforms = ST_LPL_ALL,
         KEY("procs"), .max = UINT32_MAX, .range = "integers 0..4294967295",
         .unit = ST_LU_COUNT, .rule = ST_LR_LAST,
-        .label = "processes", .label_inline = "procs", .label_short = "pr",
+        .label = "processes", .label_inline = "procs", .label_short = "proc",
         .absent = "no reading", .absent_short = "-",
         .colour = ST_LC_WHITE,
         .prom_name = "stagetop_tree_processes", .prom_help = "Processes in the watched tree.",

@@ -102,6 +102,24 @@ static void test_orders(void **state)
     assert_int_equal(st_lanes[ST_LANE_LEVEL].axis, ST_AX_PERCENT);
 }
 
+/* Each of a lane's labels names it alone: the screen's short labels (its
+ * narrowest layout), inline and tall labels are each unique in the table. */
+static void test_labels_unique(void **state)
+{
+    (void)state;
+    for (int i = 0; i < ST_LANE_COUNT; i++) {
+        const st_lane *a = &st_lanes[i];
+        for (int j = 0; j < i; j++) {
+            const st_lane *b = &st_lanes[j];
+            if (strcmp(a->label_short, b->label_short) == 0)
+                fail_msg("lanes %s and %s share the short label \"%s\"", a->key, b->key,
+                         a->label_short);
+            assert_string_not_equal(a->label_inline, b->label_inline);
+            assert_string_not_equal(a->label, b->label);
+        }
+    }
+}
+
 /* The plot draws a series for every row with an axis, from the row alone:
  * each has its id, label, colour and line width, none shared. */
 static void test_plot_rows_complete(void **state)
@@ -450,6 +468,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_match_the_sample),
         cmocka_unit_test(test_orders),
+        cmocka_unit_test(test_labels_unique),
         cmocka_unit_test(test_plot_rows_complete),
         cmocka_unit_test(test_doctor_rows),
         cmocka_unit_test_setup_teardown(test_round_trip, setup_dir, teardown_dir),
