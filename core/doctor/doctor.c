@@ -6,6 +6,7 @@
 #include "stagetop/doctor.h"
 #include "stagetop/clock.h"
 #include "stagetop/gpu.h"
+#include "stagetop/lanes.h"
 #include "stagetop/sample.h"
 
 #include <errno.h>
@@ -26,74 +27,82 @@ typedef struct doc_ctx {
     st_gpu *gpu;
 } doc_ctx;
 
-enum { L_FOOTPRINT, L_RSS, L_PEAK, L_SWAP, L_LEVEL, L_PRESSURE, L_GPU, L_CPU, L_PAGEINS, L_N };
-static const char *const lane_name[L_N] = {"footprint", "rss", "kernel peak", "swap used",
-                                           "level", "pressure", "gpu", "cpu", "pageins"};
+/* What doctor checks: the lanes whose row names a reference check
+ * (stagetop/lanes.h: doctor, doctor_rank), in rank order, and doctor's own
+ * check of the kernel's peak (not a lane: the process's high-water mark)
+ * after the rows of rank <= PEAK_AFTER_RANK. */
+#define PEAK_AFTER_RANK 2
+#define PEAK_NAME "kernel peak"
 
-/* One backend reading of lane k: 1 with *v, 0 when the system has none, or
- * a negative status when the process cannot be read any more. */
-static int read_lane(doc_ctx *x, int k, uint64_t *v, st_error *err)
+/* One backend reading for check l (NULL: the kernel peak): 1 with *v, 0
+ * when the system has none, or a negative status when the process cannot
+ * be read any more. */
+static int read_lane(doc_ctx *x, const st_lane *l, uint64_t *v, st_error *err)
 {
     st_proc_mem pm;
     st_sys_mem sm;
     int rc;
-    if (k <= L_PEAK) {
-        static const unsigned bit[] = {ST_PM_FOOTPRINT, ST_PM_RSS, ST_PM_PEAK};
+    if (!l || l->source == ST_LS_PROC || l->rule == ST_LR_RATE) {
+        /* the process's own field, or the counter a rate is made of */
         if ((rc = x->plat->read_proc(x->b, x->id, &pm, err)) != ST_OK)
             return rc;
-        if (!(pm.valid & bit[k]))
+        unsigned bit = !l ? ST_PM_PEAK : l->source == ST_LS_PROC ? l->pm_bit : ST_PM_COUNTERS;
+        if (!(pm.valid & bit))
             return 0;
-        *v = k == L_FOOTPRINT ? pm.footprint : k == L_RSS ? pm.rss : pm.peak;
+        if (!l) {
+            *v = pm.peak;
+        } else {
+            const unsigned char *p = (const unsigned char *)&pm;
+            p += l->source == ST_LS_PROC ? l->pm_offset : l->counter_offset;
+            *v = *(const uint64_t *)(const void *)p;
+            if (l->source != ST_LS_PROC && l->counter_div > 1)
+                *v /= l->counter_div;
+        }
         return 1;
     }
-    if (k == L_CPU || k == L_PAGEINS) { /* the counters the rates come from: the process's own */
-        if ((rc = x->plat->read_proc(x->b, x->id, &pm, err)) != ST_OK)
-            return rc;
-        if (!(pm.valid & ST_PM_COUNTERS))
-            return 0;
-        *v = k == L_CPU ? pm.cpu_ns / 1000000u : pm.pageins;
-        return 1;
-    }
-    if (k == L_GPU) {
+    if (l->source == ST_LS_GROUP) { /* the tree's GPU memory: the process's own */
         uint64_t total = 0;
         if (!x->gpu || st_gpu_read(x->gpu, &x->id.pid, 1, &total, NULL, NULL) != ST_OK)
             return 0;
         *v = total;
         return 1;
     }
-    if (x->plat->read_system(x->b, &sm, NULL) != ST_OK)
-        return 0;
-    if (k == L_SWAP && (sm.valid & ST_SYS_SWAP)) {
-        *v = sm.swap_used;
-        return 1;
-    }
-    if (k == L_LEVEL && (sm.valid & ST_SYS_LEVEL)) {
-        *v = sm.level_c;
-        return 1;
-    }
-    if (k == L_PRESSURE && (sm.valid & ST_SYS_PRESSURE)) {
-        *v = sm.pressure_c;
+    if (l->sys_bit && x->plat->read_system(x->b, &sm, NULL) == ST_OK && (sm.valid & l->sys_bit)) {
+        *v = st_lane_sys_raw(l, &sm);
         return 1;
     }
     return 0;
 }
 
-/* Lane k: backend, reference, backend again. */
-static int check_lane(doc_ctx *x, int k, st_doc_check *c, st_error *err)
+/* How doctor writes check l's values (NULL: the kernel peak). */
+static int unit_of(const doc_ctx *x, const st_lane *l)
+{
+    if (!l)
+        return ST_DOC_BYTES;
+    switch (l->unit) {
+    case ST_LU_BYTES: return ST_DOC_BYTES;
+    case ST_LU_CPU: return ST_DOC_MS;
+    case ST_LU_PER_S: return ST_DOC_COUNT;
+    case ST_LU_PRESSURE: return x->plat->pressure_is_level ? ST_DOC_STATE : ST_DOC_PERCENT_C;
+    default: return ST_DOC_PERCENT_C;
+    }
+}
+
+/* Check l (NULL: the kernel peak): backend, reference, backend again. */
+static int check_lane(doc_ctx *x, const st_lane *l, st_doc_check *c, st_error *err)
 {
     int rc;
     memset(c, 0, sizeof *c);
-    snprintf(c->lane, sizeof c->lane, "%s", lane_name[k]);
-    c->unit = k <= L_SWAP || k == L_GPU ? ST_DOC_BYTES
-            : k == L_CPU ? ST_DOC_MS : k == L_PAGEINS ? ST_DOC_COUNT
-            : k == L_PRESSURE && x->plat->pressure_is_level ? ST_DOC_STATE : ST_DOC_PERCENT_C;
+    snprintf(c->lane, sizeof c->lane, "%s", l ? l->doctor : PEAK_NAME);
+    c->unit = unit_of(x, l);
     c->rule = ST_DOC_WITHIN;
     c->ok = ST_DOC_NOT_CHECKED;
-    rc = read_lane(x, k, &c->value, err);
+    rc = read_lane(x, l, &c->value, err);
     if (rc < 0)
         return rc;
     if (rc == 0) {
-        snprintf(c->note, sizeof c->note, "%s", k <= L_PEAK || k >= L_CPU ?
+        int own = !l || l->source == ST_LS_PROC || l->rule == ST_LR_RATE; /* the process's */
+        snprintf(c->note, sizeof c->note, "%s", own ?
                  "the backend read none for this process (a zombie or a kernel thread has no memory; "
                  "a kernel peak needs RUSAGE_INFO_V4 on macOS)" : "the backend has none on this system");
         return ST_OK;
@@ -101,15 +110,38 @@ static int check_lane(doc_ctx *x, int k, st_doc_check *c, st_error *err)
     c->has_value = 1;
     st_doc_reference(x->plat, x->id.pid, c);
     st_sys_mem sw;
-    if (k == L_SWAP && x->plat->read_system(x->b, &sw, NULL) == ST_OK &&
+    if (l && l->sys_bit == ST_SYS_SWAP && x->plat->read_system(x->b, &sw, NULL) == ST_OK &&
         (sw.valid & ST_SYS_SWAPTOTAL) && sw.swap_total == 0 && !c->note[0])
         snprintf(c->note, sizeof c->note, "no swap is configured here (swap total 0): used is 0, "
                  "and a --swap-budget can never trigger");
-    rc = read_lane(x, k, &c->after, err);
+    rc = read_lane(x, l, &c->after, err);
     if (rc < 0)
         return rc;
     c->has_after = rc == 1;
     return ST_OK;
+}
+
+/* Every check in the report's order into r (the GPU's only with a GPU
+ * reader). */
+static int check_all(doc_ctx *x, st_doc_report *r, st_error *err)
+{
+    int ids[ST_LANE_COUNT], rc = ST_OK, peak_done = 0;
+    size_t n = st_lanes_order(ST_LO_DOCTOR, ids);
+    for (size_t k = 0; k <= n && rc == ST_OK && r->n < ST_DOC_MAX_CHECKS; k++) {
+        const st_lane *l = k < n ? &st_lanes[ids[k]] : NULL;
+        if (!peak_done && (!l || l->doctor_rank > PEAK_AFTER_RANK)) {
+            peak_done = 1;
+            if ((rc = check_lane(x, NULL, &r->checks[r->n], err)) != ST_OK)
+                break;
+            r->n++;
+        }
+        if (!l || (l->source == ST_LS_GROUP && !x->gpu) || r->n >= ST_DOC_MAX_CHECKS)
+            continue;
+        rc = check_lane(x, l, &r->checks[r->n], err);
+        if (rc == ST_OK)
+            r->n++;
+    }
+    return rc;
 }
 
 static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
@@ -242,13 +274,7 @@ int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *
     }
     if (rc == ST_OK) {
         gpu_facts(&x, o, &r->facts);
-        for (int k = 0; k < L_N && rc == ST_OK; k++) {
-            if (k == L_GPU && !x.gpu)
-                continue;
-            rc = check_lane(&x, k, &r->checks[r->n], err);
-            if (rc == ST_OK)
-                r->n++;
-        }
+        rc = check_all(&x, r, err);
         if (rc != ST_OK && err) {
             char why[sizeof err->msg];
             snprintf(why, sizeof why, "%s", err->msg);
@@ -265,7 +291,7 @@ int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *
         return rc;
     if (r->own_child && plat->peak_is_maxrss)
         for (size_t i = 0; i < r->n; i++)
-            if (strcmp(r->checks[i].lane, "kernel peak") == 0)
+            if (strcmp(r->checks[i].lane, PEAK_NAME) == 0)
                 own_peak(&r->checks[i], maxrss);
     r->ok = 1;
     for (size_t i = 0; i < r->n; i++) {

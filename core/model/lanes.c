@@ -27,7 +27,10 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_INT, .prom_rank = 1,
         .axis = ST_AX_BYTES, .plot_rank = 1,
         .plot_id = "footprint", .plot_label = "footprint (tree)", .svg_colour = "#0072B2",
-        .doctor = "footprint",
+        .plot_width = "2", .plot_head = "peak footprint", .plot_run = "peak footprint",
+        .report_rank = 1, .report_always = 1, .report_label = "peak footprint",
+        .report_key = "peak_footprint", .report_change_key = "peak_footprint_pct",
+        .doctor = "footprint", .doctor_rank = 1,
     },
     [ST_LANE_RSS] = {
         .id = ST_LANE_RSS, .type = ST_LT_U64, .offset = AT(rss),
@@ -40,7 +43,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_name = "stagetop_tree_rss_bytes",
         .prom_help = "Resident set size of the watched process tree, summed over its processes.",
         .prom_format = ST_LP_INT, .prom_rank = 2,
-        .doctor = "rss",
+        .doctor = "rss", .doctor_rank = 2,
     },
     [ST_LANE_SWAP] = {
         .id = ST_LANE_SWAP, .type = ST_LT_U64, .offset = AT(swap_used), SYS(ST_SYS_SWAP, swap_used),
@@ -54,7 +57,12 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_INT, .prom_rank = 5,
         .axis = ST_AX_BYTES, .plot_rank = 2,
         .plot_id = "swap", .plot_label = "swap used (system)", .svg_colour = "#D55E00",
-        .doctor = "swap used",
+        .plot_width = "1.6", .plot_head = "swap", .plot_run = "swap rise",
+        .report_rank = 2, .report_always = 1,
+        .report_label = "swap start \xE2\x86\x92 peak \xE2\x86\x92 end", .report_key = "swap",
+        .report_rise_label = "swap peak rise", .report_rise_key = "swap_peak_rise",
+        .report_change_key = "swap_peak_rise_bytes",
+        .doctor = "swap used", .doctor_rank = 3,
     },
     [ST_LANE_LEVEL] = {
         .id = ST_LANE_LEVEL, .type = ST_LT_CENTI, .offset = AT(level_c), SYS(ST_SYS_LEVEL, level_c),
@@ -70,19 +78,21 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_RATIO, .prom_rank = 6,
         .axis = ST_AX_PERCENT, .plot_rank = 4,
         .plot_id = "level", .plot_label = "memory available (%, right axis)",
-        .svg_colour = "#CC79A7",
-        .doctor = "level",
+        .svg_colour = "#CC79A7", .plot_width = "1.5", .plot_head = "min available",
+        .report_rank = 3, .report_always = 1, .report_label = "min level", .report_key = "min_level",
+        .doctor = "level", .doctor_rank = 4,
     },
     [ST_LANE_PROCS] = {
         .id = ST_LANE_PROCS, .type = ST_LT_U32, .offset = AT(procs),
         .source = ST_LS_TREE, .platforms = ST_LPL_ALL,
         KEY("procs"), .max = UINT32_MAX, .range = "integers 0..4294967295",
         .unit = ST_LU_COUNT, .rule = ST_LR_LAST,
-        .label = "processes", .label_inline = "procs", .label_short = "pr",
+        .label = "processes", .label_inline = "procs", .label_short = "proc",
         .absent = "no reading", .absent_short = "-",
         .colour = ST_LC_WHITE,
         .prom_name = "stagetop_tree_processes", .prom_help = "Processes in the watched tree.",
         .prom_format = ST_LP_INT, .prom_rank = 4,
+        .doctor = NULL, /* no reference check: doctor reads one process */
     },
     [ST_LANE_GPU] = {
         .id = ST_LANE_GPU, .type = ST_LT_U64, .offset = AT(gpu),
@@ -97,7 +107,9 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_INT, .prom_rank = 3,
         .axis = ST_AX_BYTES, .plot_rank = 3,
         .plot_id = "gpu", .plot_label = "GPU memory (tree)", .svg_colour = "#E69F00",
-        .doctor = "gpu",
+        .plot_width = "1.6", .plot_head = "GPU peak",
+        .report_rank = 4, .report_always = 1, .report_label = "GPU peak", .report_key = "peak_gpu",
+        .doctor = "gpu", .doctor_rank = 6,
     },
     [ST_LANE_PRESSURE] = {
         .id = ST_LANE_PRESSURE, .type = ST_LT_CENTI, .offset = AT(pressure_c),
@@ -114,7 +126,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_level_name = "stagetop_system_memory_pressure_level",
         .prom_level_help = "macOS kern.memorystatus_vm_pressure_level: 1 normal, 2 warning, 4 critical.",
         .prom_format = ST_LP_RATIO, .prom_rank = 7,
-        .doctor = "pressure",
+        .doctor = "pressure", .doctor_rank = 5,
     },
     [ST_LANE_TREE_SWAP] = {
         .id = ST_LANE_TREE_SWAP, .type = ST_LT_U64, .offset = AT(tree_swap),
@@ -128,6 +140,8 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_help = "Memory of the watched process tree that sits in swap, summed over its "
                      "processes (Linux VmSwap; not available on macOS).",
         .prom_format = ST_LP_INT, .prom_rank = 8,
+        .report_rank = 7, .report_label = "tree swap peak", .report_key = "peak_tree_swap",
+        .doctor = NULL, /* no reference check of its own: VmSwap is in the footprint's */
     },
     [ST_LANE_CPU] = {
         .id = ST_LANE_CPU, .type = ST_LT_CENTI32, .offset = AT(cpu_c),
@@ -141,7 +155,9 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_help = "CPU of the watched process tree over the last interval, in cores (1 = one "
                      "core busy; user + system time).",
         .prom_format = ST_LP_RATIO, .prom_rank = 9,
-        .doctor = "cpu",
+        .report_rank = 5, .report_label = "CPU (tree)", .report_key = "cpu",
+        .counter_offset = offsetof(st_proc_mem, cpu_ns), .counter_div = 1000000, /* ms */
+        .doctor = "cpu", .doctor_rank = 7,
     },
     [ST_LANE_PAGEINS] = {
         .id = ST_LANE_PAGEINS, .type = ST_LT_CENTI32, .offset = AT(pageins_c),
@@ -156,7 +172,9 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
                      "interval (Linux majflt; macOS ri_pageins).  The counter: "
                      "stagetop_tree_pageins_total.",
         .prom_format = ST_LP_CENTI, .prom_rank = 10,
-        .doctor = "pageins",
+        .report_rank = 6, .report_label = "page-ins (tree)", .report_key = "pageins",
+        .counter_offset = offsetof(st_proc_mem, pageins), .counter_div = 1,
+        .doctor = "pageins", .doctor_rank = 8,
     },
     [ST_LANE_COMPRESSED] = {
         .id = ST_LANE_COMPRESSED, .type = ST_LT_U64, .offset = AT(compressed),
@@ -170,6 +188,8 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_help = "System memory held by the compressor (macOS compressor pages; Linux zswap "
                      "pool when zswap is on).",
         .prom_format = ST_LP_INT, .prom_rank = 11,
+        .report_rank = 8, .report_label = "compressed peak", .report_key = "peak_compressed",
+        .doctor = NULL, /* no reference check: no other program reads the pool */
         SYS(ST_SYS_COMPRESSED, compressed),
     },
 };
@@ -195,6 +215,8 @@ static unsigned rank_of(const st_lane *l, int output)
     switch (output) {
     case ST_LO_SCREEN: return l->screen_rank;
     case ST_LO_PROM: return l->prom_name ? l->prom_rank : 0;
+    case ST_LO_REPORT: return l->report_rank;
+    case ST_LO_DOCTOR: return l->doctor ? l->doctor_rank : 0;
     default: return l->axis != ST_AX_NONE ? l->plot_rank : 0;
     }
 }
@@ -221,8 +243,9 @@ void st_lane_stats_add(st_lane_stats *st, const st_sample *s)
     for (unsigned left = s->valid & ((1u << ST_LANE_COUNT) - 1); left; left &= left - 1) {
         int i = __builtin_ctz(left);
         uint64_t v = st_lane_raw(&st_lanes[i], s);
+        st->last[i] = v;
         if (!(st->has & (1u << i))) {
-            st->min[i] = st->max[i] = v;
+            st->min[i] = st->max[i] = st->first[i] = v;
             st->has |= 1u << i;
         } else if (v < st->min[i]) {
             st->min[i] = v;
@@ -232,17 +255,21 @@ void st_lane_stats_add(st_lane_stats *st, const st_sample *s)
     }
 }
 
+uint64_t st_lane_sys_raw(const st_lane *l, const st_sys_mem *sys)
+{
+    const unsigned char *p = (const unsigned char *)sys + l->sys_offset;
+    return l->type == ST_LT_U64 ? *(const uint64_t *)(const void *)p
+         : l->type == ST_LT_U32 || l->type == ST_LT_CENTI32 ? *(const uint32_t *)(const void *)p
+         : *(const uint16_t *)(const void *)p;
+}
+
 void st_lanes_from_sys(st_sample *s, const st_sys_mem *sys)
 {
     for (int i = 0; i < ST_LANE_COUNT; i++) {
         const st_lane *l = &st_lanes[i];
         if (!l->sys_bit)
             continue;
-        const unsigned char *p = (const unsigned char *)sys + l->sys_offset;
-        uint64_t v = l->type == ST_LT_U64 ? *(const uint64_t *)(const void *)p
-                   : l->type == ST_LT_U32 || l->type == ST_LT_CENTI32 ? *(const uint32_t *)(const void *)p
-                   : *(const uint16_t *)(const void *)p;
-        st_lane_set_raw(l, s, v); /* the value always, as 0.2 did ... */
+        st_lane_set_raw(l, s, st_lane_sys_raw(l, sys)); /* the value always, as 0.2 did ... */
         if (!(sys->valid & l->sys_bit)) /* ... the bit only when read */
             s->valid &= ~st_lane_bit(i);
     }

@@ -35,13 +35,7 @@ static void frame(st_plot_ctx *pa, st_plot_ctx *pb)
     double tmin = fmin(pa->tmin, pb->tmin), tmax = fmax(pa->tmax, pb->tmax);
     pa->x0 = tmin <= 0.1 * (tmax - tmin) ? 0 : tmin;
     pa->x1 = tmax - pa->x0 < 1.0 ? pa->x0 + 1.0 : tmax;
-    double m = 0;
-    for (int s = 0; s < S_LEVEL; s++) {
-        if (pa->has[s] && pa->peak[s] > m)
-            m = pa->peak[s];
-        if (pb->has[s] && pb->peak[s] > m)
-            m = pb->peak[s];
-    }
+    double m = fmax(st_plot_axis_peak(pa, ST_AX_BYTES), st_plot_axis_peak(pb, ST_AX_BYTES));
     m = (m < 1024 ? 1024 : m) * 1.2; /* headroom for the strips */
     double unit = m >= ST_PLOT_GIB ? ST_PLOT_GIB : m >= 1048576.0 ? 1048576.0 : 1024.0;
     pa->ystep = nice_step(m / unit, 5) * unit;
@@ -134,19 +128,26 @@ static void fit_line(st_plot_ctx *p, double x, double y, const char *attrs, doub
 static void run_line(st_plot_ctx *p, double y, const char *side, const char *label,
                      const st_plot_ctx *other)
 {
-    char head[16], tail[400], b[64], c[64], d[64], ch[64] = "";
-    if (other && p->has[S_FOOT] && other->has[S_FOOT] && other->peak[S_FOOT] > 0)
-        snprintf(ch, sizeof ch, " (%+.1f %%)",
-                 100.0 * (p->peak[S_FOOT] - other->peak[S_FOOT]) / other->peak[S_FOOT]);
-    snprintf(head, sizeof head, "%s: ", side);
-    snprintf(tail, sizeof tail, " \xC2\xB7 peak footprint %s%s \xC2\xB7 swap rise %s \xC2\xB7 %s",
-             p->has[S_FOOT] ? st_format_bytes_as(p->peak[S_FOOT], ST_UNITS_POINT, b, sizeof b)
-                            : "\xE2\x80\x93",
-             ch,
-             p->has[S_SWAP]
-                 ? st_format_bytes_as(p->peak[S_SWAP] - p->swap_start, ST_UNITS_POINT, c, sizeof c)
-                 : "\xE2\x80\x93",
+    char head[16], tail[400] = "", b[64], d[64], ch[64];
+    for (int s = 0; s < p->n_series; s++) { /* the rows' run items, in plot rank */
+        const st_lane *l = &st_lanes[p->lane[s]];
+        size_t len = strlen(tail);
+        if (!l->plot_run)
+            continue;
+        double v = l->rule == ST_LR_GROWTH ? p->peak[s] - p->first[s] : p->peak[s];
+        ch[0] = '\0';
+        if (l->rule == ST_LR_PEAK && other && p->has[s] && other->has[s] && other->peak[s] > 0)
+            snprintf(ch, sizeof ch, " (%+.1f %%)", 100.0 * (p->peak[s] - other->peak[s]) / other->peak[s]);
+        snprintf(tail + len, sizeof tail - len, " \xC2\xB7 %s %s%s", l->plot_run,
+                 !p->has[s] ? "\xE2\x80\x93"
+                 : l->unit == ST_LU_BYTES ? st_format_bytes_as(v, ST_UNITS_POINT, b, sizeof b)
+                 : st_format_decimal(v, 1, 1, b, sizeof b),
+                 ch);
+    }
+    size_t len = strlen(tail);
+    snprintf(tail + len, sizeof tail - len, " \xC2\xB7 %s",
              st_format_duration_as(p->tmax - p->tmin, ST_UNITS_POINT, d, sizeof d));
+    snprintf(head, sizeof head, "%s: ", side);
     fit_line(p, 14, y, "class=\"run-line\" fill=\"#24292f\"", 12.5, 10.5, head, label, tail,
              p->W - 28.0);
 }
@@ -209,7 +210,7 @@ static int render(st_plot_ctx *pa, st_plot_ctx *pb, const char *la, const char *
     fprintf(f, "<rect id=\"background\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", pa->W,
             pa->H);
     st_plot_ctx axes = *pa;
-    for (int s = 0; s < S_N; s++)
+    for (int s = 0; s < pa->n_series; s++)
         axes.has[s] = pa->has[s] || pb->has[s];
     st_plot_draw_axes(&axes);
     st_plot_draw_ram(pa);
@@ -218,11 +219,11 @@ static int render(st_plot_ctx *pa, st_plot_ctx *pb, const char *la, const char *
     if (bb)
         strip(pb, bb, pa->T + STRIP, 0, "B");
     fputs("<g id=\"run-a\">\n", f);
-    for (int s = S_N - 1; s >= 0; s--)
+    for (int s = pa->n_series - 1; s >= 0; s--)
         if (pa->has[s])
             st_plot_draw_series(pa, s, cols, pts);
     fputs("</g>\n<g id=\"run-b\">\n", f);
-    for (int s = S_N - 1; s >= 0; s--)
+    for (int s = pb->n_series - 1; s >= 0; s--)
         if (pb->has[s])
             st_plot_draw_series(pb, s, cols, pts);
     fputs("</g>\n", f);

@@ -12,11 +12,9 @@
 #define CHAR_W 0.58 /* average glyph width / font size, for fitting text */
 #define FIELD(f) (f), strnlen((f), sizeof(f))
 
-/* The plot's own style of each series; what it draws, its id, label and
- * colour are the lane table's (stagetop/lanes.h: axis, plot_*). */
-static const struct series_style {
-    const char *dash, *width;
-} STYLE[S_N] = /* every line solid (a comparison dashes B's: plot_cmp.c) */ {{NULL, "2"}, {NULL, "1.6"}, {NULL, "1.6"}, {NULL, "1.5"}};
+/* What a series draws, its id, label, colour and width are the lane
+ * table's (stagetop/lanes.h: axis, plot_*); every line is solid unless the
+ * comparison dashes it (p->dash, plot_cmp.c). */
 
 static const st_lane *lane_of(const st_plot_ctx *p, int s)
 {
@@ -70,10 +68,42 @@ double st_plot_x(const st_plot_ctx *p, double t)
     return clampd(p->L + (t - p->x0) / (p->x1 - p->x0) * (p->R - p->L), p->L, p->R);
 }
 
+/* y of value v on axis (enum st_lane_axis). */
+static double py_axis(const st_plot_ctx *p, int axis, double v)
+{
+    double top = axis == ST_AX_PERCENT ? 100.0 : p->ymax;
+    return clampd(p->B - v / top * (p->B - p->T), p->T, p->B);
+}
+
 static double py(const st_plot_ctx *p, int s, double v)
 {
-    double top = lane_of(p, s)->axis == ST_AX_PERCENT ? 100.0 : p->ymax;
-    return clampd(p->B - v / top * (p->B - p->T), p->T, p->B);
+    return py_axis(p, lane_of(p, s)->axis, v);
+}
+
+int st_plot_axis_has(const st_plot_ctx *p, int axis)
+{
+    for (int s = 0; s < p->n_series; s++)
+        if (p->has[s] && lane_of(p, s)->axis == axis)
+            return 1;
+    return 0;
+}
+
+double st_plot_axis_peak(const st_plot_ctx *p, int axis)
+{
+    double m = 0;
+    for (int s = 0; s < p->n_series; s++)
+        if (p->has[s] && lane_of(p, s)->axis == axis && p->peak[s] > m)
+            m = p->peak[s];
+    return m;
+}
+
+/* The colour of the axis's first series ("#57606a" when it has none). */
+static const char *axis_colour(const st_plot_ctx *p, int axis)
+{
+    for (int s = 0; s < p->n_series; s++)
+        if (lane_of(p, s)->axis == axis)
+            return lane_of(p, s)->svg_colour;
+    return "#57606a";
 }
 
 /* A present value of series s (the percent axis ends at 100). */
@@ -89,26 +119,21 @@ static double value(const st_plot_ctx *p, const st_sample *smp, int s)
 void st_plot_scan(st_plot_ctx *p)
 {
     const st_trace *t = p->t;
-    int first_swap = 1;
-    size_t n = st_lanes_order(ST_LO_PLOT, p->lane);
-    (void)n; /* == S_N (tests/unit/test_lanes.c) */
+    p->n_series = (int)st_lanes_order(ST_LO_PLOT, p->lane);
     for (size_t i = 0; i < t->n_samples; i++) {
         const st_sample *smp = &t->samples[i];
         int any = 0;
-        for (int s = 0; s < S_N; s++) {
+        for (int s = 0; s < p->n_series; s++) {
             if (!(smp->valid & st_lane_bit(p->lane[s])))
                 continue;
             double v = value(p, smp, s);
             any = 1;
+            if (!p->has[s])
+                p->first[s] = v;
             if (!p->has[s] || (lane_of(p, s)->rule == ST_LR_MIN ? v < p->peak[s] : v > p->peak[s]))
                 p->peak[s] = v; /* for the level: its minimum */
             p->has[s] = 1;
-            if (s == S_SWAP) {
-                if (first_swap)
-                    p->swap_start = v;
-                first_swap = 0;
-                p->swap_end = v;
-            }
+            p->last[s] = v;
         }
         if (!any)
             continue;
@@ -159,28 +184,28 @@ void st_plot_draw_axes(st_plot_ctx *p)
     const char *tick = "fill=\"#57606a\"";
     char b[64], n[40];
     FILE *f = p->f;
-    int bytes = p->has[S_FOOT] || p->has[S_SWAP] || p->has[S_GPU];
+    int bytes = st_plot_axis_has(p, ST_AX_BYTES);
     double unit = p->ymax >= ST_PLOT_GIB ? ST_PLOT_GIB : p->ymax >= 1048576.0 ? 1048576.0 : 1024.0;
     const char *uname = unit == ST_PLOT_GIB ? "GiB" : unit == 1048576.0 ? "MiB" : "KiB";
     fputs("<g id=\"grid\" stroke=\"#d8dde3\" stroke-width=\"1\">\n", f);
     for (int i = 1; bytes && i * p->ystep <= p->ymax * (1 + 1e-9); i++) {
-        st_plot_line(p, "", p->L, py(p, S_FOOT, i * p->ystep), p->R, py(p, S_FOOT, i * p->ystep));
+        st_plot_line(p, "", p->L, py_axis(p, ST_AX_BYTES, i * p->ystep), p->R, py_axis(p, ST_AX_BYTES, i * p->ystep));
         fputc('\n', f);
     }
     for (int v = 20; !bytes && v <= 100; v += 20) {
-        st_plot_line(p, "", p->L, py(p, S_LEVEL, v), p->R, py(p, S_LEVEL, v));
+        st_plot_line(p, "", p->L, py_axis(p, ST_AX_PERCENT, v), p->R, py_axis(p, ST_AX_PERCENT, v));
         fputc('\n', f);
     }
     fputs("</g>\n<g id=\"axis-left\" text-anchor=\"end\">\n", f);
     for (int i = 0; bytes && i * p->ystep <= p->ymax * (1 + 1e-9); i++) {
         double v = i * p->ystep;
         snprintf(b, sizeof b, "%s %s", st_format_decimal(v / unit, 2, 1, n, sizeof n), uname);
-        st_plot_text(p, p->L - 6, py(p, S_FOOT, v) + 4, tick, 11, b, strlen(b), 80);
+        st_plot_text(p, p->L - 6, py_axis(p, ST_AX_BYTES, v) + 4, tick, 11, b, strlen(b), 80);
     }
-    fprintf(f, "</g>\n<g id=\"axis-right\" fill=\"%s\">\n", lane_of(p, S_LEVEL)->svg_colour);
-    for (int v = 0; p->has[S_LEVEL] && v <= 100; v += 20) {
+    fprintf(f, "</g>\n<g id=\"axis-right\" fill=\"%s\">\n", axis_colour(p, ST_AX_PERCENT));
+    for (int v = 0; st_plot_axis_has(p, ST_AX_PERCENT) && v <= 100; v += 20) {
         snprintf(b, sizeof b, "%d %%", v);
-        st_plot_text(p, p->R + 6, py(p, S_LEVEL, v) + 4, "", 11, b, strlen(b), 60);
+        st_plot_text(p, p->R + 6, py_axis(p, ST_AX_PERCENT, v) + 4, "", 11, b, strlen(b), 60);
     }
     fputs("</g>\n<g id=\"axis-time\" text-anchor=\"middle\">\n", f);
     double span = p->x1 - p->x0, step = tsteps[sizeof tsteps / sizeof tsteps[0] - 1];
@@ -253,11 +278,10 @@ int st_plot_draw_series(st_plot_ctx *p, int s, st_plot_col *cols, double *pts)
         k->has = 1;
         last_c = c;
     }
-    const struct series_style *st = &STYLE[s];
-    const char *dash = p->dash ? p->dash : st->dash;
+    const char *dash = p->dash;
     fprintf(p->f, "<g id=\"%sseries-%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
                   "stroke-linejoin=\"round\" stroke-linecap=\"round\"%s%s%s>\n",
-            p->id_prefix ? p->id_prefix : "", lane_of(p, s)->plot_id, lane_of(p, s)->svg_colour, st->width,
+            p->id_prefix ? p->id_prefix : "", lane_of(p, s)->plot_id, lane_of(p, s)->svg_colour, lane_of(p, s)->plot_width,
             dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
     size_t n = 0;
     for (int c = 0; c < p->pw; c++) {
@@ -391,11 +415,10 @@ static void legend_item(st_plot_ctx *p, double *x, const char *label, int s, int
         return;
     fprintf(p->f, "<g class=\"legend-item\">");
     if (s >= 0) {
-        const struct series_style *st = &STYLE[s];
-        const char *dash = p->dash ? p->dash : st->dash;
+        const char *dash = p->dash;
         char attrs[128];
         snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-width=\"%s\"%s%s%s", lane_of(p, s)->svg_colour,
-                 st->width, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
+                 lane_of(p, s)->plot_width, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
                  dash ? "\"" : "");
         st_plot_line(p, attrs, *x, p->H - 18, *x + 18, p->H - 18);
     } else if (is_band) {
@@ -422,7 +445,7 @@ void st_plot_draw_legend(st_plot_ctx *p)
 
 void st_plot_legend_items(st_plot_ctx *p, double x)
 {
-    for (int s = 0; s < S_N; s++)
+    for (int s = 0; s < p->n_series; s++)
         if (p->has[s])
             legend_item(p, &x, lane_of(p, s)->plot_label, s, 0, 0);
     if (p->n_bands)
@@ -439,7 +462,7 @@ void st_plot_draw_ram(st_plot_ctx *p)
     uint64_t ram = p->t->meta.mem_total;
     if (ram > 0 && (double)ram <= p->ymax) {
         char b[64], lab[80];
-        double y = py(p, S_FOOT, (double)ram);
+        double y = py_axis(p, ST_AX_BYTES, (double)ram);
         fputs("<g id=\"ram\">", f);
         st_plot_line(p, "stroke=\"#8c959f\" stroke-dasharray=\"5 4\"", p->L, y, p->R, y);
         snprintf(lab, sizeof lab, "RAM %s",

@@ -16,9 +16,10 @@
 
 #define ST_PLOT_GIB 1073741824.0
 
-/* The drawn series, in st_plot_ctx.has/peak order: the lanes with a plot
- * axis, by plot rank (stagetop/lanes.h; st_plot_ctx.lane maps them). */
-enum { S_FOOT, S_SWAP, S_GPU, S_LEVEL, S_N };
+/* The drawn series are the lanes with a plot axis, by plot rank
+ * (stagetop/lanes.h): series s (0 .. n_series - 1, the index of has, peak,
+ * first and last) draws lane lane[s], with the row's id, label, colour and
+ * width.  A lane with a plot axis is a series; nothing here names one. */
 
 /* One pixel column of a series: its minimum and maximum and where they are. */
 typedef struct st_plot_col {
@@ -44,10 +45,11 @@ typedef struct st_plot_ctx {
     double ymax, ystep;   /* left axis, bytes */
     size_t n_drawable;    /* samples with at least one drawn field */
     double tmin, tmax;    /* their time range, seconds */
+    int n_series;         /* set by st_plot_scan */
     int lane[ST_LANE_COUNT]; /* series s draws lane lane[s] (set by st_plot_scan) */
-    int has[S_N];
-    double peak[S_N];     /* max per series; for S_LEVEL its minimum */
-    double swap_start, swap_end;
+    int has[ST_LANE_COUNT];
+    double peak[ST_LANE_COUNT]; /* max per series; its minimum for ST_LR_MIN */
+    double first[ST_LANE_COUNT], last[ST_LANE_COUNT]; /* its first and last value */
     unsigned ev_seen;     /* 1u << kind of each event kind drawn (legend) */
     size_t n_bands;
     /* (compare plot, plot_cmp.c) NULL for a single trace: */
@@ -79,8 +81,12 @@ size_t st_plot_fit_cps(double width_px, double font_px);
 /* <text x y font-size attrs>s</text>, shortened to fit max_w pixels. */
 void st_plot_text(st_plot_ctx *p, double x, double y, const char *attrs, double font_px,
                   const char *s, size_t n, double max_w);
-/* Fill n_drawable, tmin/tmax, has, peak and the swap start/end. */
+/* Fill n_series, lane, n_drawable, tmin/tmax, has, peak, first and last. */
 void st_plot_scan(st_plot_ctx *p);
+/* Does a series on axis (enum st_lane_axis) hold a value?  Its largest
+ * value (0 when none). */
+int st_plot_axis_has(const st_plot_ctx *p, int axis);
+double st_plot_axis_peak(const st_plot_ctx *p, int axis);
 /* Stage windows (NULL when none; caller frees); sets n_bands. */
 int st_plot_collect_bands(st_plot_ctx *p, st_plot_band **out, st_error *err);
 void st_plot_draw_bands(st_plot_ctx *p, const st_plot_band *b);

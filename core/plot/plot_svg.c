@@ -42,10 +42,7 @@ static void time_range(st_plot_ctx *p)
 
 static void byte_axis(st_plot_ctx *p)
 {
-    double m = 0;
-    for (int s = 0; s < S_LEVEL; s++)
-        if (p->has[s] && p->peak[s] > m)
-            m = p->peak[s];
+    double m = st_plot_axis_peak(p, ST_AX_BYTES);
     uint64_t ram = p->t->meta.mem_total;
     if (ram > 0 && (double)ram <= 1.25 * m)
         m = (double)ram;   /* the RAM line fits: show it */
@@ -97,6 +94,18 @@ static void extra_items(const st_trace_meta *m, char *pipeline, char *mode, size
     }
 }
 
+/* A figure of lane l for the summary line: bytes with their unit, a
+ * percent with " %", other units a number with one decimal at most. */
+static const char *figure(const st_lane *l, double v, char *b, size_t size)
+{
+    if (l->unit == ST_LU_BYTES)
+        return st_format_bytes_as(v, ST_UNITS_POINT, b, size);
+    char n[48];
+    snprintf(b, size, "%s%s", st_format_decimal(v, 1, 1, n, sizeof n),
+             l->unit == ST_LU_PERCENT || l->unit == ST_LU_CPU ? " %" : "");
+    return b;
+}
+
 static void build_titles(st_plot_ctx *p, const st_plot_opts *o, char *title, char *meta, char *sum,
                          size_t size)
 {
@@ -131,36 +140,26 @@ static void build_titles(st_plot_ctx *p, const st_plot_opts *o, char *title, cha
             join(title, size, "stagetop trace", 14);
     }
 
-    if (p->has[S_FOOT]) {
-        snprintf(item, sizeof item, "peak footprint %s",
-                 st_format_bytes_as(p->peak[S_FOOT], ST_UNITS_POINT, b, sizeof b));
-        join(sum, size, item, strlen(item));
-    }
-    if (p->t->summary.has_kernel_peak) {
-        snprintf(item, sizeof item, "kernel peak %s",
-                 st_format_bytes_as((double)p->t->summary.kernel_peak, ST_UNITS_POINT, b,
-                                    sizeof b));
-        join(sum, size, item, strlen(item));
-    }
-    if (p->has[S_GPU]) {
-        snprintf(item, sizeof item, "GPU peak %s",
-                 st_format_bytes_as(p->peak[S_GPU], ST_UNITS_POINT, b, sizeof b));
-        join(sum, size, item, strlen(item));
-    }
-    if (p->has[S_SWAP]) {
-        double rise = p->peak[S_SWAP] - p->swap_start;
-        snprintf(item, sizeof item, "swap %s \xE2\x86\x92 %s \xE2\x86\x92 %s (rise %s)",
-                 st_format_bytes_as(p->swap_start, ST_UNITS_POINT, b, sizeof b),
-                 st_format_bytes_as(p->peak[S_SWAP], ST_UNITS_POINT, c, sizeof c),
-                 st_format_bytes_as(p->swap_end, ST_UNITS_POINT, d, sizeof d),
-                 st_format_bytes_as(rise, ST_UNITS_POINT, e, sizeof e));
-        join(sum, size, item, strlen(item));
-    }
-    if (p->has[S_LEVEL]) {
-        snprintf(item, sizeof item, "min available %s %%",
-                 st_format_decimal(p->peak[S_LEVEL], 1, 1, b, sizeof b));
-        join(sum, size, item, strlen(item));
-    }
+    for (int system = 0; system <= 1; system++) /* the tree's lanes, then the system's */
+        for (int k = 0; k < p->n_series; k++) {
+            const st_lane *l = &st_lanes[p->lane[k]];
+            if (!p->has[k] || !l->plot_head || (l->source == ST_LS_SYSTEM) != system)
+                continue;
+            if (l->rule == ST_LR_GROWTH)
+                snprintf(item, sizeof item, "%s %s \xE2\x86\x92 %s \xE2\x86\x92 %s (rise %s)",
+                         l->plot_head, figure(l, p->first[k], b, sizeof b),
+                         figure(l, p->peak[k], c, sizeof c), figure(l, p->last[k], d, sizeof d),
+                         figure(l, p->peak[k] - p->first[k], e, sizeof e));
+            else
+                snprintf(item, sizeof item, "%s %s", l->plot_head, figure(l, p->peak[k], b, sizeof b));
+            join(sum, size, item, strlen(item));
+            if (l->id == ST_LANE_FOOTPRINT && p->t->summary.has_kernel_peak) {
+                snprintf(item, sizeof item, "kernel peak %s",
+                         st_format_bytes_as((double)p->t->summary.kernel_peak, ST_UNITS_POINT, b,
+                                            sizeof b));
+                join(sum, size, item, strlen(item));
+            }
+        }
     snprintf(item, sizeof item, "%s, %zu samples",
              st_format_duration_as(p->tmax - p->tmin, ST_UNITS_POINT, b, sizeof b), p->n_drawable);
     join(sum, size, item, strlen(item));
@@ -238,7 +237,7 @@ static int render(st_plot_ctx *p, const st_plot_opts *o, st_error *err)
         st_plot_draw_bands(p, bands);
     st_plot_draw_axes(p);
     st_plot_draw_ram(p);
-    for (int s = S_N - 1; s >= 0; s--) /* the footprint on top */
+    for (int s = p->n_series - 1; s >= 0; s--) /* the first series (the footprint) on top */
         if (p->has[s])
             st_plot_draw_series(p, s, cols, pts);
     st_plot_draw_events(p);

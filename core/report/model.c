@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "stagetop/events.h"
+#include "stagetop/lanes.h"
 #include "stagetop/units.h"
 
 #define DASH "\xE2\x80\x93"  /* – */
@@ -41,83 +42,128 @@ static st_rm_value signed_bytes(int has, int64_t v)
     return x;
 }
 
-static st_rm_value level(int has, uint16_t c)
+/* A row of the tables: a lane's measure (lane >= 0, from its row in the
+ * lane table: stagetop/lanes.h, report_*), or one of the run's own. */
+typedef struct measure {
+    const char *label, *key, *change_key;
+    st_rm_unit unit;
+    st_rm_change change;
+    int one_trace_only; /* not in a comparison */
+    int lane;           /* the lane's id; -1: the run's own measure */
+    int rise;           /* a growth lane's second row: its rise */
+    int always;         /* a row even when no trace has the lane */
+    st_rm_value (*value)(const st_summary *s); /* the run's own */
+} measure;
+
+static st_rm_value duration(const st_summary *s)
 {
-    return st_rm_bytes(has, c);
+    return st_rm_seconds(1, st_rm_duration_s(s));
 }
 
-static st_rm_value swap_path(const st_summary *s)
+static st_rm_value kernel_peak(const st_summary *s)
 {
-    st_rm_value x = st_rm_bytes(s->has_swap, s->swap_start);
-    x.i[1] = (int64_t)s->swap_peak;
-    x.i[2] = (int64_t)s->swap_end;
+    return st_rm_bytes(s->has_kernel_peak, s->kernel_peak);
+}
+
+static st_rm_value loads(const st_summary *s)
+{
+    st_rm_value x = st_rm_bytes(1, s->loads_count);
+    x.i[1] = (int64_t)s->loads_bytes;
+    x.s = s->loads_seconds;
     return x;
 }
 
-/* The rows' values of one side, by key. */
-static st_rm_value value_of(const st_summary *s, const char *key)
+static st_rm_value releases(const st_summary *s)
 {
-    if (!strcmp(key, "duration"))
-        return st_rm_seconds(1, st_rm_duration_s(s));
-    if (!strcmp(key, "peak_footprint"))
-        return st_rm_bytes(s->n_samples > 0, s->peak_footprint);
-    if (!strcmp(key, "kernel_peak"))
-        return st_rm_bytes(s->has_kernel_peak, s->kernel_peak);
-    if (!strcmp(key, "swap"))
-        return swap_path(s);
-    if (!strcmp(key, "swap_peak_rise"))
-        return signed_bytes(s->has_swap, (int64_t)s->swap_peak - (int64_t)s->swap_start);
-    if (!strcmp(key, "min_level"))
-        return level(s->has_level, s->min_level_c);
-    if (!strcmp(key, "peak_gpu"))
-        return st_rm_bytes(s->has_gpu, s->peak_gpu);
-    if (!strcmp(key, "loads")) {
-        st_rm_value x = st_rm_bytes(1, s->loads_count);
-        x.i[1] = (int64_t)s->loads_bytes;
-        x.s = s->loads_seconds;
-        return x;
-    }
-    if (!strcmp(key, "cpu")) { /* the activity lanes ([lanes]) */
-        st_rm_value x = st_rm_seconds((s->act.has & ST_F_CPU) != 0, s->act.cpu_s);
-        x.i[0] = (int64_t)(st_rm_duration_s(s) * 1000.0);
-        return x;
-    }
-    if (!strcmp(key, "pageins")) {
-        st_rm_value x = st_rm_seconds((s->act.has & ST_F_PAGEINS) != 0, s->act.pageins);
-        x.i[0] = s->act.peak_pageins_c;
-        return x;
-    }
-    if (!strcmp(key, "peak_tree_swap"))
-        return st_rm_bytes((s->act.has & ST_F_TREE_SWAP) != 0, s->act.peak_tree_swap);
-    if (!strcmp(key, "peak_compressed"))
-        return st_rm_bytes((s->act.has & ST_F_COMPRESSED) != 0, s->act.peak_compressed);
-    st_rm_value x = st_rm_bytes(1, s->releases_count); /* "releases" */
+    st_rm_value x = st_rm_bytes(1, s->releases_count);
     x.i[1] = (int64_t)s->releases_bytes;
     return x;
 }
 
-/* The measures, in the order every output shows them. */
-static const struct measure {
-    const char *label, *key, *change_key;
-    st_rm_unit unit;
-    st_rm_change change;
-    int one_trace_only;
-    unsigned lane;      /* an activity lane's bit: the row only when a trace has it */
-} measures[] = {
-    {"duration", "duration", "duration_s", ST_RM_DURATION, ST_RM_CH_DELTA, 0, 0},
-    {"peak footprint", "peak_footprint", "peak_footprint_pct", ST_RM_BYTES, ST_RM_CH_PCT, 0, 0},
-    {"kernel peak", "kernel_peak", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0, 0},
-    {"swap start " ARROW " peak " ARROW " end", "swap", NULL, ST_RM_SWAP_PATH, ST_RM_CH_NONE, 0, 0},
-    {"swap peak rise", "swap_peak_rise", "swap_peak_rise_bytes", ST_RM_SBYTES, ST_RM_CH_DELTA, 0, 0},
-    {"min level", "min_level", NULL, ST_RM_LEVEL, ST_RM_CH_POINTS, 0, 0},
-    {"GPU peak", "peak_gpu", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0, 0},
-    {"CPU (tree)", "cpu", NULL, ST_RM_CPU, ST_RM_CH_NONE, 0, ST_F_CPU},
-    {"page-ins (tree)", "pageins", NULL, ST_RM_PAGEINS, ST_RM_CH_NONE, 0, ST_F_PAGEINS},
-    {"tree swap peak", "peak_tree_swap", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0, ST_F_TREE_SWAP},
-    {"compressed peak", "peak_compressed", NULL, ST_RM_BYTES, ST_RM_CH_PCT, 0, ST_F_COMPRESSED},
-    {"loads", "loads", NULL, ST_RM_LOADS, ST_RM_CH_NONE, 1, 0},
-    {"releases", "releases", NULL, ST_RM_RELEASES, ST_RM_CH_NONE, 1, 0},
+/* The run's own measures: the duration first, the kernel's peak after the
+ * footprint's (it is the kernel's reading of the same lane), the events
+ * last. */
+static const measure DURATION = {"duration", "duration", "duration_s", ST_RM_DURATION,
+                                 ST_RM_CH_DELTA, 0, -1, 0, 1, duration};
+static const measure KERNEL_PEAK = {"kernel peak", "kernel_peak", NULL, ST_RM_BYTES, ST_RM_CH_PCT,
+                                    0, -1, 0, 1, kernel_peak};
+static const measure EVENTS[] = {
+    {"loads", "loads", NULL, ST_RM_LOADS, ST_RM_CH_NONE, 1, -1, 0, 1, loads},
+    {"releases", "releases", NULL, ST_RM_RELEASES, ST_RM_CH_NONE, 1, -1, 0, 1, releases},
 };
+
+/* Lane l's measure: its unit and change from the row's unit and rule; a
+ * growth lane's path, or with rise its rise. */
+static measure lane_measure(const st_lane *l, int rise)
+{
+    measure m = {l->report_label, l->report_key, NULL, ST_RM_BYTES, ST_RM_CH_NONE, 0, l->id, rise,
+                 l->report_always, NULL};
+    switch (l->rule) {
+    case ST_LR_GROWTH:
+        if (rise) {
+            m.label = l->report_rise_label;
+            m.key = l->report_rise_key;
+            m.change_key = l->report_change_key;
+            m.unit = ST_RM_SBYTES;
+            m.change = ST_RM_CH_DELTA;
+        } else {
+            m.unit = ST_RM_SWAP_PATH;
+        }
+        break;
+    case ST_LR_MIN:
+        m.unit = ST_RM_LEVEL;
+        m.change = ST_RM_CH_POINTS;
+        break;
+    case ST_LR_RATE:
+        m.unit = l->unit == ST_LU_CPU ? ST_RM_CPU : ST_RM_PAGEINS;
+        break;
+    default: /* ST_LR_PEAK, ST_LR_LAST: the peak */
+        m.change = ST_RM_CH_PCT;
+        m.change_key = l->report_change_key;
+        break;
+    }
+    return m;
+}
+
+/* A rate lane's total over the run (its integral: CPU seconds, page-ins). */
+static double rate_total(const st_summary *s, const st_lane *l)
+{
+    return l->unit == ST_LU_CPU ? s->act.cpu_s : s->act.pageins;
+}
+
+/* Measure m's value in the summary of one trace. */
+static st_rm_value value_of(const st_summary *s, const measure *m)
+{
+    if (m->lane < 0)
+        return m->value(s);
+    const st_lane *l = &st_lanes[m->lane];
+    const st_lane_stats *ls = &s->lanes;
+    int i = m->lane, has = (ls->has & st_lane_bit(i)) != 0;
+    if (l->source == ST_LS_PROC && l->sum == ST_LSUM_READ && s->n_samples)
+        has = 1; /* a sum over the processes read: an empty tree's is 0 */
+    st_rm_value x;
+    switch (m->unit) {
+    case ST_RM_SWAP_PATH:
+        x = st_rm_bytes(has, ls->first[i]);
+        x.i[1] = (int64_t)ls->max[i];
+        x.i[2] = (int64_t)ls->last[i];
+        return x;
+    case ST_RM_SBYTES:
+        return signed_bytes(has, (int64_t)ls->max[i] - (int64_t)ls->first[i]);
+    case ST_RM_LEVEL:
+        return st_rm_bytes(has, ls->min[i]);
+    case ST_RM_CPU: /* the mean over the run's duration */
+        x = st_rm_seconds(has, rate_total(s, l));
+        x.i[0] = (int64_t)(st_rm_duration_s(s) * 1000.0);
+        return x;
+    case ST_RM_PAGEINS: /* and the peak rate */
+        x = st_rm_seconds(has, rate_total(s, l));
+        x.i[0] = (int64_t)ls->max[i];
+        return x;
+    default:
+        return st_rm_bytes(has, ls->max[i]);
+    }
+}
 
 double st_rm_delta(const st_rm_value *a, const st_rm_value *b, st_rm_unit u, st_rm_change ch,
                    int *has)
@@ -137,30 +183,53 @@ double st_rm_delta(const st_rm_value *a, const st_rm_value *b, st_rm_unit u, st_
     return vb - va; /* DELTA, POINTS */
 }
 
+/* Add measure m's row (when it has one: a lane only some traces hold,
+ * only when one of them does; a single trace's only without b). */
+static void add_row(const measure *m, const st_summary *a, const st_summary *b, st_rm_row *rows,
+                    size_t *n, size_t max)
+{
+    if (*n >= max || (b && m->one_trace_only))
+        return;
+    if (!m->always && !((a->lanes.has | (b ? b->lanes.has : 0)) & st_lane_bit(m->lane)))
+        return;
+    st_rm_row *r = &rows[(*n)++];
+    memset(r, 0, sizeof *r);
+    r->label = m->label;
+    r->key = m->key;
+    r->change_key = m->change_key;
+    r->unit = m->unit;
+    r->change = b ? m->change : ST_RM_CH_NONE;
+    r->a = value_of(a, m);
+    if (b) {
+        r->b = value_of(b, m);
+        r->delta = st_rm_delta(&r->a, &r->b, r->unit, r->change, &r->has_delta);
+        if (r->change == ST_RM_CH_DELTA && (r->unit == ST_RM_DURATION || r->unit == ST_RM_SECONDS))
+            r->rel = st_rm_delta(&r->a, &r->b, r->unit, ST_RM_CH_PCT, &r->has_rel);
+    }
+}
+
+/* The rows in the order every output shows them: the duration, the lanes
+ * with a report rank by rank (the kernel peak after the footprint's), the
+ * events. */
 size_t st_rm_summary(const st_summary *a, const st_summary *b, st_rm_row *rows, size_t max)
 {
     size_t n = 0;
-    for (size_t k = 0; k < sizeof measures / sizeof measures[0] && n < max; k++) {
-        const struct measure *m = &measures[k];
-        if (b && m->one_trace_only)
-            continue;
-        if (m->lane && !((a->act.has | (b ? b->act.has : 0)) & m->lane))
-            continue;
-        st_rm_row *r = &rows[n++];
-        memset(r, 0, sizeof *r);
-        r->label = m->label;
-        r->key = m->key;
-        r->change_key = m->change_key;
-        r->unit = m->unit;
-        r->change = b ? m->change : ST_RM_CH_NONE;
-        r->a = value_of(a, m->key);
-        if (b) {
-            r->b = value_of(b, m->key);
-            r->delta = st_rm_delta(&r->a, &r->b, r->unit, r->change, &r->has_delta);
-            if (r->change == ST_RM_CH_DELTA && (r->unit == ST_RM_DURATION || r->unit == ST_RM_SECONDS))
-                r->rel = st_rm_delta(&r->a, &r->b, r->unit, ST_RM_CH_PCT, &r->has_rel);
+    int ids[ST_LANE_COUNT];
+    size_t n_lanes = st_lanes_order(ST_LO_REPORT, ids);
+    add_row(&DURATION, a, b, rows, &n, max);
+    for (size_t k = 0; k < n_lanes; k++) {
+        const st_lane *l = &st_lanes[ids[k]];
+        measure m = lane_measure(l, 0);
+        add_row(&m, a, b, rows, &n, max);
+        if (l->rule == ST_LR_GROWTH) {
+            m = lane_measure(l, 1);
+            add_row(&m, a, b, rows, &n, max);
         }
+        if (l->id == ST_LANE_FOOTPRINT)
+            add_row(&KERNEL_PEAK, a, b, rows, &n, max);
     }
+    for (size_t k = 0; k < sizeof EVENTS / sizeof EVENTS[0]; k++)
+        add_row(&EVENTS[k], a, b, rows, &n, max);
     return n;
 }
 

@@ -148,8 +148,44 @@ typedef struct st_lane {
     uint8_t axis;            /* enum st_lane_axis */
     uint8_t plot_rank;       /* series order: legend, drawing (1 first) */
     const char *plot_id, *plot_label, *svg_colour;
-    /* doctor (docs/doctor.md) */
-    const char *doctor;      /* the lane's name in doctor's report; NULL: none */
+    const char *plot_width;  /* its line's stroke-width (solid; a comparison
+                                dashes B's lines: plot_cmp.c) */
+    /* the chart's summary line (its <desc>): the item's head, then the
+       rule's figures in the lane's unit (a percent with " %"):
+       ST_LR_GROWTH: "swap A -> P -> Z (rise P-A)"; else "GPU peak P".
+       Items go in plot rank, the tree's lanes (not ST_LS_SYSTEM) before the
+       system's; the trace's kernel peak follows the footprint's.  NULL:
+       not in the line. */
+    const char *plot_head;
+    /* a comparison's run line (plot_cmp.c): "peak footprint", "swap rise"
+       (the rule's value, peak - first for ST_LR_GROWTH; a peak's change
+       from the other run follows it); NULL: not in the line */
+    const char *plot_run;
+    /* the summary tables of `report` and `diff` (core/report/model.c,
+       docs/report.md): the lane's measure, its label and JSON name; its
+       unit and change follow from unit and rule (bytes: their peak and a
+       percent change; a level: its minimum, in points; a rate: its total
+       and peak, no change); a growth lane (ST_LR_GROWTH) has two rows, its
+       path (first -> peak -> last) and its rise (rise_label, rise_key;
+       change_key names the rise's change) */
+    uint8_t report_rank;     /* row order (1 first); 0: not in the tables */
+    uint8_t report_always;   /* 1: a row even when no trace has the lane */
+    const char *report_label, *report_key, *report_change_key;
+    const char *report_rise_label, *report_rise_key;
+    /* a rate lane (ST_LR_RATE): the st_proc_mem counter it is the rate of
+       (valid with ST_PM_COUNTERS), and its unit in doctor's (ns / 1000000:
+       ms) */
+    uint8_t counter_offset;  /* offsetof(st_proc_mem, field), a uint64_t */
+    uint32_t counter_div;
+    /* doctor (docs/doctor.md, core/doctor/doctor.c): the lane's reference
+       check, by the name doctor_ref.c dispatches on and the report prints
+       (NULL: the lane has none and doctor does not check it), and its
+       place in doctor's report (doctor's own kernel-peak check sits
+       between ranks 2 and 3).  Doctor reads the lane the way its source
+       says: a per-process field of the one process, a rate's counter, the
+       GPU reader (ST_LS_GROUP), or the system reading. */
+    const char *doctor;
+    uint8_t doctor_rank;
 } st_lane;
 
 /* The table: ST_LANE_COUNT rows, row i has id i. */
@@ -219,7 +255,7 @@ const st_lane *st_lane_by_bit(unsigned bit);
 
 /* An output's lanes in its order: the ids of the rows with a rank for it,
  * by rank.  Returns how many (<= ST_LANE_COUNT). */
-enum st_lane_output { ST_LO_SCREEN, ST_LO_PROM, ST_LO_PLOT };
+enum st_lane_output { ST_LO_SCREEN, ST_LO_PROM, ST_LO_PLOT, ST_LO_REPORT, ST_LO_DOCTOR };
 size_t st_lanes_order(int output, int ids[ST_LANE_COUNT]);
 
 /* Per-lane statistics over a run, one update per sample (the summary keeps
@@ -229,6 +265,8 @@ typedef struct st_lane_stats {
     uint32_t has;                  /* lanes read at least once */
     uint64_t min[ST_LANE_COUNT];   /* raw values (hundredths for ST_LT_CENTI) */
     uint64_t max[ST_LANE_COUNT];
+    uint64_t first[ST_LANE_COUNT]; /* the first and the latest reading */
+    uint64_t last[ST_LANE_COUNT];
 } st_lane_stats;
 
 void st_lane_stats_add(st_lane_stats *st, const st_sample *s);
@@ -237,5 +275,8 @@ void st_lane_stats_add(st_lane_stats *st, const st_sample *s);
  * value, and its lane bit where the reading has the lane's ST_SYS_* bit. */
 struct st_sys_mem;
 void st_lanes_from_sys(st_sample *s, const struct st_sys_mem *sys);
+/* The raw value of system lane l (sys_bit != 0) in a system reading,
+ * whether or not it holds it. */
+uint64_t st_lane_sys_raw(const st_lane *l, const struct st_sys_mem *sys);
 
 #endif

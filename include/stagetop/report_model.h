@@ -11,13 +11,17 @@
  * cells are formatted by the same functions; one trace's per-stage rows
  * are st_stage_row (summary.h).
  *
- * Adding a measure: one entry in st_rm_summary (core/report/model.c); the
- * text, the Markdown and (with a change_key) --json's "change" show it. */
+ * The rows: the duration, then every lane with a report rank in the lane
+ * table (stagetop/lanes.h: report_*; the kernel peak after the
+ * footprint's), then loads and releases.  Adding a lane's measure: its
+ * row's report_* fields; any other measure: an entry in core/report/model.c.
+ * The text, the Markdown and (with a change_key) --json's "change" show it. */
 #ifndef STAGETOP_REPORT_MODEL_H
 #define STAGETOP_REPORT_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "stagetop/lanes.h"
 #include "stagetop/summary.h"
 #include "stagetop/trace.h"
 
@@ -62,7 +66,7 @@ typedef struct st_rm_row {
     double rel;
 } st_rm_row;
 
-#define ST_RM_MAX_ROWS 16
+#define ST_RM_MAX_ROWS (2 * ST_LANE_COUNT + 4) /* a growth lane has two; the run's own four */
 
 /* The summary rows of one trace (b NULL: also its loads and releases) or
  * of A against B (the changes computed).  Both summaries finished.  Returns

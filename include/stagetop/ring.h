@@ -1,8 +1,9 @@
 /* ring.h: a fixed-capacity ring of samples; memory is allocated once.
  *
  * Oldest samples are overwritten when full; index 0 is always the oldest
- * kept sample.  Summary statistics over the whole run (not only what the
- * ring still holds) live in st_stats (summary.h), not here. */
+ * kept sample.  Statistics over the whole run (not only what the ring
+ * still holds) live in st_summary (summary.h: its per-lane st_lane_stats,
+ * lanes.h), not here. */
 #ifndef STAGETOP_RING_H
 #define STAGETOP_RING_H
 

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "stagetop/doctor.h"
 #include "stagetop/lanes.h"
 #include "stagetop/platform.h"
 #include "stagetop/trace.h"
@@ -85,15 +87,103 @@ static void test_orders(void **state)
                                ST_LANE_TREE_SWAP, ST_LANE_CPU, ST_LANE_PAGEINS /* [lanes]: after 0.2's */,
                                ST_LANE_COMPRESSED};
     static const int screen[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_GPU};
-    /* core/plot/plot_internal.h's S_FOOT, S_SWAP, S_GPU, S_LEVEL */
+    /* the plot's first series, in 0.2's order; any further row with an axis
+     * follows them */
     static const int plot[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_GPU, ST_LANE_LEVEL};
     assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 11);
     assert_memory_equal(ids, prom, sizeof prom);
     assert_int_equal(st_lanes_order(ST_LO_SCREEN, ids), 4);
     assert_memory_equal(ids, screen, sizeof screen);
-    assert_int_equal(st_lanes_order(ST_LO_PLOT, ids), 4);
+    size_t with_axis = 0;
+    for (int i = 0; i < ST_LANE_COUNT; i++)
+        with_axis += st_lanes[i].axis != ST_AX_NONE;
+    assert_int_equal(st_lanes_order(ST_LO_PLOT, ids), with_axis);
     assert_memory_equal(ids, plot, sizeof plot);
     assert_int_equal(st_lanes[ST_LANE_LEVEL].axis, ST_AX_PERCENT);
+}
+
+/* Each of a lane's labels names it alone: the screen's short labels (its
+ * narrowest layout), inline and tall labels are each unique in the table. */
+static void test_labels_unique(void **state)
+{
+    (void)state;
+    for (int i = 0; i < ST_LANE_COUNT; i++) {
+        const st_lane *a = &st_lanes[i];
+        for (int j = 0; j < i; j++) {
+            const st_lane *b = &st_lanes[j];
+            if (strcmp(a->label_short, b->label_short) == 0)
+                fail_msg("lanes %s and %s share the short label \"%s\"", a->key, b->key,
+                         a->label_short);
+            assert_string_not_equal(a->label_inline, b->label_inline);
+            assert_string_not_equal(a->label, b->label);
+        }
+    }
+}
+
+/* The plot draws a series for every row with an axis, from the row alone:
+ * each has its id, label, colour and line width, none shared. */
+static void test_plot_rows_complete(void **state)
+{
+    (void)state;
+    for (int i = 0; i < ST_LANE_COUNT; i++) {
+        const st_lane *a = &st_lanes[i];
+        if (a->axis == ST_AX_NONE)
+            continue;
+        assert_non_null(a->plot_id);
+        assert_non_null(a->plot_label);
+        assert_non_null(a->svg_colour);
+        assert_non_null(a->plot_width);
+        assert_true(a->plot_rank > 0);
+        for (int j = 0; j < i; j++) {
+            const st_lane *b = &st_lanes[j];
+            if (b->axis == ST_AX_NONE)
+                continue;
+            assert_string_not_equal(a->plot_id, b->plot_id);
+            assert_string_not_equal(a->svg_colour, b->svg_colour);
+            assert_int_not_equal(a->plot_rank, b->plot_rank);
+        }
+    }
+}
+
+/* Doctor checks the rows that name a reference check (the rest say they
+ * have none: NULL): each name once, in a rank of its own, known to the
+ * references of every system that samples the lane, a rate with the counter
+ * it is made of. */
+static void test_doctor_rows(void **state)
+{
+    (void)state;
+    int ids[ST_LANE_COUNT];
+    size_t n = st_lanes_order(ST_LO_DOCTOR, ids), named = 0;
+    for (int i = 0; i < ST_LANE_COUNT; i++)
+        named += st_lanes[i].doctor != NULL;
+    assert_int_equal(n, named);
+    assert_true(n + 1 <= ST_DOC_MAX_CHECKS); /* and doctor's kernel peak */
+    for (size_t k = 0; k < n; k++) {
+        const st_lane *l = &st_lanes[ids[k]];
+        assert_true(l->doctor_rank > 0);
+        assert_true(strlen(l->doctor) < sizeof ((st_doc_check *)0)->lane);
+        if (l->rule == ST_LR_RATE)
+            assert_true(l->counter_div > 0);
+        for (size_t j = 0; j < k; j++) {
+            assert_string_not_equal(l->doctor, st_lanes[ids[j]].doctor);
+            assert_int_not_equal(l->doctor_rank, st_lanes[ids[j]].doctor_rank);
+        }
+        /* Linux's references know it (a lane Linux samples) */
+        if (l->platforms & ST_LPL_LINUX) {
+            st_platform plat;
+            st_doc_check c;
+            memset(&plat, 0, sizeof plat);
+            memset(&c, 0, sizeof c);
+            plat.doctor_refs = ST_DOCTOR_REFS_PROC;
+            plat.name = "linux";
+            snprintf(c.lane, sizeof c.lane, "%s", l->doctor);
+            c.value = 1;
+            c.has_value = 1;
+            c.unit = ST_DOC_BYTES;
+            st_doc_reference(&plat, (int32_t)getpid(), &c);
+            assert_null(strstr(c.note, "no reference for"));
+        }
+    }
 }
 
 /* The largest raw value the reader takes for l. */
@@ -378,6 +468,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_match_the_sample),
         cmocka_unit_test(test_orders),
+        cmocka_unit_test(test_labels_unique),
+        cmocka_unit_test(test_plot_rows_complete),
+        cmocka_unit_test(test_doctor_rows),
         cmocka_unit_test_setup_teardown(test_round_trip, setup_dir, teardown_dir),
         cmocka_unit_test(test_range_refused),
         cmocka_unit_test(test_stats),

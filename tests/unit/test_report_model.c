@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "stagetop/diff.h"
+#include "stagetop/lanes.h"
 #include "stagetop/report.h"
 #include "stagetop/report_model.h"
 #include "tracetext.h"
@@ -22,7 +23,7 @@
  * B: 2 s, peak 1200, swap 2000 -> 2600 -> 2500, min level 45.50 %. */
 static const char TRACE_A[] =
     "{\"type\":\"start\",\"interval\":1,\"stageload\":\"0.1.0\"}\n"
-    "{\"type\":\"sample\",\"t\":0,\"footprint\":100,\"swap_used\":1000,\"level\":90}\n"
+    "{\"type\":\"sample\",\"t\":0,\"footprint\":100,\"rss\":90,\"swap_used\":1000,\"level\":90}\n"
     "{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"enc\",\"t\":1}\n"
     "{\"type\":\"sample\",\"t\":1,\"footprint\":800,\"swap_used\":1500,\"level\":60}\n"
     "{\"type\":\"event\",\"kind\":\"load\",\"name\":\"m\",\"nbytes\":4096,\"seconds\":0.5,\"t\":1.5}\n"
@@ -35,6 +36,49 @@ static const char TRACE_B[] =
     "{\"type\":\"sample\",\"t\":1,\"footprint\":1200,\"swap_used\":2600,\"level\":45.5}\n"
     "{\"type\":\"sample\",\"t\":2,\"footprint\":990,\"swap_used\":2500,\"level\":47}\n";
 static const char NO_SAMPLES[] = "{\"type\":\"start\",\"interval\":1,\"stageload\":\"0.1.0\"}\n";
+
+/* Every lane the table gives a report rank is a row of a trace holding
+ * it, with the row's label and JSON name, in rank order. */
+static const char TRACE_ALL[] =
+    "{\"type\":\"start\",\"interval\":1}\n"
+    "{\"type\":\"sample\",\"t\":0,\"footprint\":100,\"rss\":90,\"swap_used\":1000,\"level\":90,\"gpu\":7,"
+    "\"cpu\":150,\"pageins\":3,\"tree_swap\":40,\"compressed\":50}\n"
+    "{\"type\":\"sample\",\"t\":1,\"footprint\":300,\"swap_used\":1200,\"level\":80,\"gpu\":9,"
+    "\"cpu\":50,\"pageins\":1,\"tree_swap\":20,\"compressed\":60}\n";
+
+static void lane_rows_come_from_the_table(void **state)
+{
+    (void)state;
+    st_trace t;
+    load_trace(TRACE_ALL, &t);
+    st_rm_row rows[ST_RM_MAX_ROWS];
+    size_t n = st_rm_summary(&t.summary, NULL, rows, ST_RM_MAX_ROWS), seen = 0;
+    int ids[ST_LANE_COUNT], last = -1;
+    size_t n_lanes = st_lanes_order(ST_LO_REPORT, ids);
+    assert_true(n_lanes >= 8);
+    for (size_t k = 0; k < n_lanes; k++) {
+        const st_lane *l = &st_lanes[ids[k]];
+        assert_non_null(l->report_key);
+        const st_rm_row *r = st_rm_find(rows, n, l->report_key);
+        assert_non_null(r);
+        assert_string_equal(r->label, l->report_label);
+        assert_true(r->a.has);
+        assert_true((int)(r - rows) > last); /* rank order */
+        last = (int)(r - rows);
+        seen++;
+        if (l->rule == ST_LR_GROWTH) {
+            r = st_rm_find(rows, n, l->report_rise_key);
+            assert_non_null(r);
+            assert_string_equal(r->label, l->report_rise_label);
+            assert_int_equal(r->a.i[0], 200); /* 1000 -> 1200 */
+        }
+    }
+    assert_int_equal(seen, n_lanes);
+    assert_int_equal(st_rm_find(rows, n, "peak_tree_swap")->a.i[0], 40);
+    assert_int_equal(st_rm_find(rows, n, "peak_compressed")->a.i[0], 60);
+    assert_int_equal(st_rm_find(rows, n, "min_level")->a.i[0], 8000);
+    st_trace_free(&t);
+}
 
 static void rows_are_typed_and_changes_computed_once(void **state)
 {
@@ -185,6 +229,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rows_are_typed_and_changes_computed_once),
+        cmocka_unit_test(lane_rows_come_from_the_table),
         cmocka_unit_test(one_formatter_two_styles),
         cmocka_unit_test(every_output_renders_the_same_rows),
         cmocka_unit_test(no_samples_no_change_anywhere),
