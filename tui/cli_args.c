@@ -176,9 +176,11 @@ int cli_parse_args(int argc, char **argv, cli_args *a, const char *version_text)
         return cli_bad_usage("give either -p PID or -- CMD, not both");
     if (a->jsonl && !a->headless)
         return cli_bad_usage("--jsonl needs --headless");
-    if (a->jsonl && a->mon.record_path) /* one record stream: stdout, or the file */
-        return cli_bad_usage("--jsonl writes the records to stdout, --record to a file: give "
-                             "one (--jsonl | tee FILE keeps both)");
+    size_t rl = a->mon.record_path ? strlen(a->mon.record_path) : 0;
+    if (a->jsonl && rl && !(rl > 5 && strcmp(a->mon.record_path + rl - 5, ".json") == 0))
+        /* one JSONL stream: stdout or the file (a .json record, written at the end, goes with it) */
+        return cli_bad_usage("--jsonl writes the JSONL records to stdout, a .jsonl --record to a "
+                             "file: give one (--jsonl | tee FILE keeps both; a .json --record goes with --jsonl)");
     if (a->keep_events && !a->cmd)
         return cli_bad_usage("--keep-events needs a command to start (-- CMD)");
     if (a->wait_free >= 0 && !a->cmd)
