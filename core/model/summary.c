@@ -196,6 +196,19 @@ static int add_bytes(uint64_t *sum, uint64_t v)
     return 0;
 }
 
+int st_stage_event_first(uint32_t event_t_ms, uint32_t sample_t_ms)
+{
+    return event_t_ms <= sample_t_ms;
+}
+
+uint32_t st_summary_event_floor(const st_summary *s, int kind, uint32_t last_event_t_ms)
+{
+    uint32_t floor = 0;
+    if (s->n_samples > 0 && !(kind == ST_EV_STAGE && s->n_stage_events == 0 && s->last_t_ms == 0))
+        floor = s->last_t_ms < UINT32_MAX ? s->last_t_ms + 1 : UINT32_MAX;
+    return floor > last_event_t_ms ? floor : last_event_t_ms;
+}
+
 int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err)
 {
     if (s->finished)

@@ -14,8 +14,12 @@
  *                   "outside_stage"
  * plus stagetop's kernel_peak (max per-process high-water mark) and peak_gpu.
  *
- * Feed samples and events in time order; an event at the same t_ms as a
- * sample is fed before it (the sample then belongs to the new stage). */
+ * The stage rule, one for the run and every reader (docs/trace-format.md,
+ * "Time order"): a sample belongs to the stage whose window [stage event t,
+ * next stage event t) holds its t.  The summary assigns by the order it is
+ * fed, so feed samples and events in time order, an event at the same t_ms
+ * as a sample before it (st_stage_event_first); the run places an event
+ * that comes late at st_summary_event_floor. */
 #ifndef STAGETOP_SUMMARY_H
 #define STAGETOP_SUMMARY_H
 
@@ -102,6 +106,16 @@ typedef struct st_summary {
     size_t n_outside_sorted;             /* [0, this) sorted and unique; the rest
                                             appended since (st_summary_finish sorts) */
 } st_summary;
+
+/* The stage rule's order: 1 when an event at event_t_ms goes before a
+ * sample at sample_t_ms (it opens its window first: event_t_ms <= sample_t_ms). */
+int st_stage_event_first(uint32_t event_t_ms, uint32_t sample_t_ms);
+/* The earliest t an event of kind (enum st_event_kind) fed to s now may
+ * carry and keep the rule for the samples already fed: one past the last
+ * sample's t (0 before any; a first stage at 0 while every sample is at 0
+ * takes them, as a reader sorting by t would), at least the last event's
+ * (last_event_t_ms, kept by the caller). */
+uint32_t st_summary_event_floor(const st_summary *s, int kind, uint32_t last_event_t_ms);
 
 void st_summary_init(st_summary *s);
 void st_summary_free(st_summary *s);

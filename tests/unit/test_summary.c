@@ -137,6 +137,30 @@ static void test_stage_at_zero_drops_setup(void **state)
     st_summary_free(&s);
 }
 
+/* The stage rule's order and where the run places an event that comes
+ * after a later sample (monitor_events.c): one past that sample, never
+ * before the last event; a first stage while every sample is at 0 takes
+ * them (as a reader sorting by t puts it before them). */
+static void test_event_floor(void **state)
+{
+    (void)state;
+    st_summary s;
+    assert_true(st_stage_event_first(500, 500));
+    assert_true(st_stage_event_first(499, 500));
+    assert_false(st_stage_event_first(501, 500));
+    st_summary_init(&s);
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_STAGE, 0), 0);
+    feed_sample(&s, 0, 10, 0, 100);
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_STAGE, 0), 0);
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_MARK, 0), 1);
+    feed_stage(&s, 0, "load");
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_STAGE, 0), 1);
+    feed_sample(&s, 500, 30, 0, 100);
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_STAGE, 0), 501);
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_LOAD, 700), 700);
+    st_summary_free(&s);
+}
+
 static void test_stage_after_end(void **state)
 {
     (void)state;
@@ -441,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_basic_fields),
         cmocka_unit_test(test_missing_fields),
         cmocka_unit_test(test_stage_at_zero_drops_setup),
+        cmocka_unit_test(test_event_floor),
         cmocka_unit_test(test_stage_after_end),
         cmocka_unit_test(test_stage_at_end),
         cmocka_unit_test(test_empty_tree_is_no_stage_reading),
