@@ -142,6 +142,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
                      "core busy; user + system time).",
         .prom_format = ST_LP_RATIO, .prom_rank = 9,
         .doctor = "cpu",
+        .integral_div = 10000, /* CPU seconds */
     },
     [ST_LANE_PAGEINS] = {
         .id = ST_LANE_PAGEINS, .type = ST_LT_CENTI32, .offset = AT(pageins_c),
@@ -157,6 +158,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
                      "stagetop_tree_pageins_total.",
         .prom_format = ST_LP_CENTI, .prom_rank = 10,
         .doctor = "pageins",
+        .integral_div = 100, /* page-ins */
     },
     [ST_LANE_COMPRESSED] = {
         .id = ST_LANE_COMPRESSED, .type = ST_LT_U64, .offset = AT(compressed),
@@ -216,19 +218,23 @@ size_t st_lanes_order(int output, int ids[ST_LANE_COUNT])
     return n;
 }
 
-void st_lane_stats_add(st_lane_stats *st, const st_sample *s)
+void st_lane_stats_add(st_lane_stats *st, const st_sample *s, uint32_t dt_ms)
 {
     for (unsigned left = s->valid & ((1u << ST_LANE_COUNT) - 1); left; left &= left - 1) {
         int i = __builtin_ctz(left);
-        uint64_t v = st_lane_raw(&st_lanes[i], s);
+        const st_lane *l = &st_lanes[i];
+        uint64_t v = st_lane_raw(l, s);
         if (!(st->has & (1u << i))) {
-            st->min[i] = st->max[i] = v;
+            st->first[i] = st->min[i] = st->max[i] = v;
             st->has |= 1u << i;
         } else if (v < st->min[i]) {
             st->min[i] = v;
         } else if (v > st->max[i]) {
             st->max[i] = v;
         }
+        st->last[i] = v;
+        if (l->integral_div)
+            st->integral[i] += (double)v / l->integral_div * (dt_ms / 1000.0);
     }
 }
 

@@ -69,9 +69,13 @@ int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err)
     int has_fp = st_sample_has(smp, ST_F_FOOTPRINT) &&
                  !(st_sample_has(smp, ST_F_PROCS) && smp->procs == 0);
     uint32_t dt_ms = s->n_samples > 0 && t > s->last_t_ms ? t - s->last_t_ms : 0;
-    st_activity_add(&s->act, smp, dt_ms);
-    if (s->n_stages > 0)
-        st_activity_add(&s->stages[s->n_stages - 1].act, smp, dt_ms);
+    st_lane_stats_add(&s->lanes, smp, dt_ms);
+    st_activity_of(&s->act, &s->lanes);
+    if (s->n_stages > 0) {
+        st_stage_stat *open = &s->stages[s->n_stages - 1];
+        st_lane_stats_add(&open->lanes, smp, dt_ms);
+        st_activity_of(&open->act, &open->lanes);
+    }
     if (s->n_samples == 0 || t > s->last_t_ms) {
         s->last_t_ms = t;
         s->has_end_peak = 0;
@@ -103,7 +107,6 @@ int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err)
             s->swap_peak = smp->swap_used;
         s->swap_end = smp->swap_used;
     }
-    st_lane_stats_add(&s->lanes, smp);
     if (st_sample_has(smp, ST_F_LEVEL)) {
         if (!s->has_level || smp->level_c < s->min_level_c)
             s->min_level_c = smp->level_c;

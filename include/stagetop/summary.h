@@ -34,11 +34,11 @@
  * trace may hold (docs/trace-format.md). */
 #define ST_SUMMARY_BYTES_MAX (1ULL << 53)
 
-/* The activity lanes over a run or a stage window ([lanes]): CPU seconds
- * and page-ins are the rates integrated over the time between samples (a
- * sample's rate covers the interval that ends at it); the peaks are the
- * largest samples.  has: ST_F_CPU, ST_F_PAGEINS, ST_F_TREE_SWAP,
- * ST_F_COMPRESSED bits of the lanes read at least once. */
+/* The activity lanes over a run or a stage window, as their outputs word
+ * them: read off the window's lane statistics (st_lane_stats, kept from the
+ * lane table's rows): CPU seconds and page-ins are the rates' integrals,
+ * the peaks the lanes' largest values.  has: ST_F_CPU, ST_F_PAGEINS,
+ * ST_F_TREE_SWAP, ST_F_COMPRESSED bits of the lanes read at least once. */
 typedef struct st_activity {
     double cpu_s;               /* CPU seconds (user + system) */
     double pageins;             /* page-ins (major faults) */
@@ -48,9 +48,8 @@ typedef struct st_activity {
     unsigned has;
 } st_activity;
 
-/* core/model/activity.c: add one sample (dt_ms: the time since the
- * previous one; 0 for the first) to a. */
-void st_activity_add(st_activity *a, const st_sample *smp, uint32_t dt_ms);
+/* core/model/activity.c: a read off the lane statistics ls. */
+void st_activity_of(st_activity *a, const st_lane_stats *ls);
 /* The activity as every output words it, or "-" without the lane:
  *   cpu      "12.3 s, mean 45%" (mean over seconds; "12.3 s" when seconds <= 0)
  *   pageins  "1234, peak 500/s"
@@ -75,7 +74,8 @@ typedef struct st_stage_stat {
     uint64_t swap_base, swap_last; int has_swap;
     uint16_t min_level_c; int has_level;
     uint64_t loads_count, loads_bytes;
-    st_activity act;         /* CPU, page-ins, the tree's swap, compressed */
+    st_lane_stats lanes;     /* every lane's first/last/min/max/integral in the window */
+    st_activity act;         /* CPU, page-ins, the tree's swap, compressed (of lanes) */
 } st_stage_stat;
 
 typedef struct st_summary {
@@ -91,7 +91,7 @@ typedef struct st_summary {
     uint16_t min_level_c; int has_level;
     st_lane_stats lanes;    /* every lane's first/last/min/max/integral (lanes.h) */
     st_activity act;        /* CPU seconds, page-ins, their peaks; the tree's swap and
-                               compressed peaks (mean CPU: act.cpu_s / duration) */
+                               compressed peaks (mean CPU: act.cpu_s / duration), of lanes */
     st_stage_stat *stages; size_t n_stages, cap_stages;
     uint64_t loads_count, loads_bytes; double loads_seconds;
     uint64_t releases_count, releases_bytes;

@@ -161,6 +161,36 @@ static void test_event_floor(void **state)
     st_summary_free(&s);
 }
 
+/* Each stage window keeps every lane's statistics (lanes.h) over its own
+ * samples, and its activity is read off them. */
+static void test_stage_lanes(void **state)
+{
+    (void)state;
+    st_summary s;
+    st_summary_init(&s);
+    feed_sample(&s, 0, 10, 5, 9000);
+    feed_stage(&s, 100, "a");
+    feed_sample(&s, 200, 40, 6, 8000);
+    st_sample x = smp(300, 20, 7, 8500);
+    x.cpu_c = 10000; /* one core for the 100 ms since the last sample */
+    x.valid |= ST_F_CPU;
+    assert_int_equal(st_summary_add_sample(&s, &x, NULL), ST_OK);
+    st_summary_finish(&s);
+    assert_int_equal(s.n_stages, 2);
+    const st_lane_stats *a = &s.stages[1].lanes;
+    assert_int_equal(a->first[ST_LANE_FOOTPRINT], 40);
+    assert_int_equal(a->last[ST_LANE_FOOTPRINT], 20);
+    assert_int_equal(a->max[ST_LANE_FOOTPRINT], 40);
+    assert_int_equal(a->min[ST_LANE_LEVEL], 8000);
+    assert_int_equal(s.stages[0].lanes.first[ST_LANE_FOOTPRINT], 10);
+    assert_false(s.stages[0].lanes.has & ST_F_CPU);
+    assert_true(s.stages[1].act.has & ST_F_CPU);
+    assert_true(s.stages[1].act.cpu_s > 0.0999 && s.stages[1].act.cpu_s < 0.1001);
+    assert_int_equal(s.stages[1].act.peak_cpu_c, 10000);
+    assert_true(s.act.cpu_s == s.stages[1].act.cpu_s);
+    st_summary_free(&s);
+}
+
 static void test_stage_after_end(void **state)
 {
     (void)state;
@@ -466,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_missing_fields),
         cmocka_unit_test(test_stage_at_zero_drops_setup),
         cmocka_unit_test(test_event_floor),
+        cmocka_unit_test(test_stage_lanes),
         cmocka_unit_test(test_stage_after_end),
         cmocka_unit_test(test_stage_at_end),
         cmocka_unit_test(test_empty_tree_is_no_stage_reading),
