@@ -74,6 +74,8 @@ typedef struct st_stage_stat {
     uint64_t swap_base, swap_last; int has_swap;
     uint16_t min_level_c; int has_level;
     uint64_t loads_count, loads_bytes;
+    int64_t paused_ms;       /* the job paused within the window (pause to resume), closed
+                                parts; st_summary_stage adds a pause still open */
     st_lane_stats lanes;     /* every lane's first/last/min/max/integral in the window */
     st_activity act;         /* CPU, page-ins, the tree's swap, compressed (of lanes) */
 } st_stage_stat;
@@ -95,6 +97,14 @@ typedef struct st_summary {
     st_stage_stat *stages; size_t n_stages, cap_stages;
     uint64_t loads_count, loads_bytes; double loads_seconds;
     uint64_t releases_count, releases_bytes;
+    /* pauses (pause and resume events; the guard's: a pause right after a
+     * budget event whose note is "pause"): how many, and the time paused
+     * (st_summary_paused_ms adds a pause still open at the last sample) */
+    uint64_t n_pauses, n_guard_pauses;
+    int64_t paused_ms;
+    int paused, guard_pause_next;
+    uint32_t pause_t_ms, pause_mark_ms; /* the open pause's start; where its
+                                           current stage's share starts */
     int bytes_saturated;     /* a loads or releases byte sum reached ST_SUMMARY_BYTES_MAX
                                 and was held there ("bytes_saturated" in the JSON) */
     int finished;
@@ -147,7 +157,8 @@ int64_t st_stage_swap_growth(const st_stage_stat *st, int *has);
  *   swap growth  swap_used of the window's last sample minus the reading
  *                before the window opened (or its first sample);
  *   min level    the lowest memory level in the window;
- *   loads        load/reload events fed while the window was open. */
+ *   loads        load/reload events fed while the window was open;
+ *   paused       the part of seconds the job was paused (pause to resume). */
 typedef struct st_stage_row {
     char stage[64];
     uint32_t t0_ms;
@@ -156,8 +167,13 @@ typedef struct st_stage_row {
     int64_t swap_growth; int has_swap;
     uint16_t min_level_c; int has_level;
     uint64_t loads_count, loads_bytes;
+    int64_t paused_ms; /* of seconds_ms, the time the job was paused (0: none) */
     st_activity act;   /* CPU seconds, page-ins, peaks in the window */
 } st_stage_row;
+
+/* The time the job was paused over the run: the closed pauses, and one
+ * still open until the last sample. */
+int64_t st_summary_paused_ms(const st_summary *s);
 
 /* Stage i of s as a row, whether or not s is finished and without changing
  * it (a writer may hold a const summary of a run still going).  i must be

@@ -191,6 +191,55 @@ static void test_stage_lanes(void **state)
     st_summary_free(&s);
 }
 
+static void feed_kind(st_summary *s, uint32_t t, int kind, const char *note)
+{
+    st_event ev;
+    st_event_init(&ev, t, kind);
+    if (note) {
+        st_event_set_str(ev.note, sizeof ev.note, note);
+        ev.has |= ST_EVF_NOTE;
+    }
+    assert_int_equal(st_summary_add_event(s, &ev, NULL), ST_OK);
+}
+
+/* Pauses: how many, the guard's (a pause right after a budget event that
+ * paused), the time paused over the run and each stage's share of it; a
+ * pause still open counts to the last sample. */
+static void test_pauses(void **state)
+{
+    (void)state;
+    st_summary s;
+    st_summary_init(&s);
+    feed_sample(&s, 0, 10, 0, 9000);
+    feed_stage(&s, 1000, "a");
+    feed_sample(&s, 1000, 10, 0, 9000);
+    feed_kind(&s, 2000, ST_EV_BUDGET, "pause");
+    feed_kind(&s, 2000, ST_EV_PAUSE, NULL);
+    feed_sample(&s, 2500, 10, 0, 9000);
+    feed_stage(&s, 3000, "b"); /* the pause goes on across the stage */
+    feed_kind(&s, 3500, ST_EV_RESUME, NULL);
+    feed_kind(&s, 4000, ST_EV_PAUSE, NULL); /* the user's */
+    feed_kind(&s, 4100, ST_EV_PAUSE, NULL); /* already paused: not another */
+    feed_sample(&s, 5000, 10, 0, 9000);
+    assert_int_equal(s.n_pauses, 2);
+    assert_int_equal(s.n_guard_pauses, 1);
+    assert_int_equal(st_summary_paused_ms(&s), 1500 + 1000);
+    st_stage_row r;
+    st_summary_stage(&s, 1, &r);
+    assert_string_equal(r.stage, "a");
+    assert_int_equal(r.seconds_ms, 2000);
+    assert_int_equal(r.paused_ms, 1000);
+    st_summary_stage(&s, 2, &r);
+    assert_string_equal(r.stage, "b");
+    assert_int_equal(r.paused_ms, 500 + 1000); /* 3000-3500, and 4000 to the end */
+    feed_kind(&s, 5000, ST_EV_RESUME, NULL);
+    st_summary_finish(&s);
+    assert_int_equal(st_summary_paused_ms(&s), 2500);
+    st_summary_stage(&s, 0, &r);
+    assert_int_equal(r.paused_ms, 0);
+    st_summary_free(&s);
+}
+
 static void test_stage_after_end(void **state)
 {
     (void)state;
@@ -496,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_missing_fields),
         cmocka_unit_test(test_stage_at_zero_drops_setup),
         cmocka_unit_test(test_event_floor),
+        cmocka_unit_test(test_pauses),
         cmocka_unit_test(test_stage_lanes),
         cmocka_unit_test(test_stage_after_end),
         cmocka_unit_test(test_stage_at_end),
