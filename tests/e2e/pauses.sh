@@ -44,3 +44,6 @@ ok &= end["stages"] == got["stages"] and end["stages"][-1]["paused_seconds"] == 
 ok &= closing is not None and abs(float(closing.group(1)) - p["seconds"]) < 0.051
 sys.exit(0 if ok else 1)
 PY
+"$STAGETOP" summary --text "$T/r.jsonl" >"$T/text"
+check "\`summary --text\` of the record says the closing summary's pauses" \
+    sh -c "[ \"\$(grep '^paused ' '$T/text' | sed 's/^paused *//')\" = \"\$(grep '^  paused ' '$T/err' | sed 's/^  paused *//')\" ] && grep -q '^paused ' '$T/text'"
