@@ -10,7 +10,8 @@
 #   T  the marks are stamped when the job made them (before the sample that
 #      follows them), not when stagetop read them;
 #   L  a stamped line read after later samples (it waited) is written in
-#      time order, and the record reads back the same.
+#      time order, and the record reads back the same (J: a stageload JSONL
+#      line with its own t, likewise).
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 . "$ST_ROOT/tests/faults/lib.sh"
@@ -35,24 +36,33 @@ def wait_samples(k):
     while samples() < n0 + k and time.monotonic() < end:
         time.sleep(0.005)
 held = []
+mode = sys.argv[3] if len(sys.argv) > 3 else ""
+start = time.monotonic()
+if mode == "jsonl":   # J: stageload's lines, its own clock from here (a sample aligns it)
+    with open(os.environ["STAGETOP_EVENTS"], "a") as fh:
+        fh.write('{"type":"sample","t":0.0,"footprint":0,"swap_used":0,"level":100}\n')
 wait_samples(2)
 for i in range(8):
     subprocess.run([st, "stage", "s%d" % i], check=True)
     held.append(bytearray(os.urandom(8 << 20)))
     wait_samples(2)
-if len(sys.argv) > 3:   # L: a line stamped now, written two samples later
+if mode:   # L, J: a line stamped now, written two samples later
     made = time.monotonic()
     wait_samples(2)
     with open(os.environ["STAGETOP_EVENTS"], "a") as fh:
-        fh.write("@%.6f stage late\n" % made)
+        if mode == "jsonl":
+            fh.write('{"type":"event","kind":"stage","t":%.3f,"stage":"late"}\n' % (made - start))
+        else:
+            fh.write("@%.6f stage late\n" % made)
     wait_samples(2)
 EOF
 
 # L stamps its line with Python's time.monotonic(), CLOCK_MONOTONIC on Linux
 # (st_now()'s clock); macOS's Python reads another clock.
-runs="S L"; [ "$(uname -s)" = Linux ] || runs=S
+#   J  the same late stage as a stageload JSONL line with its own t.
+runs="S L J"; [ "$(uname -s)" = Linux ] || runs="S J"
 for run in $runs; do
-    extra=""; [ $run = L ] && extra=late
+    extra=""; [ $run = L ] && extra=late; [ $run = J ] && extra=jsonl
     "$STAGETOP" --headless --no-gpu -i .1 --record "$T/$run.jsonl" \
         -- $PY "$T/job.py" "$STAGETOP" "$T/$run.jsonl" $extra >"$T/$run.out" 2>"$T/$run.err"
     check "$run: the run ends (exit 0)" [ $? -eq 0 ]
@@ -115,8 +125,9 @@ for i, r in enumerate(recs):
         strict += r["t"] < nxt["t"]   # made before stagetop read it
 sys.exit(0 if ok and strict >= 6 else 1)
 EOF
-[ "$runs" = S ] || check "L: the late line is in time order in the record, after the samples it missed" \
-    $PY - "$T/L.jsonl" <<'EOF'
+for run in $runs; do [ $run = S ] && continue
+check "$run: the late line is in time order in the record, after the samples it missed" \
+    $PY - "$T/$run.jsonl" <<'EOF'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 ts = [r["t"] for r in recs if r["type"] in ("sample", "event")]
@@ -124,3 +135,4 @@ late = [r for r in recs if r.get("stage") == "late"]
 print(late, ts == sorted(ts))
 sys.exit(0 if len(late) == 1 and ts == sorted(ts) else 1)
 EOF
+done
