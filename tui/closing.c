@@ -179,6 +179,11 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
                                                               : s->swap_start - s->swap_end, d, sizeof d));
         if (s->has_level)
             row(f, "min level", "%.1f%%", s->min_level_c / 100.0);
+        if (s->n_pauses) /* the guard's and the user's (docs/trace-format.md, "pauses") */
+            row(f, "paused", "%llu time%s, %s in all (%llu by the guard)%s",
+                (unsigned long long)s->n_pauses, s->n_pauses == 1 ? "" : "s",
+                st_format_duration(st_summary_paused_ms(s) / 1000.0, a, sizeof a),
+                (unsigned long long)s->n_guard_pauses, s->paused ? "; still paused at the end" : "");
         /* A stage flood gives thousands of windows: the first ones, then
          * how many more (the record lists them all), not 10,001 lines. */
         size_t shown = s->n_stages > CLI_CLOSING_STAGES ? CLI_CLOSING_STAGES - 1 : s->n_stages;
@@ -192,9 +197,13 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
             tui_sanitize(name, strlen(name), 0, 24, safe, sizeof safe); /* the one sanitiser */
             memcpy(name, safe, sizeof name - 1);
             name[sizeof name - 1] = '\0';
-            row(f, i == 0 ? "stages" : "", "%-24s %9s  peak %s", name,
+            char unpaused[48] = "";
+            if (r.paused_ms > 0) /* the time with and without the pauses */
+                snprintf(unpaused, sizeof unpaused, "  (%s without pauses)",
+                         st_format_duration((r.seconds_ms - r.paused_ms) / 1000.0, d, sizeof d));
+            row(f, i == 0 ? "stages" : "", "%-24s %9s  peak %s%s", name,
                 st_format_duration(r.seconds_ms / 1000.0, a, sizeof a),
-                r.has_peak ? st_format_bytes(r.peak_footprint, b, sizeof b) : "-");
+                r.has_peak ? st_format_bytes(r.peak_footprint, b, sizeof b) : "-", unpaused);
         }
         if (shown < s->n_stages)
             row(f, "", "... and %zu more stages (stagetop summary --text of the record lists them)",

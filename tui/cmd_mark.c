@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "stagetop/clock.h"
 #include "stagetop/event_line.h"
 
 #define MARK_WAIT_S 5 /* `stagetop mark` waits this long at most for a FIFO's reader */
@@ -20,7 +21,7 @@ int cli_mark(int argc, char **argv)
     const char *kind = argv[1]; /* "mark" or "stage" */
     int is_stage = strcmp(kind, "stage") == 0;
     if (argc >= 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
-        printf("usage: stagetop %s %s\n  appends \"%s %s\" to $STAGETOP_EVENTS, the events "
+        printf("usage: stagetop %s %s\n  appends \"@TIME %s %s\" to $STAGETOP_EVENTS, the events "
                "file of a job\n  that stagetop started (stagetop [options] -- CMD)\n",
                kind, is_stage ? "NAME" : "[TEXT...]", kind, is_stage ? "NAME" : "TEXT");
         return CLI_EXIT_OK;
@@ -47,7 +48,9 @@ int cli_mark(int argc, char **argv)
         return CLI_EXIT_WATCH;
     }
     char line[1100];
-    size_t len = st_event_line_format(kind, text, line, sizeof line);
+    /* Stamped now, when the job asks: the stage starts here, not when
+     * stagetop next reads the file (docs/job-events.md). */
+    size_t len = st_event_line_format(kind, text, st_now(), line, sizeof line);
     if (len == 0) {
         fprintf(stderr, "stagetop: %s: cannot format the line\n", kind);
         return CLI_EXIT_USAGE;

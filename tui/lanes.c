@@ -446,14 +446,15 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
         int has_data = 0;
         if (l->fitted && col)
             fit_percent(v, l, col, w, &lo, &hi);
-        else if (!l->fitted) {
-            hi = 0;
-            for (int j = 0; col && j < w; j++)
-                if (!isnan(col[j]) && col[j] > hi)
-                    hi = col[j];
-            has_data = hi > 0;
-            if (hi <= 0)
-                hi = 1;
+        else if (!l->fitted) { /* swap: growth over what was in use at the start */
+            double base = l->id == ST_LANE_SWAP ? (double)rv->sys_start.swap_used : 0;
+            tui_scale_over_base(col, w, base, &lo, &hi, &has_data);
+            if (base > 0 && L->graph && l->n < 6) {
+                char big[32], row[64];
+                st_format_bytes((uint64_t)base, big, sizeof big);
+                snprintf(row, sizeof row, "base %s", big);
+                add(l, tui_attr(v, TUI_PAIR_DIM), row, row, row);
+            }
         }
         if (L->graph) {
             if (has_data && l->n < 6) {

@@ -90,6 +90,18 @@ static int put(char *out, size_t outlen, size_t *o, const char *s, size_t len)
     return 1;
 }
 
+void tui_scale_over_base(const double *v, int n, double base, double *lo, double *hi,
+                         int *has_data)
+{
+    double top = base > 0 ? base : 0;
+    for (int j = 0; v && j < n; j++)
+        if (!isnan(v[j]) && v[j] > top)
+            top = v[j];
+    *lo = base > 0 ? base : 0;
+    *has_data = top > *lo;
+    *hi = *has_data ? top : *lo + 1;
+}
+
 void tui_spark_levels(const double *v, int n, double lo, double hi, int ascii, unsigned char *out)
 {
     for (int i = 0; i < n; i++)

@@ -59,6 +59,13 @@ void tui_graph_cells(const int *h, int n, int rows, int r, unsigned char *out);
  * values. */
 void tui_graph_levels(const double *v, int n, double lo, double hi, int rows, int r,
                       unsigned char *out);
+/* A lane's bounds for n values (NAN: none): lo = base, hi = the largest
+ * value; *has_data when some value is above base.  A lane with a baseline
+ * (the swap in use when the run started) draws growth over it, so swap
+ * that was there before the run reads as an empty lane, not a full one;
+ * base 0 is the plain "0 .. largest in view" (hi 1 with no data). */
+void tui_scale_over_base(const double *v, int n, double base, double *lo, double *hi,
+                         int *has_data);
 /* The glyph (UTF-8 or ASCII text) of a sparkline level or a graph cell. */
 const char *tui_spark_glyph(int level, int ascii);
 const char *tui_graph_glyph(int fill, int ascii);

@@ -415,8 +415,9 @@ void tui_panel_alert(const tui_view *v, const st_run_view *rv)
     const st_guard_verdict *g = &rv->verdict;
     char what[96], limit[96], a[32], b[32];
     if (g->reason == ST_GUARD_SWAP) {
-        snprintf(what, sizeof what, "swap grew %s since the job started",
-                 st_format_bytes((uint64_t)g->value, a, sizeof a));
+        snprintf(what, sizeof what, "swap grew %s since the job %s",
+                 st_format_bytes((uint64_t)g->value, a, sizeof a),
+                 g->since_resume ? "was resumed" : "started");
         snprintf(limit, sizeof limit, "over the --swap-budget of %s",
                  st_format_bytes((uint64_t)g->limit, b, sizeof b));
     } else {

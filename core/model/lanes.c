@@ -158,6 +158,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .report_rank = 5, .report_label = "CPU (tree)", .report_key = "cpu",
         .counter_offset = offsetof(st_proc_mem, cpu_ns), .counter_div = 1000000, /* ms */
         .doctor = "cpu", .doctor_rank = 7,
+        .integral_div = 10000, /* CPU seconds */
     },
     [ST_LANE_PAGEINS] = {
         .id = ST_LANE_PAGEINS, .type = ST_LT_CENTI32, .offset = AT(pageins_c),
@@ -175,6 +176,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .report_rank = 6, .report_label = "page-ins (tree)", .report_key = "pageins",
         .counter_offset = offsetof(st_proc_mem, pageins), .counter_div = 1,
         .doctor = "pageins", .doctor_rank = 8,
+        .integral_div = 100, /* page-ins */
     },
     [ST_LANE_COMPRESSED] = {
         .id = ST_LANE_COMPRESSED, .type = ST_LT_U64, .offset = AT(compressed),
@@ -238,20 +240,23 @@ size_t st_lanes_order(int output, int ids[ST_LANE_COUNT])
     return n;
 }
 
-void st_lane_stats_add(st_lane_stats *st, const st_sample *s)
+void st_lane_stats_add(st_lane_stats *st, const st_sample *s, uint32_t dt_ms)
 {
     for (unsigned left = s->valid & ((1u << ST_LANE_COUNT) - 1); left; left &= left - 1) {
         int i = __builtin_ctz(left);
-        uint64_t v = st_lane_raw(&st_lanes[i], s);
-        st->last[i] = v;
+        const st_lane *l = &st_lanes[i];
+        uint64_t v = st_lane_raw(l, s);
         if (!(st->has & (1u << i))) {
-            st->min[i] = st->max[i] = st->first[i] = v;
+            st->first[i] = st->min[i] = st->max[i] = v;
             st->has |= 1u << i;
         } else if (v < st->min[i]) {
             st->min[i] = v;
         } else if (v > st->max[i]) {
             st->max[i] = v;
         }
+        st->last[i] = v;
+        if (l->integral_div)
+            st->integral[i] += (double)v / l->integral_div * (dt_ms / 1000.0);
     }
 }
 

@@ -69,9 +69,13 @@ int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err)
     int has_fp = st_sample_has(smp, ST_F_FOOTPRINT) &&
                  !(st_sample_has(smp, ST_F_PROCS) && smp->procs == 0);
     uint32_t dt_ms = s->n_samples > 0 && t > s->last_t_ms ? t - s->last_t_ms : 0;
-    st_activity_add(&s->act, smp, dt_ms);
-    if (s->n_stages > 0)
-        st_activity_add(&s->stages[s->n_stages - 1].act, smp, dt_ms);
+    st_lane_stats_add(&s->lanes, smp, dt_ms);
+    st_activity_of(&s->act, &s->lanes);
+    if (s->n_stages > 0) {
+        st_stage_stat *open = &s->stages[s->n_stages - 1];
+        st_lane_stats_add(&open->lanes, smp, dt_ms);
+        st_activity_of(&open->act, &open->lanes);
+    }
     if (s->n_samples == 0 || t > s->last_t_ms) {
         s->last_t_ms = t;
         s->has_end_peak = 0;
@@ -103,7 +107,6 @@ int st_summary_add_sample(st_summary *s, const st_sample *smp, st_error *err)
             s->swap_peak = smp->swap_used;
         s->swap_end = smp->swap_used;
     }
-    st_lane_stats_add(&s->lanes, smp);
     if (st_sample_has(smp, ST_F_LEVEL)) {
         if (!s->has_level || smp->level_c < s->min_level_c)
             s->min_level_c = smp->level_c;
@@ -196,6 +199,19 @@ static int add_bytes(uint64_t *sum, uint64_t v)
     return 0;
 }
 
+int st_stage_event_first(uint32_t event_t_ms, uint32_t sample_t_ms)
+{
+    return event_t_ms <= sample_t_ms;
+}
+
+uint32_t st_summary_event_floor(const st_summary *s, int kind, uint32_t last_event_t_ms)
+{
+    uint32_t floor = 0;
+    if (s->n_samples > 0 && !(kind == ST_EV_STAGE && s->n_stage_events == 0 && s->last_t_ms == 0))
+        floor = s->last_t_ms < UINT32_MAX ? s->last_t_ms + 1 : UINT32_MAX;
+    return floor > last_event_t_ms ? floor : last_event_t_ms;
+}
+
 int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err)
 {
     if (s->finished)
@@ -219,7 +235,11 @@ int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err)
         if (s->n_stages > 0) {
             st_stage_stat *prev = &s->stages[s->n_stages - 1];
             prev->seconds_ms = (int64_t)ev->t_ms - (int64_t)prev->t0_ms;
+            if (s->paused && ev->t_ms > s->pause_mark_ms) /* its share of a pause going on */
+                prev->paused_ms += (int64_t)ev->t_ms - (int64_t)s->pause_mark_ms;
         }
+        if (s->paused && ev->t_ms > s->pause_mark_ms)
+            s->pause_mark_ms = ev->t_ms;
         return push_stage(s, name, ev->t_ms, err);
     }
     case ST_EV_LOAD:
@@ -237,6 +257,27 @@ int st_summary_add_event(st_summary *s, const st_event *ev, st_error *err)
             s->loads_seconds += ev->seconds;
         if ((ev->has & ST_EVF_NOTE) && (ev->has & ST_EVF_NAME) && strcmp(ev->note, "outside_stage") == 0)
             return add_outside(s, ev->name, err);
+        return ST_OK;
+    case ST_EV_BUDGET:
+        s->guard_pause_next = (ev->has & ST_EVF_NOTE) && strcmp(ev->note, "pause") == 0;
+        return ST_OK;
+    case ST_EV_PAUSE:
+        if (!s->paused) {
+            s->paused = 1;
+            s->pause_t_ms = s->pause_mark_ms = ev->t_ms;
+            s->n_pauses++;
+            s->n_guard_pauses += s->guard_pause_next != 0;
+        }
+        s->guard_pause_next = 0;
+        return ST_OK;
+    case ST_EV_RESUME:
+        if (s->paused) {
+            if (ev->t_ms > s->pause_t_ms)
+                s->paused_ms += (int64_t)ev->t_ms - (int64_t)s->pause_t_ms;
+            if (s->n_stages > 0 && ev->t_ms > s->pause_mark_ms)
+                s->stages[s->n_stages - 1].paused_ms += (int64_t)ev->t_ms - (int64_t)s->pause_mark_ms;
+            s->paused = 0;
+        }
         return ST_OK;
     case ST_EV_RELEASE:
         s->releases_count++;
@@ -315,4 +356,15 @@ void st_summary_stage(const st_summary *s, size_t i, st_stage_row *row)
     row->loads_count = st->loads_count;
     row->loads_bytes = st->loads_bytes;
     row->act = st->act;
+    row->paused_ms = st->paused_ms;
+    if (s->paused && i + 1 == s->n_stages && s->n_samples && s->last_t_ms > s->pause_mark_ms)
+        row->paused_ms += (int64_t)s->last_t_ms - (int64_t)s->pause_mark_ms;
+}
+
+int64_t st_summary_paused_ms(const st_summary *s)
+{
+    int64_t ms = s->paused_ms;
+    if (s->paused && s->n_samples && s->last_t_ms > s->pause_t_ms)
+        ms += (int64_t)s->last_t_ms - (int64_t)s->pause_t_ms;
+    return ms;
 }

@@ -135,5 +135,11 @@ void st_report_summary_text(const st_trace *t, st_sb *w, int width)
         st_sb_str(w, DASH "\n");
     }
     st_sb_printf(w, "%-*s%s\n", LABEL_W, "min level", value(rows, n, "min_level", a, sizeof a));
+    if (s->n_pauses) /* the guard's and the user's, as the closing summary says them */
+        st_sb_printf(w, "%-*s%llu time%s, %s in all (%llu by the guard)%s\n", LABEL_W, "paused",
+                     (unsigned long long)s->n_pauses, s->n_pauses == 1 ? "" : "s",
+                     st_format_duration(st_summary_paused_ms(s) / 1000.0, a, sizeof a),
+                     (unsigned long long)s->n_guard_pauses,
+                     s->paused ? "; still paused at the end" : "");
     stages(t, w, width);
 }

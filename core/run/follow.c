@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define ST_FOLLOW_MAX_POLL (1u << 20) /* bytes read per poll: an endless file never
@@ -106,18 +105,38 @@ static int shown_kind(int kind)
            kind == ST_EV_RELEASE || kind == ST_EV_MARK;
 }
 
-/* A plain line has no time of its own: it happened when it arrived. */
+/* Seconds since the start as the run's millisecond, floored as the
+ * monitor stamps its samples (an event and a sample of one instant get one t). */
+static uint32_t ms_of(double s)
+{
+    double ms = s * 1000.0 + 1e-6;
+    if (!(ms > 0))
+        return 0;
+    return ms > 4294967295.0 ? 4294967295u : (uint32_t)ms;
+}
+
+/* A plain line stamped "@SECONDS" (`stagetop stage|mark`) happened then, on
+ * the monotonic clock whose reading at the run's start is f->clock0; one
+ * without a stamp happened when it arrived.  Never before the start nor
+ * after now. */
 static int handle_plain(st_follow *f, const char *line, size_t len, double now_s,
                         void (*emit)(void *, const st_event *), void *ctx)
 {
     st_error e;
     st_event ev;
-    if (st_event_line_parse(line, len, &ev, &e) != ST_OK) {
+    double at_s = -1.0;
+    if (st_event_line_parse_at(line, len, &ev, &at_s, &e) != ST_OK) {
         f->bad_lines++;
         snprintf(f->last_error, sizeof f->last_error, "line %zu: %.200s", f->lineno, e.msg);
         return 0;
     }
-    ev.t_ms = now_s > 0 ? (uint32_t)(now_s * 1000.0 + 0.5) : 0;
+    double t = now_s;
+    if (at_s >= 0 && f->has_clock0) {
+        t = at_s - f->clock0;
+        if (t > now_s)
+            t = now_s;
+    }
+    ev.t_ms = ms_of(t);
     emit(ctx, &ev);
     return 1;
 }
@@ -159,7 +178,7 @@ static int handle_line(st_follow *f, const char *line, size_t len, double now_s,
             at = 0;
         if (at > now_s)
             at = now_s;
-        ev.t_ms = (uint32_t)(at * 1000.0 + 0.5);
+        ev.t_ms = ms_of(at);
         emit(ctx, &ev);
         n++;
     }

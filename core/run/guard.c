@@ -80,7 +80,7 @@ static int64_t growth(uint64_t now, uint64_t base)
 
 int st_guard_check(st_guard *g, const st_sample *s, st_guard_verdict *v)
 {
-    st_guard_verdict found = { ST_GUARD_NONE, g->o.action, 0, 0, ST_SHARE_NONE, 0 };
+    st_guard_verdict found = { ST_GUARD_NONE, g->o.action, 0, 0, ST_SHARE_NONE, 0, 0 };
 
     track_share(g, s);
     if (st_sample_has(s, ST_F_SWAP)) {
@@ -91,6 +91,7 @@ int st_guard_check(st_guard *g, const st_sample *s, st_guard_verdict *v)
         if (g->o.has_swap_budget && grown > 0 && (uint64_t)grown > budget) {
             found.reason = ST_GUARD_SWAP;
             found.value = grown;
+            found.since_resume = g->base_at_resume;
             found.limit = budget > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)budget;
             if (g->has_tree_swap_base && st_sample_has(s, ST_F_TREE_SWAP)) {
                 found.share_kind = ST_SHARE_TREE_SWAP;

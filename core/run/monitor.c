@@ -515,8 +515,10 @@ int st_monitor_resume(st_monitor *m, double now, st_error *err)
         /* The user chose to go on: the budget counts again from here, or
          * the job would be paused again at the next sample. */
         st_guard_rearm(&m->guard);
-        if (m->has_last && (m->last.valid & ST_F_SWAP))
+        if (m->has_last && (m->last.valid & ST_F_SWAP)) {
             st_guard_set_base(&m->guard, m->last.swap_used);
+            m->guard.base_at_resume = 1; /* the alert then says "since the resume" */
+        }
         m->guard_tripped = 0; /* the alert is answered */
     }
     return rc;

@@ -53,9 +53,19 @@ static int own_kind(int kind)
  * are not kept in the list (counted in events.dropped), stage windows past
  * ST_KEEP_STAGES are folded into one; the summary's counts and the record
  * get every event. */
-int st_mon_add_event(st_monitor *m, const st_event *ev, st_error *err)
+int st_mon_add_event(st_monitor *m, const st_event *ev_in, st_error *err)
 {
     st_error e;
+    /* Time order, kept here for every reader (docs/trace-format.md, "Time
+     * order"): an event stamped before a sample already taken (a job's line
+     * read late: a flood's lines wait) goes just after that sample, as the
+     * run's summary has counted the sample in the stage before. */
+    st_event placed = *ev_in;
+    const st_event *ev = &placed;
+    uint32_t floor = st_summary_event_floor(&m->summary, ev_in->kind, m->last_event_ms);
+    if (placed.t_ms < floor)
+        placed.t_ms = floor;
+    m->last_event_ms = placed.t_ms;
     if (own_kind(ev->kind) || m->events.len - m->own_events < ST_KEEP_EVENTS) {
         size_t before = m->events.len;
         int rc = st_event_list_add(&m->events, ev, err);
@@ -90,6 +100,8 @@ static int poll_one(st_monitor *m, st_follow *f, const char *label, double now)
 {
     st_error e;
     st_error_clear(&e);
+    f->clock0 = m->t0; /* st_now()'s clock, as `stagetop stage|mark` stamp */
+    f->has_clock0 = 1;
     if (st_follow_poll(f, now - m->t0, emit_followed, m, &e) < 0)
         st_error_set(&m->warn[ST_WARN_FOLLOW], e.code ? e.code : ST_EIO, e.sys_errno, "%s: %.230s",
                      label, e.msg);
@@ -115,6 +127,8 @@ void st_mon_finish_follow(st_monitor *m, double now)
         if (!fs[i])
             continue;
         st_error_clear(&e);
+        fs[i]->clock0 = m->t0;
+        fs[i]->has_clock0 = 1;
         if (st_follow_finish(fs[i], now - m->t0, emit_followed, m, ST_FOLLOW_FINISH_S, &e) < 0 ||
             fs[i]->more)
             st_error_set(&m->warn[ST_WARN_FOLLOW], ST_EIO, e.sys_errno,

@@ -45,6 +45,8 @@ struct st_monitor {
     st_follow *job_follow;   /* job_events_path, or NULL */
     size_t own_events;       /* stagetop's own events in the list (limits.h ST_KEEP_*) */
     uint64_t stages_folded;  /* stage events past ST_KEEP_STAGES (one summary window) */
+    uint32_t last_event_ms;  /* the last event's t: with the summary's samples, the
+                                earliest t the next may take (st_summary_event_floor) */
     /* The run's warnings, one st_error per source (enum st_warn_source in
      * run_view.h; msg "" when there is none): ST_WARN_GUARD a limit was
      * crossed but its action reached no process (EPERM); ST_WARN_RECORD the

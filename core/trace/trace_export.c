@@ -306,6 +306,15 @@ void st_jw_summary_max(st_jw *w, const st_summary *s, const st_trace_meta *meta,
         st_jw_centi(w, s->min_level_c);
     else
         st_jw_lit(w, "null");
+    if (s->n_pauses) { /* the guard's and the user's (docs/trace-format.md) */
+        st_jw_lit(w, ",\"pauses\":{\"count\":");
+        st_jw_u64(w, s->n_pauses);
+        st_jw_lit(w, ",\"guard\":");
+        st_jw_u64(w, s->n_guard_pauses);
+        st_jw_lit(w, ",\"seconds\":");
+        st_jw_ms(w, st_summary_paused_ms(s));
+        st_jw_char(w, '}');
+    }
     st_jw_lit(w, ",\"stages\":[");
     for (size_t i = 0; s->n_samples && i < s->n_stages; i++) {
         st_stage_row row;
@@ -325,6 +334,10 @@ void st_jw_summary_max(st_jw *w, const st_summary *s, const st_trace_meta *meta,
             st_jw_u64(w, peak);
         else
             st_jw_lit(w, "null");
+        if (row.paused_ms > 0) {
+            st_jw_lit(w, ",\"paused_seconds\":");
+            st_jw_ms(w, row.paused_ms);
+        }
         st_jw_char(w, '}');
         if (!fits(w, max, 1024)) { /* the rest is left out, and said */
             w->len = mark;

@@ -88,19 +88,21 @@ static int extends_summed(const st_trace *t)
     uint32_t le = fe ? t->events.v[fe - 1].t_ms : 0;
     int ordered = 1;
     for (size_t i = fs; i < ns && ordered; i++)
-        ordered = !(i > 0 && t->samples[i].t_ms < t->samples[i - 1].t_ms) && !(fe && t->samples[i].t_ms < le);
+        ordered = !(i > 0 && t->samples[i].t_ms < t->samples[i - 1].t_ms) &&
+                  !(fe && !st_stage_event_first(le, t->samples[i].t_ms));
     for (size_t j = fe; j < ne && ordered; j++)
-        ordered = !(j > 0 && t->events.v[j].t_ms < t->events.v[j - 1].t_ms) && !(fs && t->events.v[j].t_ms <= ls);
+        ordered = !(j > 0 && t->events.v[j].t_ms < t->events.v[j - 1].t_ms) &&
+                  !(fs && st_stage_event_first(t->events.v[j].t_ms, ls));
     return ordered;
 }
 
 /* Add samples [i, t->n_samples) and events [j, t->events.len) to the
- * summary in time order (an event at the same t as a sample goes first:
- * summary.h); the caller finishes it. */
+ * summary in time order, by the stage rule's order (st_stage_event_first:
+ * an event at the same t as a sample goes first); the caller finishes it. */
 static void sum_range(st_trace *t, size_t i, size_t ni, size_t j, size_t nj)
 {
     while (i < ni || j < nj) {
-        if (j < nj && (i >= ni || t->events.v[j].t_ms <= t->samples[i].t_ms))
+        if (j < nj && (i >= ni || st_stage_event_first(t->events.v[j].t_ms, t->samples[i].t_ms)))
             (void)st_summary_add_event(&t->summary, &t->events.v[j++], NULL);
         else
             (void)st_summary_add_sample(&t->summary, &t->samples[i++], NULL);
@@ -135,7 +137,7 @@ void st_trace_fold(st_trace *t)
         k--;
     if (k == fs)
         return;
-    while (e < t->events.len && t->events.v[e].t_ms < hold)
+    while (e < t->events.len && !st_stage_event_first(hold, t->events.v[e].t_ms))
         e++;
     sum_range(t, fs, k, fe, e);
     /* Keep the last summed sample (the next order check's) and the rest. */

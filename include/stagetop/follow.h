@@ -7,7 +7,8 @@
  * every line (samples too) arrival - t >= offset, where offset is the job
  * clock's start on stagetop's clock; the smallest arrival - t seen so far is
  * the estimate (it converges within one poll period).  Events from before
- * stagetop's start are placed at t = 0. */
+ * stagetop's start are placed at t = 0.  A plain line stamped "@SECONDS"
+ * (event_line.h) is placed at its stamp (clock0 set), never after now. */
 #ifndef STAGETOP_FOLLOW_H
 #define STAGETOP_FOLLOW_H
 
@@ -33,6 +34,9 @@ typedef struct st_follow {
     int fifo;              /* the file is a FIFO: read(), no offsets */
     double slice_s;        /* seconds one poll may spend on lines (ST_FOLLOW_SLICE_S) */
     int more;              /* the last poll stopped with lines left to read */
+    double clock0;         /* the monotonic clock (st_now()) at the run's start: a
+                              plain line's "@SECONDS" stamp minus this is its t */
+    int has_clock0;        /* set by the caller; without it stamps are ignored */
 } st_follow;
 
 #define ST_FOLLOW_SLICE_S 0.05 /* default slice: a flood of events is read between samples */

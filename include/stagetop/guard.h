@@ -35,6 +35,8 @@ typedef struct st_guard {
     uint64_t tree_swap_base, last_tree_swap; int has_tree_swap_base, has_last_tree_swap;
     double pageins_since; int has_pageins; uint32_t share_t_ms; int has_share_t;
     uint64_t page_size;      /* bytes of a page-in (st_guard_init: 4096; the caller sets it) */
+    int base_at_resume;      /* the base was set when the job was resumed (the caller
+                                says so): a swap verdict counts since the resume */
 } st_guard;
 
 /* What the OS says of the job's own share of a swap budget crossing. */
@@ -51,6 +53,8 @@ typedef struct st_guard_verdict {
     int64_t limit;     /* the budget (bytes) or threshold (hundredths) */
     int share_kind;    /* enum st_guard_share (swap crossings only) */
     int64_t share;     /* bytes, as share_kind says */
+    int since_resume;  /* swap: value is the growth since the job was last resumed
+                          (the base then), not since it started */
 } st_guard_verdict;
 
 /* Is any limit set? */

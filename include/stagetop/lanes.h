@@ -186,6 +186,11 @@ typedef struct st_lane {
        GPU reader (ST_LS_GROUP), or the system reading. */
     const char *doctor;
     uint8_t doctor_rank;
+    /* a rate's integral (st_lane_stats): raw / integral_div is the quantity
+       per second that the summary sums over time (CPU: hundredths of a
+       percent of one core -> cores, 10000, so the integral is CPU seconds;
+       page-ins: hundredths -> page-ins, 100); 0: not integrated */
+    uint16_t integral_div;
 } st_lane;
 
 /* The table: ST_LANE_COUNT rows, row i has id i. */
@@ -258,18 +263,24 @@ const st_lane *st_lane_by_bit(unsigned bit);
 enum st_lane_output { ST_LO_SCREEN, ST_LO_PROM, ST_LO_PLOT, ST_LO_REPORT, ST_LO_DOCTOR };
 size_t st_lanes_order(int output, int ids[ST_LANE_COUNT]);
 
-/* Per-lane statistics over a run, one update per sample (the summary keeps
- * one: st_summary.lanes): what a lane's summary rule needs.  For lane i,
+/* Per-lane statistics over a run or a stage window, one update per sample
+ * (the summary keeps one for the run, st_summary.lanes, and one per stage,
+ * st_stage_stat.lanes): what a lane needs, from its row alone.  For lane i,
  * valid when has & (1u << i): */
 typedef struct st_lane_stats {
     uint32_t has;                  /* lanes read at least once */
-    uint64_t min[ST_LANE_COUNT];   /* raw values (hundredths for ST_LT_CENTI) */
-    uint64_t max[ST_LANE_COUNT];
-    uint64_t first[ST_LANE_COUNT]; /* the first and the latest reading */
+    uint64_t first[ST_LANE_COUNT]; /* raw values (hundredths for ST_LT_CENTI) */
     uint64_t last[ST_LANE_COUNT];
+    uint64_t min[ST_LANE_COUNT];
+    uint64_t max[ST_LANE_COUNT];
+    double integral[ST_LANE_COUNT]; /* rows with integral_div: the sum of
+                                       raw / integral_div x the seconds since
+                                       the previous sample (a sample's rate
+                                       covers the interval that ends at it) */
 } st_lane_stats;
 
-void st_lane_stats_add(st_lane_stats *st, const st_sample *s);
+/* Add sample s, dt_ms after the previous one (0 for the first). */
+void st_lane_stats_add(st_lane_stats *st, const st_sample *s, uint32_t dt_ms);
 
 /* Copy the system lanes (sys_bit != 0) of a system reading into s: each
  * value, and its lane bit where the reading has the lane's ST_SYS_* bit. */

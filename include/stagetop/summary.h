@@ -14,8 +14,12 @@
  *                   "outside_stage"
  * plus stagetop's kernel_peak (max per-process high-water mark) and peak_gpu.
  *
- * Feed samples and events in time order; an event at the same t_ms as a
- * sample is fed before it (the sample then belongs to the new stage). */
+ * The stage rule, one for the run and every reader (docs/trace-format.md,
+ * "Time order"): a sample belongs to the stage whose window [stage event t,
+ * next stage event t) holds its t.  The summary assigns by the order it is
+ * fed, so feed samples and events in time order, an event at the same t_ms
+ * as a sample before it (st_stage_event_first); the run places an event
+ * that comes late at st_summary_event_floor. */
 #ifndef STAGETOP_SUMMARY_H
 #define STAGETOP_SUMMARY_H
 
@@ -30,11 +34,11 @@
  * trace may hold (docs/trace-format.md). */
 #define ST_SUMMARY_BYTES_MAX (1ULL << 53)
 
-/* The activity lanes over a run or a stage window ([lanes]): CPU seconds
- * and page-ins are the rates integrated over the time between samples (a
- * sample's rate covers the interval that ends at it); the peaks are the
- * largest samples.  has: ST_F_CPU, ST_F_PAGEINS, ST_F_TREE_SWAP,
- * ST_F_COMPRESSED bits of the lanes read at least once. */
+/* The activity lanes over a run or a stage window, as their outputs word
+ * them: read off the window's lane statistics (st_lane_stats, kept from the
+ * lane table's rows): CPU seconds and page-ins are the rates' integrals,
+ * the peaks the lanes' largest values.  has: ST_F_CPU, ST_F_PAGEINS,
+ * ST_F_TREE_SWAP, ST_F_COMPRESSED bits of the lanes read at least once. */
 typedef struct st_activity {
     double cpu_s;               /* CPU seconds (user + system) */
     double pageins;             /* page-ins (major faults) */
@@ -44,9 +48,8 @@ typedef struct st_activity {
     unsigned has;
 } st_activity;
 
-/* core/model/activity.c: add one sample (dt_ms: the time since the
- * previous one; 0 for the first) to a. */
-void st_activity_add(st_activity *a, const st_sample *smp, uint32_t dt_ms);
+/* core/model/activity.c: a read off the lane statistics ls. */
+void st_activity_of(st_activity *a, const st_lane_stats *ls);
 /* The activity as every output words it, or "-" without the lane:
  *   cpu      "12.3 s, mean 45%" (mean over seconds; "12.3 s" when seconds <= 0)
  *   pageins  "1234, peak 500/s"
@@ -71,7 +74,10 @@ typedef struct st_stage_stat {
     uint64_t swap_base, swap_last; int has_swap;
     uint16_t min_level_c; int has_level;
     uint64_t loads_count, loads_bytes;
-    st_activity act;         /* CPU, page-ins, the tree's swap, compressed */
+    int64_t paused_ms;       /* the job paused within the window (pause to resume), closed
+                                parts; st_summary_stage adds a pause still open */
+    st_lane_stats lanes;     /* every lane's first/last/min/max/integral in the window */
+    st_activity act;         /* CPU, page-ins, the tree's swap, compressed (of lanes) */
 } st_stage_stat;
 
 typedef struct st_summary {
@@ -87,10 +93,18 @@ typedef struct st_summary {
     uint16_t min_level_c; int has_level;
     st_lane_stats lanes;    /* every lane's first/last/min/max/integral (lanes.h) */
     st_activity act;        /* CPU seconds, page-ins, their peaks; the tree's swap and
-                               compressed peaks (mean CPU: act.cpu_s / duration) */
+                               compressed peaks (mean CPU: act.cpu_s / duration), of lanes */
     st_stage_stat *stages; size_t n_stages, cap_stages;
     uint64_t loads_count, loads_bytes; double loads_seconds;
     uint64_t releases_count, releases_bytes;
+    /* pauses (pause and resume events; the guard's: a pause right after a
+     * budget event whose note is "pause"): how many, and the time paused
+     * (st_summary_paused_ms adds a pause still open at the last sample) */
+    uint64_t n_pauses, n_guard_pauses;
+    int64_t paused_ms;
+    int paused, guard_pause_next;
+    uint32_t pause_t_ms, pause_mark_ms; /* the open pause's start; where its
+                                           current stage's share starts */
     int bytes_saturated;     /* a loads or releases byte sum reached ST_SUMMARY_BYTES_MAX
                                 and was held there ("bytes_saturated" in the JSON) */
     int finished;
@@ -102,6 +116,16 @@ typedef struct st_summary {
     size_t n_outside_sorted;             /* [0, this) sorted and unique; the rest
                                             appended since (st_summary_finish sorts) */
 } st_summary;
+
+/* The stage rule's order: 1 when an event at event_t_ms goes before a
+ * sample at sample_t_ms (it opens its window first: event_t_ms <= sample_t_ms). */
+int st_stage_event_first(uint32_t event_t_ms, uint32_t sample_t_ms);
+/* The earliest t an event of kind (enum st_event_kind) fed to s now may
+ * carry and keep the rule for the samples already fed: one past the last
+ * sample's t (0 before any; a first stage at 0 while every sample is at 0
+ * takes them, as a reader sorting by t would), at least the last event's
+ * (last_event_t_ms, kept by the caller). */
+uint32_t st_summary_event_floor(const st_summary *s, int kind, uint32_t last_event_t_ms);
 
 void st_summary_init(st_summary *s);
 void st_summary_free(st_summary *s);
@@ -133,7 +157,8 @@ int64_t st_stage_swap_growth(const st_stage_stat *st, int *has);
  *   swap growth  swap_used of the window's last sample minus the reading
  *                before the window opened (or its first sample);
  *   min level    the lowest memory level in the window;
- *   loads        load/reload events fed while the window was open. */
+ *   loads        load/reload events fed while the window was open;
+ *   paused       the part of seconds the job was paused (pause to resume). */
 typedef struct st_stage_row {
     char stage[64];
     uint32_t t0_ms;
@@ -142,8 +167,13 @@ typedef struct st_stage_row {
     int64_t swap_growth; int has_swap;
     uint16_t min_level_c; int has_level;
     uint64_t loads_count, loads_bytes;
+    int64_t paused_ms; /* of seconds_ms, the time the job was paused (0: none) */
     st_activity act;   /* CPU seconds, page-ins, peaks in the window */
 } st_stage_row;
+
+/* The time the job was paused over the run: the closed pauses, and one
+ * still open until the last sample. */
+int64_t st_summary_paused_ms(const st_summary *s);
 
 /* Stage i of s as a row, whether or not s is finished and without changing
  * it (a writer may hold a const summary of a run still going).  i must be

@@ -94,15 +94,31 @@ static void test_format(void **state)
     (void)state;
     char buf[64];
     st_event ev;
-    size_t n = st_event_line_format("mark", "two\nlines\x1b", buf, sizeof buf);
+    st_error e_fmt;
+    size_t n = st_event_line_format("mark", "two\nlines\x1b", -1, buf, sizeof buf);
     assert_int_equal(n, strlen(buf));
     assert_string_equal(buf, "mark two lines \n");
     assert_int_equal(parse(buf, &ev), ST_OK);
     assert_string_equal(ev.note, "two lines");
-    assert_int_equal(st_event_line_format("stage", "a|b", buf, sizeof buf), 10);
+    assert_int_equal(st_event_line_format("stage", "a|b", -1, buf, sizeof buf), 10);
     assert_string_equal(buf, "stage a|b\n");
-    assert_int_equal(st_event_line_format("load", "x", buf, sizeof buf), 0);
-    assert_int_equal(st_event_line_format("mark", "0123456789", buf, 12), 0);
+    assert_int_equal(st_event_line_format("load", "x", -1, buf, sizeof buf), 0);
+    assert_int_equal(st_event_line_format("mark", "0123456789", -1, buf, 12), 0);
+    /* stamped: the time the line was made, taken off before the words */
+    double at = -2;
+    assert_int_equal(st_event_line_format("stage", "de code", 1234.5, buf, sizeof buf),
+                     strlen("@1234.500000 stage de code\n"));
+    assert_string_equal(buf, "@1234.500000 stage de code\n");
+    assert_int_equal(st_event_line_parse_at(buf, strlen(buf), &ev, &at, &e_fmt), ST_OK);
+    assert_int_equal(ev.kind, ST_EV_STAGE);
+    assert_string_equal(ev.stage, "de code");
+    assert_true(at > 1234.4999 && at < 1234.5001);
+    assert_int_equal(st_event_line_parse_at("stage x", 7, &ev, &at, &e_fmt), ST_OK);
+    assert_true(at < 0);
+    assert_int_equal(st_event_line_parse_at("@nan stage x", 12, &ev, &at, &e_fmt), ST_EINVAL);
+    assert_int_equal(st_event_line_parse_at("@12x stage x", 12, &ev, &at, &e_fmt), ST_EINVAL);
+    assert_int_equal(st_event_line_parse_at("@-1 stage x", 11, &ev, &at, &e_fmt), ST_EINVAL);
+    assert_int_equal(st_event_line_parse_at("@5", 2, &ev, &at, &e_fmt), ST_EINVAL);
 }
 
 static int n_got;
@@ -143,6 +159,18 @@ static void test_follow_plain_lines(void **state)
     assert_int_equal(st_follow_poll(&fo, 5.25, collect, NULL, &e), 1);
     assert_string_equal(got[3].stage, "decode");
     assert_int_equal(got[3].t_ms, 5250);
+    /* Stamped lines (`stagetop stage|mark`) happened at their stamp on the
+     * clock whose reading at the start is clock0, however late they are read
+     * (never after now, never before the start). */
+    fo.clock0 = 1000.0;
+    fo.has_clock0 = 1;
+    fputs("@1005.1234 stage late\n@1009.0 mark future\n@900 mark before\n", f);
+    fflush(f);
+    assert_int_equal(st_follow_poll(&fo, 6.0, collect, NULL, &e), 3);
+    assert_string_equal(got[4].stage, "late");
+    assert_int_equal(got[4].t_ms, 5123);
+    assert_int_equal(got[5].t_ms, 6000);
+    assert_int_equal(got[6].t_ms, 0);
     st_follow_close(&fo);
     fclose(f);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -292,20 +293,38 @@ static void test_stats(void **state)
     s.footprint = 300;
     s.level_c = 5000;
     s.valid = ST_F_FOOTPRINT | ST_F_LEVEL;
-    st_lane_stats_add(&st, &s);
+    st_lane_stats_add(&st, &s, 0);
     s.t_ms = 3000;
     s.footprint = 100;
     s.level_c = 2550;
-    st_lane_stats_add(&st, &s);
+    st_lane_stats_add(&st, &s, 0);
     s.t_ms = 3500;
     s.footprint = 500;
     s.valid = ST_F_FOOTPRINT; /* no level this time */
-    st_lane_stats_add(&st, &s);
+    st_lane_stats_add(&st, &s, 0);
     assert_int_equal(st.has, ST_F_FOOTPRINT | ST_F_LEVEL);
     assert_int_equal(st.min[ST_LANE_FOOTPRINT], 100);
     assert_int_equal(st.max[ST_LANE_FOOTPRINT], 500);
     assert_int_equal(st.min[ST_LANE_LEVEL], 2550);
     assert_int_equal(st.max[ST_LANE_LEVEL], 5000);
+    assert_int_equal(st.first[ST_LANE_FOOTPRINT], 300);
+    assert_int_equal(st.last[ST_LANE_FOOTPRINT], 500);
+    assert_int_equal(st.last[ST_LANE_LEVEL], 2550); /* the last sample that had it */
+    /* a rate's integral from its row: CPU 150% for 2 s then 50% for 1 s is
+     * 3.5 CPU seconds; page-ins 10/s for 2 s; a lane without a divisor none */
+    memset(&st, 0, sizeof st);
+    s.valid = ST_F_CPU | ST_F_PAGEINS | ST_F_FOOTPRINT;
+    s.cpu_c = 15000;
+    s.pageins_c = 1000;
+    st_lane_stats_add(&st, &s, 2000);
+    s.cpu_c = 5000;
+    s.valid = ST_F_CPU;
+    st_lane_stats_add(&st, &s, 1000);
+    assert_true(fabs(st.integral[ST_LANE_CPU] - 3.5) < 1e-9);
+    assert_true(fabs(st.integral[ST_LANE_PAGEINS] - 20.0) < 1e-9);
+    assert_true(st.integral[ST_LANE_FOOTPRINT] == 0);
+    assert_int_equal(st.max[ST_LANE_CPU], 15000);
+    assert_int_equal(st.last[ST_LANE_CPU], 5000);
 
 }
 

@@ -99,8 +99,16 @@ static void guard_pauses_then_rearms_on_resume(void **state)
     assert_int_equal(b->limit, 256ll << 20);
     st_monitor_step(&m, 1.5, NULL); /* still over: trips only once */
     assert_int_equal(count_kind(&m, ST_EV_BUDGET), 1);
+    assert_false(m.verdict.since_resume); /* the first: since the job started */
     assert_int_equal(st_monitor_resume(&m, 2.0, NULL), ST_OK);
     assert_int_equal(count_kind(&m, ST_EV_RESUME), 1);
+    /* the budget counts again from the resume, and the alert says so */
+    the_backend->sys.swap_used += 300ull << 20;
+    st_monitor_step(&m, 2.5, NULL);
+    assert_int_equal(count_kind(&m, ST_EV_BUDGET), 2);
+    assert_int_equal(m.verdict.value, 300ll << 20); /* not 600 MiB since the start */
+    assert_true(m.verdict.since_resume);
+    assert_int_equal(st_monitor_resume(&m, 3.0, NULL), ST_OK);
     /* closing does not resume again: the job is not paused */
     int before = the_backend->n_signals;
     st_monitor_close(&m, 0, NULL);

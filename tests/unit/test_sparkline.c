@@ -262,6 +262,38 @@ static void test_events_row(void **state)
     assert_int_equal(tui_event_letter(ST_EV_OTHER), '?');
 }
 
+/* The swap lane's scale: swap in use before the run (the base) is not
+ * drawn as a full lane; growth over it is. */
+static void test_scale_over_base(void **state)
+{
+    (void)state;
+    double lo, hi;
+    int has;
+    double flat[4] = {380e3, 380e3, NAN, 380e3}; /* pre-existing swap, no growth */
+    tui_scale_over_base(flat, 4, 380e3, &lo, &hi, &has);
+    assert_false(has);
+    unsigned char lv[4];
+    tui_spark_levels(flat, 4, lo, hi, 0, lv);
+    assert_int_equal(lv[0], 1); /* the lowest glyph, as an empty lane */
+    assert_int_equal(lv[3], 1);
+    /* base 0 would have filled it: the plain 0 .. largest scale */
+    tui_scale_over_base(flat, 4, 0, &lo, &hi, &has);
+    assert_true(has);
+    tui_spark_levels(flat, 4, lo, hi, 0, lv);
+    assert_int_equal(lv[0], 8);
+    double grew[3] = {380e3, 1380e3, 880e3}; /* 1 MB of growth: half way at 500 kB */
+    tui_scale_over_base(grew, 3, 380e3, &lo, &hi, &has);
+    assert_true(has);
+    assert_true(lo == 380e3 && hi == 1380e3);
+    tui_spark_levels(grew, 3, lo, hi, 0, lv);
+    assert_int_equal(lv[1], 8);
+    assert_int_equal(lv[2], 4);
+    double none[2] = {NAN, NAN};
+    tui_scale_over_base(none, 2, 0, &lo, &hi, &has);
+    assert_false(has);
+    assert_true(lo == 0 && hi == 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_bucket),         cmocka_unit_test(test_bucket_spike_not_hidden),
         cmocka_unit_test(test_values_and_k),   cmocka_unit_test(test_axis),
         cmocka_unit_test(test_events_row),
+        cmocka_unit_test(test_scale_over_base),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,6 +137,109 @@ static void test_stage_at_zero_drops_setup(void **state)
     st_summary_free(&s);
 }
 
+/* The stage rule's order and where the run places an event that comes
+ * after a later sample (monitor_events.c): one past that sample, never
+ * before the last event; a first stage while every sample is at 0 takes
+ * them (as a reader sorting by t puts it before them). */
+static void test_event_floor(void **state)
+{
+    (void)state;
+    st_summary s;
+    assert_true(st_stage_event_first(500, 500));
+    assert_true(st_stage_event_first(499, 500));
+    assert_false(st_stage_event_first(501, 500));
+    st_summary_init(&s);
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_STAGE, 0), 0);
+    feed_sample(&s, 0, 10, 0, 100);
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_STAGE, 0), 0);
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_MARK, 0), 1);
+    feed_stage(&s, 0, "load");
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_STAGE, 0), 1);
+    feed_sample(&s, 500, 30, 0, 100);
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_STAGE, 0), 501);
+    assert_int_equal(st_summary_event_floor(&s, ST_EV_LOAD, 700), 700);
+    st_summary_free(&s);
+}
+
+/* Each stage window keeps every lane's statistics (lanes.h) over its own
+ * samples, and its activity is read off them. */
+static void test_stage_lanes(void **state)
+{
+    (void)state;
+    st_summary s;
+    st_summary_init(&s);
+    feed_sample(&s, 0, 10, 5, 9000);
+    feed_stage(&s, 100, "a");
+    feed_sample(&s, 200, 40, 6, 8000);
+    st_sample x = smp(300, 20, 7, 8500);
+    x.cpu_c = 10000; /* one core for the 100 ms since the last sample */
+    x.valid |= ST_F_CPU;
+    assert_int_equal(st_summary_add_sample(&s, &x, NULL), ST_OK);
+    st_summary_finish(&s);
+    assert_int_equal(s.n_stages, 2);
+    const st_lane_stats *a = &s.stages[1].lanes;
+    assert_int_equal(a->first[ST_LANE_FOOTPRINT], 40);
+    assert_int_equal(a->last[ST_LANE_FOOTPRINT], 20);
+    assert_int_equal(a->max[ST_LANE_FOOTPRINT], 40);
+    assert_int_equal(a->min[ST_LANE_LEVEL], 8000);
+    assert_int_equal(s.stages[0].lanes.first[ST_LANE_FOOTPRINT], 10);
+    assert_false(s.stages[0].lanes.has & ST_F_CPU);
+    assert_true(s.stages[1].act.has & ST_F_CPU);
+    assert_true(s.stages[1].act.cpu_s > 0.0999 && s.stages[1].act.cpu_s < 0.1001);
+    assert_int_equal(s.stages[1].act.peak_cpu_c, 10000);
+    assert_true(s.act.cpu_s == s.stages[1].act.cpu_s);
+    st_summary_free(&s);
+}
+
+static void feed_kind(st_summary *s, uint32_t t, int kind, const char *note)
+{
+    st_event ev;
+    st_event_init(&ev, t, kind);
+    if (note) {
+        st_event_set_str(ev.note, sizeof ev.note, note);
+        ev.has |= ST_EVF_NOTE;
+    }
+    assert_int_equal(st_summary_add_event(s, &ev, NULL), ST_OK);
+}
+
+/* Pauses: how many, the guard's (a pause right after a budget event that
+ * paused), the time paused over the run and each stage's share of it; a
+ * pause still open counts to the last sample. */
+static void test_pauses(void **state)
+{
+    (void)state;
+    st_summary s;
+    st_summary_init(&s);
+    feed_sample(&s, 0, 10, 0, 9000);
+    feed_stage(&s, 1000, "a");
+    feed_sample(&s, 1000, 10, 0, 9000);
+    feed_kind(&s, 2000, ST_EV_BUDGET, "pause");
+    feed_kind(&s, 2000, ST_EV_PAUSE, NULL);
+    feed_sample(&s, 2500, 10, 0, 9000);
+    feed_stage(&s, 3000, "b"); /* the pause goes on across the stage */
+    feed_kind(&s, 3500, ST_EV_RESUME, NULL);
+    feed_kind(&s, 4000, ST_EV_PAUSE, NULL); /* the user's */
+    feed_kind(&s, 4100, ST_EV_PAUSE, NULL); /* already paused: not another */
+    feed_sample(&s, 5000, 10, 0, 9000);
+    assert_int_equal(s.n_pauses, 2);
+    assert_int_equal(s.n_guard_pauses, 1);
+    assert_int_equal(st_summary_paused_ms(&s), 1500 + 1000);
+    st_stage_row r;
+    st_summary_stage(&s, 1, &r);
+    assert_string_equal(r.stage, "a");
+    assert_int_equal(r.seconds_ms, 2000);
+    assert_int_equal(r.paused_ms, 1000);
+    st_summary_stage(&s, 2, &r);
+    assert_string_equal(r.stage, "b");
+    assert_int_equal(r.paused_ms, 500 + 1000); /* 3000-3500, and 4000 to the end */
+    feed_kind(&s, 5000, ST_EV_RESUME, NULL);
+    st_summary_finish(&s);
+    assert_int_equal(st_summary_paused_ms(&s), 2500);
+    st_summary_stage(&s, 0, &r);
+    assert_int_equal(r.paused_ms, 0);
+    st_summary_free(&s);
+}
+
 static void test_stage_after_end(void **state)
 {
     (void)state;
@@ -441,6 +544,9 @@ int main(void)
         cmocka_unit_test(test_basic_fields),
         cmocka_unit_test(test_missing_fields),
         cmocka_unit_test(test_stage_at_zero_drops_setup),
+        cmocka_unit_test(test_event_floor),
+        cmocka_unit_test(test_pauses),
+        cmocka_unit_test(test_stage_lanes),
         cmocka_unit_test(test_stage_after_end),
         cmocka_unit_test(test_stage_at_end),
         cmocka_unit_test(test_empty_tree_is_no_stage_reading),
