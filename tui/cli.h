@@ -119,9 +119,10 @@ int cli_report(int argc, char **argv);
 int cli_report_one(const char *in, const char *label, const char *out);
 int cli_plot_cmd(int argc, char **argv);
 /* Load a trace, or say why on stderr (file and line) and return -1 (t
- * must still be freed). */
+ * must still be freed; tui/say.c). */
 int cli_load_trace(const char *path, st_trace *t);
-/* "stagetop: MESSAGE\ntry 'stagetop --help'" on stderr; CLI_EXIT_USAGE. */
+/* "stagetop: MESSAGE\ntry 'stagetop --help'" on stderr; CLI_EXIT_USAGE
+ * (tui/say.c). */
 int cli_bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* report's OUT.md chart: OUT.svg beside it (OUT + ".svg" for another name),
  * malloc'd (NULL: out of memory); whether OUT gets one (a regular file or a

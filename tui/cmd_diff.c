@@ -2,24 +2,12 @@
  * (docs/report.md). */
 #include "cli.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stagetop/diff.h"
 #include "stagetop/units.h"
-
-int cli_bad_usage(const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "stagetop: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\ntry 'stagetop --help'\n");
-    return CLI_EXIT_USAGE;
-}
 
 int cli_diff(int argc, char **argv)
 {

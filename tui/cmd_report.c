@@ -25,18 +25,6 @@
 #define CHART_COLS 64
 #define LABEL "%-10s"
 
-int cli_load_trace(const char *path, st_trace *t)
-{
-    st_error e;
-    st_trace_init(t);
-    if (st_trace_load_file(path, t, &e) != ST_OK) {
-        cli_say("%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
-        return -1;
-    }
-    cli_say_torn(path, t);
-    return 0;
-}
-
 static void put_row(FILE *w, const char *label, const char *glyphs, const char *note)
 {
     fprintf(w, LABEL " %s %s\n", label, glyphs, note);

@@ -2,7 +2,9 @@
  * by the one sanitiser first (tui/sanitize.c): a message can carry bytes a
  * job or a file chose (a bad event line, a trace's token, a cgroup's or a
  * command's name), and an escape sequence among them (an OSC 52 clipboard
- * write, a title change) must be shown, not obeyed. */
+ * write, a title change) must be shown, not obeyed.  Also what every
+ * command says of a bad command line (cli_bad_usage) and of a trace it
+ * could not read (cli_load_trace: summary, plot, diff, report). */
 #include "cli.h"
 #include "sanitize.h"
 
@@ -41,4 +43,27 @@ void cli_say_torn(const char *path, const st_trace *t)
                 "counts of loads, marks and releases are of the kept ones",
                 strcmp(path, "-") == 0 ? "stdin" : path, (unsigned long long)t->events.dropped,
                 t->events.max);
+}
+
+int cli_bad_usage(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "stagetop: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\ntry 'stagetop --help'\n");
+    return CLI_EXIT_USAGE;
+}
+
+int cli_load_trace(const char *path, st_trace *t)
+{
+    st_error e;
+    st_trace_init(t);
+    if (st_trace_load_file(path, t, &e) != ST_OK) {
+        cli_say("%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
+        return -1;
+    }
+    cli_say_torn(path, t);
+    return 0;
 }
