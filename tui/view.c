@@ -195,14 +195,6 @@ void tui_view_zoom(tui_view *v, int dir)
     v->per_col = steps[i];
 }
 
-int64_t tui_newest_col(const tui_view *v, const st_run_view *rv)
-{
-    if (!rv->last)
-        return 0;
-    uint32_t iv = (uint32_t)lround(rv->interval * 1000.0);
-    return (int64_t)(tui_sample_k(rv->last->t_ms, iv) / v->per_col);
-}
-
 void tui_view_freeze(tui_view *v, const st_run_view *rv)
 {
     v->frozen = !v->frozen;
@@ -217,11 +209,6 @@ void tui_view_pan(tui_view *v, const st_run_view *rv, int dir)
     int w = v->L.plot[0].w > 4 ? v->L.plot[0].w : 4;
     int64_t end = v->frozen_end + dir * (w / 4), newest = tui_newest_col(v, rv);
     v->frozen_end = end > newest ? newest : end < w - 1 ? w - 1 : end;
-}
-
-char *tui_short_bytes(uint64_t bytes, char *buf, size_t len)
-{
-    return st_format_bytes_as((double)bytes, ST_UNITS_COMPACT, buf, len);
 }
 
 void tui_view_draw(tui_view *v, const st_run_view *rv, double now)

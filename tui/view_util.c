@@ -1,15 +1,20 @@
 /* view_util.c: drawing helpers of the screens (live and replay): colour
  * pairs and their attributes, safe text at a place, the centred box of the
- * help and the guard's alert (long lines wrap, nothing is cut). */
+ * help and the guard's alert (long lines wrap, nothing is cut); the plot's
+ * newest column and the short byte counts that the lanes and the panels
+ * share. */
 #include "view.h"
 #include "sanitize.h"
+#include "spark.h"
 #include "viewdraw.h"
 
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "stagetop/lanes.h"
+#include "stagetop/units.h"
 
 void tui_view_colors(const tui_view *v)
 {
@@ -135,4 +140,17 @@ void tui_view_help(const tui_view *v, const char *const *lines, int n)
     tui_frame_box(v, y0, x0, h, w);
     for (int i = 0; i < nr && i < h - 2; i++)
         tui_put(y0 + 1 + i, x0 + 2, w - 4, rows[i], bold[i] ? A_BOLD : A_NORMAL);
+}
+
+int64_t tui_newest_col(const tui_view *v, const st_run_view *rv)
+{
+    if (!rv->last)
+        return 0;
+    uint32_t iv = (uint32_t)lround(rv->interval * 1000.0);
+    return (int64_t)(tui_sample_k(rv->last->t_ms, iv) / v->per_col);
+}
+
+char *tui_short_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    return st_format_bytes_as((double)bytes, ST_UNITS_COMPACT, buf, len);
 }
