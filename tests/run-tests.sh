@@ -48,10 +48,27 @@ count() { # name, exit code; reads $log
 TIMEOUT=""
 for t in timeout gtimeout; do command -v $t >/dev/null 2>&1 && { TIMEOUT="$t -k 10 900"; break; }; done
 
+# The checkout stays as it was: a test writes only in its own temporary
+# directory.  After each test, git status (tracked and untracked files, not
+# the ignored build outputs) and the list of the root's entries are what
+# they were before it; a test that leaves something fails, naming it.
+snapshot() {
+    git -C "$ST_ROOT" status --porcelain --untracked-files=all 2>/dev/null
+    ls -A "$ST_ROOT"
+}
+
 run_one() {
     for name; do :; done   # the last argument: the test's path
     case "$name" in *${ONLY:-}*) ;; *) return ;; esac
+    before=$(snapshot)
     $TIMEOUT "$@" >"$log" 2>&1 </dev/null; rc=$?
+    after=$(snapshot)
+    if [ "$before" != "$after" ]; then
+        echo "FAIL: $name left the checkout changed (it must write only in its temporary directory):" >>"$log"
+        printf '%s\n' "$before" >"$log.before"; printf '%s\n' "$after" >"$log.after"
+        diff "$log.before" "$log.after" | sed 's/^/    /' >>"$log"
+        rm -f "$log.before" "$log.after"
+    fi
     count "$name" "$rc"
 }
 
