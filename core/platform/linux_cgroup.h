@@ -20,4 +20,7 @@ void st_lx_group_spawned(st_job_group *g, int32_t pid);
 void st_lx_group_discard(st_job_group *g);
 int st_lx_group_settle(st_job_group *g, int force, uint64_t *peak);
 
+/* linux_share.c: platform.h's read_share (smaps_rollup). */
+int st_lx_read_share(st_backend *b, st_proc_id id, st_proc_share *out, st_error *err);
+
 #endif

@@ -299,3 +299,36 @@ int st_lx_next_pid(const char *text, size_t len, size_t *pos, int32_t *pid, st_e
     *pos = (size_t)(q - text);
     return 1;
 }
+
+int st_lx_parse_rollup(const char *text, size_t len, st_lx_rollup *out, st_error *err)
+{
+    enum { PC = 1u << 7, PD = 1u << 8, SC = 1u << 9, SD = 1u << 10 };
+    static const kv_key keys[] = {
+        {"Pss", ST_LX_PSS, 1},         {"Pss_Anon", ST_LX_PSS_ANON, 1},
+        {"Pss_Shmem", ST_LX_PSS_SHMEM, 1}, {"SwapPss", ST_LX_SWAPPSS, 1},
+        {"Rss", ST_LX_R_RSS, 1},       {"Private_Clean", PC, 1},
+        {"Private_Dirty", PD, 1},      {"Shared_Clean", SC, 1},
+        {"Shared_Dirty", SD, 1},
+    };
+    uint64_t v[9] = {0};
+    unsigned valid;
+    int rc = parse_kv_file(text, len, keys, 9, v, &valid, "smaps_rollup", err);
+    memset(out, 0, sizeof *out);
+    if (rc != ST_OK)
+        return rc;
+    out->pss = v[0];
+    out->pss_anon = v[1];
+    out->pss_shmem = v[2];
+    out->swap_pss = v[3];
+    out->rss = v[4];
+    out->valid = valid & (ST_LX_PSS | ST_LX_PSS_ANON | ST_LX_PSS_SHMEM | ST_LX_SWAPPSS | ST_LX_R_RSS);
+    if ((valid & (PC | PD)) == (PC | PD)) {
+        out->private_bytes = v[5] + v[6];
+        out->valid |= ST_LX_PRIVATE;
+    }
+    if ((valid & (SC | SD)) == (SC | SD)) {
+        out->shared_bytes = v[7] + v[8];
+        out->valid |= ST_LX_SHARED;
+    }
+    return ST_OK;
+}

@@ -160,6 +160,10 @@ static void fill_mem(const st_lx_status *s, st_proc_id id, st_proc_mem *out)
         out->footprint = s->rss_anon + s->rss_shmem + s->vm_swap;
         out->valid |= ST_PM_FOOTPRINT;
     }
+    if (s->valid & ST_LX_RSSSHMEM) {
+        out->shmem = s->rss_shmem;
+        out->valid |= ST_PM_SHMEM;
+    }
     if (s->valid & ST_LX_VMRSS) {
         out->rss = s->vm_rss;
         out->valid |= ST_PM_RSS;

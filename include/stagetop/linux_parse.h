@@ -82,4 +82,30 @@ int st_lx_parse_psi(const char *text, size_t len, uint16_t *some_avg10_c, st_err
  * 0 at the end, ST_EPARSE on junk or a pid out of range (1..INT32_MAX). */
 int st_lx_next_pid(const char *text, size_t len, size_t *pos, int32_t *pid, st_error *err);
 
+/* Valid bits of st_lx_rollup. */
+enum st_lx_rollup_field {
+    ST_LX_PSS = 1u << 0,
+    ST_LX_PSS_ANON = 1u << 1,   /* Linux 5.8+ */
+    ST_LX_PSS_SHMEM = 1u << 2,  /* Linux 5.8+ */
+    ST_LX_SWAPPSS = 1u << 3,
+    ST_LX_R_RSS = 1u << 4,
+    ST_LX_PRIVATE = 1u << 5,    /* Private_Clean and Private_Dirty both */
+    ST_LX_SHARED = 1u << 6      /* Shared_Clean and Shared_Dirty both */
+};
+
+/* The fields of /proc/PID/smaps_rollup that stagetop uses, in bytes: the
+ * process's proportional share of each page it maps (a page mapped by k
+ * processes counts 1/k in each), and its private and shared resident
+ * bytes (file pages included). */
+typedef struct st_lx_rollup {
+    uint64_t pss, pss_anon, pss_shmem, swap_pss, rss;
+    uint64_t private_bytes, shared_bytes;
+    unsigned valid; /* enum st_lx_rollup_field bits */
+} st_lx_rollup;
+
+/* Parse /proc/PID/smaps_rollup (a "[rollup]" line, then "Key:  N kB"
+ * lines).  A kernel before 5.8 has no Pss_Anon / Pss_Shmem: they stay
+ * invalid (the caller flags it). */
+int st_lx_parse_rollup(const char *text, size_t len, st_lx_rollup *out, st_error *err);
+
 #endif

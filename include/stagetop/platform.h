@@ -35,6 +35,16 @@ void st_proc_vec_free(st_proc_vec *vec);
 /* st_proc_id and st_proc_mem, one process's reading that read_proc fills,
  * are the model's (sample.h): the lane table names the fields a tree sums. */
 
+/* One process's proportional reading (Linux /proc/PID/smaps_rollup;
+ * docs/metrics.md, "Counted once"): a page that k processes map counts 1/k
+ * in each, so the sum over a tree counts each page once. */
+typedef struct st_proc_share {
+    uint64_t counted; /* Pss_Anon + Pss_Shmem + SwapPss (valid when split) */
+    uint64_t alone;   /* Private_Clean + Private_Dirty: resident pages no other process maps */
+    uint64_t shared;  /* Shared_Clean + Shared_Dirty: resident pages others map too */
+    int split;        /* 1: the kernel has Pss_Anon and Pss_Shmem (5.8+); 0: counted is not known */
+} st_proc_share;
+
 /* st_sys_mem, the system's reading that read_system fills, is the model's
  * (sample.h): the lane table copies its lanes into a sample. */
 
@@ -153,6 +163,13 @@ typedef struct st_platform {
      * st_job_poll reaps them and the tree counts them.  Returns 1 when the
      * caller is one now; NULL: no such thing on this platform (macOS). */
     int (*become_subreaper)(void);
+
+    /* The proportional reading of one process (st_proc_share): costly (the
+     * kernel walks its page tables: ~1.4 ms for 100 MiB mapped, ~11 ms for
+     * 1 GiB), so the tree reads it within a CPU budget (core/run/tree_share.c).
+     * ST_ESRCH gone or another process; ST_EPERM refused.  Optional (NULL:
+     * no proportional counter on this platform, as on macOS). */
+    int (*read_share)(st_backend *b, st_proc_id id, st_proc_share *out, st_error *err);
 
     /* ---- capabilities: what the core may expect here (0/NULL in a fake
      * table: the Linux-like default) ---- */

@@ -111,7 +111,8 @@ enum st_pm_field {
     ST_PM_COUNTERS = 1u << 4, /* cpu_ns, child_cpu_ns, pageins, child_pageins */
     ST_PM_STATE = 1u << 5,    /* state */
     ST_PM_RATES = 1u << 6,    /* cpu_c, pageins_c (set by the tree, not the backend) */
-    ST_PM_COMM = 1u << 7      /* comm */
+    ST_PM_COMM = 1u << 7,     /* comm */
+    ST_PM_SHMEM = 1u << 8     /* shmem (Linux RssShmem) */
 };
 
 /* One process's memory, bytes. */
@@ -122,6 +123,7 @@ typedef struct st_proc_mem {
     uint64_t rss;       /* Linux VmRSS; macOS ri_resident_size */
     uint64_t swap;      /* Linux VmSwap; macOS: not available */
     uint64_t peak;      /* Linux VmHWM; macOS ri_lifetime_max_phys_footprint */
+    uint64_t shmem;     /* Linux RssShmem (shared memory mapped: it may be shared) */
     /* Counters since the process started (docs/metrics.md, "CPU and
      * page-ins"): its own CPU time (user + system) in ns and the part of
      * its children that it has reaped (Linux utime+stime and cutime+cstime

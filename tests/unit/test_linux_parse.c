@@ -321,6 +321,47 @@ static void children_list(void **state)
     assert_int_equal(pid, 3);
 }
 
+/* smaps_rollup: a real capture (Linux 6.18, `cat /proc/self/smaps_rollup`)
+ * and one in the layout of a kernel before 5.8 (hand-made: no Pss_Anon,
+ * Pss_File, Pss_Shmem, Pss_Dirty lines), whose split stays invalid. */
+static void rollup_real_capture(void **state)
+{
+    size_t len;
+    char *t = fixture_load("proc", "smaps_rollup-cat.txt", &len);
+    st_lx_rollup r;
+    st_error e;
+    (void)state;
+    assert_int_equal(st_lx_parse_rollup(t, len, &r, &e), ST_OK);
+    assert_int_equal(r.valid, ST_LX_PSS | ST_LX_PSS_ANON | ST_LX_PSS_SHMEM | ST_LX_SWAPPSS |
+                                  ST_LX_R_RSS | ST_LX_PRIVATE | ST_LX_SHARED);
+    assert_int_equal(r.rss, 1708 * 1024ull);
+    assert_int_equal(r.pss, 216 * 1024ull);
+    assert_int_equal(r.pss_anon, 116 * 1024ull);
+    assert_int_equal(r.pss_shmem, 0);
+    assert_int_equal(r.swap_pss, 0);
+    assert_int_equal(r.private_bytes, (36 + 116) * 1024ull);
+    assert_int_equal(r.shared_bytes, 1556 * 1024ull);
+    free(t);
+    t = fixture_load("proc", "smaps_rollup-5.4.txt", &len);
+    assert_int_equal(st_lx_parse_rollup(t, len, &r, &e), ST_OK);
+    assert_int_equal(r.valid, ST_LX_PSS | ST_LX_SWAPPSS | ST_LX_R_RSS | ST_LX_PRIVATE | ST_LX_SHARED);
+    assert_int_equal(r.pss, 41400 * 1024ull);
+    assert_int_equal(r.pss_anon, 0);
+    free(t);
+}
+
+static void rollup_junk(void **state)
+{
+    st_lx_rollup r;
+    st_error e;
+    (void)state;
+    assert_int_equal(st_lx_parse_rollup(S("Rss: 12 kB\nPss_Anon: x kB\n"), &r, &e), ST_EPARSE);
+    assert_int_equal(r.valid, 0);
+    assert_int_equal(st_lx_parse_rollup(S("Pss_Anon: 99999999999999999999 kB\n"), &r, &e), ST_EPARSE);
+    assert_int_equal(st_lx_parse_rollup(S(""), &r, &e), ST_OK); /* a zombie's: nothing */
+    assert_int_equal(r.valid, 0);
+}
+
 static void children_junk(void **state)
 {
     size_t pos;
@@ -363,6 +404,8 @@ int main(void)
         cmocka_unit_test(psi_junk),
         cmocka_unit_test(children_list),
         cmocka_unit_test(children_junk),
+        cmocka_unit_test(rollup_real_capture),
+        cmocka_unit_test(rollup_junk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
