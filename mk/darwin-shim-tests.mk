@@ -43,7 +43,7 @@ $(B)/tests/test_darwin_ancestry: $(DARWIN_ANC_SRC) $(DARWIN_SHIM_HDR) include/st
 
 # The watched tree (core/run/tree.c) over XNU's exit and re-parenting.
 DARWIN_TREE_SRC := tests/darwin/test_darwin_tree.c tests/darwin/fake_darwin.c \
-                   $(DARWIN_BACKEND) core/run/tree.c core/run/tree_rates.c core/model/lanes.c core/error.c core/platform/proc_vec.c
+                   $(DARWIN_BACKEND) core/run/tree.c core/run/tree_rates.c core/run/tree_share.c core/clock.c core/model/lanes.c core/error.c core/platform/proc_vec.c
 $(B)/tests/test_darwin_tree: $(DARWIN_TREE_SRC) $(DARWIN_SHIM_HDR) include/stagetop/tree.h
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
@@ -52,7 +52,7 @@ $(B)/tests/test_darwin_tree: $(DARWIN_TREE_SRC) $(DARWIN_SHIM_HDR) include/stage
 # The cpu, pageins and compressed lanes: the backend's units and the
 # tree's rates (core/run/tree_rates.c) over the scripted time bases.
 DARWIN_LANES_SRC := tests/darwin/test_darwin_lanes.c tests/darwin/fake_darwin.c \
-                    $(DARWIN_BACKEND) core/run/tree.c core/run/tree_rates.c core/model/lanes.c core/error.c core/platform/proc_vec.c
+                    $(DARWIN_BACKEND) core/run/tree.c core/run/tree_rates.c core/run/tree_share.c core/clock.c core/model/lanes.c core/error.c core/platform/proc_vec.c
 $(B)/tests/test_darwin_lanes: $(DARWIN_LANES_SRC) $(DARWIN_SHIM_HDR) include/stagetop/tree.h
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \

@@ -159,6 +159,38 @@ RP_UNUSED static uint64_t own_footprint(pid_t pid)
     return (uint64_t)(a + s + w) * 1024;
 }
 
+/* The test's own proportional sum of one process, bytes (-1: unreadable
+ * or a kernel without Pss_Anon / Pss_Shmem). */
+RP_UNUSED static long long own_pss(pid_t pid)
+{
+    char path[64], line[256];
+    long long sum = 0;
+    int seen = 0;
+    FILE *f;
+    snprintf(path, sizeof path, "/proc/%d/smaps_rollup", (int)pid);
+    if (!(f = fopen(path, "r")))
+        return -1;
+    while (fgets(line, sizeof line, f)) {
+        static const char *const keys[] = {"Pss_Anon:", "Pss_Shmem:", "SwapPss:"};
+        for (int k = 0; k < 3; k++)
+            if (strncmp(line, keys[k], strlen(keys[k])) == 0) {
+                sum += strtoll(line + strlen(keys[k]), NULL, 10);
+                seen |= 1 << k;
+            }
+    }
+    fclose(f);
+    return (seen & 3) == 3 ? sum * 1024 : -1;
+}
+
+/* What the tree's footprint is for a member of a tree that may share
+ * (docs/metrics.md, "Counted once"): its proportional sum where the
+ * kernel has one, else its status sum. */
+RP_UNUSED static uint64_t own_counted(pid_t pid)
+{
+    long long p = own_pss(pid);
+    return p >= 0 ? (uint64_t)p : own_footprint(pid);
+}
+
 RP_UNUSED static long long own_meminfo_kb(const char *key)
 {
     char line[256];

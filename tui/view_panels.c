@@ -82,8 +82,11 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
         int gx = tui_put(b->y + 1, 0, b->w, line, A_NORMAL);
         if (guard[0])
             gx += tui_put(b->y + 1, gx, b->w - gx, guard, guard_a) + 2;
-        snprintf(line, sizeof line, "%s%sfootprint = %s%s%s", stage[0] ? stage + 2 : "",
-                 stage[0] ? "  " : "", rv->footprint_metric, drop, v->frozen ? "  [FROZEN]" : "");
+        char age[32] = "";
+        if (rv->footprint_carried) /* the proportional reading's age (docs/metrics.md) */
+            snprintf(age, sizeof age, " (%.0fs old)", rv->footprint_age_s);
+        snprintf(line, sizeof line, "%s%sfootprint = %s%s%s%s", stage[0] ? stage + 2 : "",
+                 stage[0] ? "  " : "", rv->footprint_metric, age, drop, v->frozen ? "  [FROZEN]" : "");
         tui_put(b->y + 1, gx, b->w - gx, line, A_NORMAL);
     } else {
         snprintf(line, sizeof line, " %ld  %zu procs  %s  %gs  ", (long)rv->root_pid,

@@ -59,7 +59,7 @@ static void fill_meta(st_monitor *m)
     meta->mem_total = (m->sys.valid & ST_SYS_MEMTOTAL) ? m->sys.mem_total : 0;
     meta->swap_total = (m->sys.valid & ST_SYS_SWAPTOTAL) ? m->sys.swap_total : 0;
     snprintf(meta->footprint_metric, sizeof meta->footprint_metric, "%s",
-             m->plat->footprint_metric);
+             st_tree_share_metric(&m->tree.share, m->plat->footprint_metric));
     if (m->opts.job_log && *m->opts.job_log) { /* where the job's output went */
         st_jw w;
         st_jw_init(&w, -1);

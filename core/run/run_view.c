@@ -91,7 +91,9 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     memset(v, 0, sizeof *v);
     v->meta = &m->meta;
     v->interval = m->opts.interval;
-    v->footprint_metric = m->plat && m->plat->footprint_metric ? m->plat->footprint_metric : "";
+    v->footprint_metric = m->meta.footprint_metric; /* the definition in force (tree_share.c) */
+    v->footprint_carried = m->tree.share.in_force;
+    v->footprint_age_s = m->tree.share.age_s;
     v->peak_metric = m->plat ? m->plat->peak_metric : NULL;
     v->root_pid = m->tree.root.pid;
     v->uptime_s = now - m->t0;

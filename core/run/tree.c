@@ -52,6 +52,7 @@ int st_tree_init(st_tree *t, const st_platform *plat, st_backend *b, int32_t pid
     t->members[0].id = t->root;
     t->n_members = 1;
     t->root_alive = 1;
+    st_tree_share_probe(&t->share, plat, b, t->root);
     return ST_OK;
 }
 
@@ -63,6 +64,7 @@ void st_tree_free(st_tree *t)
     free(t->members);
     st_proc_vec_free(&t->scratch);
     st_tree_rates_free(&t->rates);
+    st_tree_share_free(&t->share);
     t->members = NULL;
     t->n_members = t->cap = 0;
 }
@@ -267,5 +269,7 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
         if (l->source == ST_LS_PROC && ((has & st_lane_bit(i)) || (w == 0 && l->sum == ST_LSUM_READ)))
             st_lane_set_raw(l, out, sum[i]);
     }
+    if ((rc = st_tree_share_apply(&t->share, t->plat, t->b, t->members, w, now_s, out, err)) != ST_OK)
+        return rc;
     return st_tree_rates_update(&t->rates, t->members, w, now_s, out, err);
 }

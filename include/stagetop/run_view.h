@@ -52,7 +52,10 @@ typedef struct st_run_view {
     /* ---- meta: what is watched ---- */
     const st_trace_meta *meta;    /* command, pid, platform, interval ... */
     double interval;              /* seconds between samples (columns) */
-    const char *footprint_metric; /* the platform's name for it ("" unknown) */
+    const char *footprint_metric; /* the definition in force ("" unknown) */
+    int footprint_carried;        /* live: the footprint carries proportional
+                                     corrections (core/run/tree_share.c)... */
+    double footprint_age_s;       /* ...the oldest of them, seconds */
     const char *peak_metric;      /* the kernel peak's name, NULL: "kernel" */
     int32_t root_pid;             /* the watched root (0 unknown) */
     int replay;                   /* 1: made from a trace, not a live run */

@@ -49,6 +49,50 @@ void st_tree_rates_free(st_tree_rates *r);
  * included).  The rest after its last reading is added at the next sample. */
 void st_tree_note_exit(st_tree_rates *r, int32_t pid, uint64_t cpu_ns, uint64_t majflt);
 
+/* The footprint counted once (core/run/tree_share.c; docs/metrics.md,
+ * "Counted once"): each member's carried correction, its status sum
+ * minus its proportional sum at its last read. */
+typedef struct st_share_ent {
+    st_proc_id id;
+    uint64_t delta;  /* status footprint minus Pss_Anon + Pss_Shmem + SwapPss, at t */
+    uint64_t fp;     /* its status footprint at this sample */
+    double t;        /* when delta was read; when it joined while has is 0 */
+    double tried_s;  /* the sample that last tried it */
+    int has;         /* delta was read */
+} st_share_ent;
+
+#define ST_SHARE_CPU 0.02        /* the budget: 2 % of one core */
+#define ST_SHARE_CREDIT_MAX 0.1  /* CPU seconds of budget that may be saved up */
+#define ST_SHARE_FRESH_S 1.0     /* a member read this recently is not read again */
+#define ST_SHARE_METRIC "pss_anon+pss_shmem+swap_pss"
+
+typedef struct st_tree_share {
+    st_share_ent *e, *scratch;
+    size_t n, cap, scap;
+    double credit_s;  /* CPU seconds the next reads may take */
+    double last_s;    /* the previous sample's time, -1 before */
+    int split;        /* 1: the proportional path is in use (a kernel with
+                         Pss_Anon and Pss_Shmem, a readable root); 0: the
+                         status sum, shared pages counted per process */
+    int in_force;     /* the last sample's footprint was corrected */
+    double age_s;     /* then: its oldest correction, seconds */
+    uint64_t reads;   /* proportional reads so far */
+    double cost_s;    /* the CPU seconds they took */
+} st_tree_share;
+
+/* Decide the definition at the start: split = 1 when root's proportional
+ * reading is readable and split (else the status sum stays, flagged). */
+void st_tree_share_probe(st_tree_share *sh, const st_platform *plat, st_backend *b,
+                         st_proc_id root);
+/* Correct out->footprint (the status sum over m[0..n)): read proportional
+ * readings within the budget, subtract the carried corrections. */
+int st_tree_share_apply(st_tree_share *sh, const st_platform *plat, st_backend *b,
+                        const st_proc_mem *m, size_t n, double now_s, st_sample *out,
+                        st_error *err);
+/* The definition in force: ST_SHARE_METRIC, or plain (the platform's). */
+const char *st_tree_share_metric(const st_tree_share *sh, const char *plain);
+void st_tree_share_free(st_tree_share *sh);
+
 typedef struct st_tree {
     const st_platform *plat;
     st_backend *b;
@@ -65,6 +109,7 @@ typedef struct st_tree {
     st_tree_rates rates;     /* CPU, page-ins */
     st_proc_id reaper;       /* st_tree_adopt_orphans_of (has_reaper) */
     int has_reaper;
+    st_tree_share share;     /* the footprint counted once (tree_share.c) */
 } st_tree;
 
 /* Start watching pid.  ST_ESRCH no such process, ST_EPERM not allowed. */

@@ -41,7 +41,7 @@ sys.exit(0 if eval(sys.argv[1]) else 1)' "$1"
 }
 check "header: job state, pid and command of the root" \
     wait_screen live 15 "^\[RUNNING\] pid $demo .*demo --encoder-mib 24"
-metric=anon+shmem+swap; [ "$(uname -s)" = Darwin ] && metric=phys_footprint  # docs/metrics.md
+metric='pss_anon+pss_shmem+swap_pss ([0-9]*s old)'; [ "$(uname -s)" = Darwin ] && metric=phys_footprint  # docs/metrics.md
 check "header: processes in the tree, interval, footprint metric" \
     wait_screen live 10 "3 procs .*every 0.2s.*footprint = $metric"
 check "footprint lane: current value and peak" footprint_lane

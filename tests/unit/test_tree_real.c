@@ -60,10 +60,10 @@ static void tree_sums_every_member_incl_thread_child(void **state)
     assert_int_equal(st_tree_sample(&t, 0.0, &s, NULL), ST_OK);
     assert_int_equal(s.procs, 4);
     assert_int_equal(t.members[0].id.pid, w->pid); /* root first */
-    want = own_footprint(w->pid);
+    want = own_counted(w->pid);
     for (int i = 0; i < n; i++) {
         assert_true(member_has(&t, kids[i]));
-        want += own_footprint(kids[i]);
+        want += own_counted(kids[i]);
     }
     assert_true(s.footprint >= (32 + 3 * 16) * MIB);
     assert_within(s.footprint, want, 0.02);
@@ -225,7 +225,7 @@ static void child_of_new_thread_is_found(void **state)
     assert_int_equal(st_tree_sample(&t, 1.0, &s, NULL), ST_OK);
     assert_int_equal(s.procs, 3);
     assert_true(member_has(&t, q));
-    assert_within(s.footprint, own_footprint(w->pid) + own_footprint(kids[0]) + own_footprint(q), 0.02);
+    assert_within(s.footprint, own_counted(w->pid) + own_counted(kids[0]) + own_counted(q), 0.02);
     st_tree_free(&t);
 }
 
@@ -256,10 +256,10 @@ static void over_the_fd_cap_reads_the_same(void **state)
         assert_int_equal(st_tree_sample(&t, round * 0.5, &s, NULL), ST_OK);
         assert_int_equal(s.procs, 17);
     }
-    want = own_footprint(w->pid);
+    want = own_counted(w->pid);
     for (int i = 0; i < n; i++) {
         assert_true(member_has(&t, kids[i]));
-        want += own_footprint(kids[i]);
+        want += own_counted(kids[i]);
     }
     assert_within(s.footprint, want, 0.02);
     st_tree_free(&t);

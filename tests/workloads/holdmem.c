@@ -15,6 +15,12 @@
  *                   --hold-ms MS, munmap, stay alive (in child 0 with
  *                   --spike-in-child, else in the root)
  * --exit-child-after MS   child 0 exits MS ms after it is ready
+ * --cow-children K  after the root has filled its memory, K more children
+ *                   that keep it (copy-on-write: each page shared by all)
+ *                   and hold nothing of their own
+ * --shm             the root's memory is a file of /dev/shm (unlinked at
+ *                   once) mapped shared; --cow-children read every page of
+ *                   it, so it is in each one's RssShmem
  *
  * Children are forked before the root fills its memory, so no page is
  * shared copy-on-write (a shared page would count in both processes' RSS).
@@ -36,6 +42,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +56,8 @@
 
 typedef struct opts {
     long mib, children, child_mib, threads, spike, hold_ms, exit_after_ms;
-    int thread_child, spike_in_child;
+    long cow_children;
+    int thread_child, spike_in_child, shm;
 } opts;
 
 typedef struct msg { /* child -> root, one write (atomic: < PIPE_BUF) */
@@ -62,6 +70,7 @@ static int report_fd[2] = {-1, -1}; /* children write, root reads */
 static int life_fd[2] = {-1, -1};   /* root holds the write end; EOF = root gone */
 static void *root_mem;
 static size_t root_len;
+static int keeps_root; /* a --cow-children child: it keeps root_mem */
 
 __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...);
 static void say(const char *fmt, ...)
@@ -94,8 +103,9 @@ static void sleep_ms(long ms)
     }
 }
 
-/* mmap mib MiB and fill every byte with xorshift64 output. */
-static void *fill_random(long mib, size_t *len)
+/* mmap mib MiB (shared, a /dev/shm file's, with shm) and fill every byte
+ * with xorshift64 output. */
+static void *fill_random_in(long mib, size_t *len, int shm)
 {
     uint64_t x = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)time(NULL) ^ 0x5DEECE66Dull;
     uint64_t *p;
@@ -103,7 +113,21 @@ static void *fill_random(long mib, size_t *len)
     *len = (size_t)mib << 20;
     if (*len == 0)
         return NULL;
-    p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (shm) {
+        char path[64];
+        int fd;
+        snprintf(path, sizeof path, "/dev/shm/holdmem-%d", (int)getpid());
+        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0)
+            die("/dev/shm");
+        unlink(path);
+        if (ftruncate(fd, (off_t)*len) != 0)
+            die("ftruncate /dev/shm");
+        p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+    } else {
+        p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    }
     if (p == MAP_FAILED)
         die("mmap");
     n = *len / sizeof *p;
@@ -115,6 +139,8 @@ static void *fill_random(long mib, size_t *len)
     }
     return p;
 }
+
+static void *fill_random(long mib, size_t *len) { return fill_random_in(mib, len, 0); }
 
 static void send_msg(int32_t kind)
 {
@@ -142,8 +168,15 @@ static void child_main(int cmd_fd, int is_first, int32_t ready_kind)
 #endif
     if (getppid() == 1)
         _exit(0);
-    if (root_mem) /* forked late: drop the root's pages */
+    if (root_mem && keeps_root) { /* map every shared page (a read each) */
+        volatile const unsigned char *q = root_mem;
+        unsigned sum = 0;
+        for (size_t i = 0; i < root_len; i += 4096)
+            sum += q[i];
+        (void)sum;
+    } else if (root_mem) { /* forked late: drop the root's pages */
         munmap(root_mem, root_len);
+    }
     close(report_fd[0]);
     close(life_fd[1]);
     (void)fill_random(o.child_mib, &len);
@@ -246,6 +279,8 @@ static void parse(int argc, char **argv)
         else if (!strcmp(a, "--spike")) o.spike = num_arg(argc, argv, &i);
         else if (!strcmp(a, "--hold-ms")) o.hold_ms = num_arg(argc, argv, &i);
         else if (!strcmp(a, "--exit-child-after")) o.exit_after_ms = num_arg(argc, argv, &i);
+        else if (!strcmp(a, "--cow-children")) o.cow_children = num_arg(argc, argv, &i);
+        else if (!strcmp(a, "--shm")) o.shm = 1;
         else if (!strcmp(a, "--thread-child")) o.thread_child = 1;
         else if (!strcmp(a, "--spike-in-child")) o.spike_in_child = 1;
         else {
@@ -297,8 +332,17 @@ int main(int argc, char **argv)
         say("child %d %ld %s", (int)m.pid, o.child_mib,
             m.kind == 'T' ? "thread" : "main");
     }
-    root_mem = fill_random(o.mib, &root_len);
-    say("ready %d %ld", (int)getpid(), 1 + nchildren);
+    root_mem = fill_random_in(o.mib, &root_len, o.shm);
+    keeps_root = 1;
+    for (long k = 0; k < o.cow_children; k++) {
+        child ch = start_child(0, 'R');
+        msg m;
+        while ((m = wait_msg()).kind != 'R' || m.pid != ch.pid)
+            on_report(&m, &first);
+        say("child %d %ld main", (int)ch.pid, o.child_mib);
+    }
+    keeps_root = 0;
+    say("ready %d %ld", (int)getpid(), 1 + nchildren + o.cow_children);
 
     for (;;) {
         struct pollfd pf[2] = {{0, POLLIN, 0}, {report_fd[0], POLLIN, 0}};

@@ -1,0 +1,88 @@
+/* test_tree_share: the tree's footprint counts a shared page once
+ * (core/run/tree_share.c, docs/metrics.md "Counted once"), against REAL
+ * processes: holdmem's root fills 96 MiB with random bytes, then forks 4
+ * children that keep it copy-on-write (or, with --shm, map the same
+ * /dev/shm file and read each page).  The expected figure is the test's own
+ * sum of Pss_Anon + Pss_Shmem + SwapPss over /proc/PID/smaps_rollup (stdio,
+ * not core/platform/linux_parse.c); the per-process sum is from status. */
+#define _GNU_SOURCE
+#include "realproc.h"
+
+static void shared_tree(ctx *c, int shm)
+{
+    static const char *const cow[] = {"--mib", "96", "--cow-children", "4", NULL};
+    static const char *const cow_shm[] = {"--mib", "96", "--cow-children", "4", "--shm", NULL};
+    wl *w = wl_start(c, shm ? cow_shm : cow);
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[4];
+    uint64_t pss = 0, per_process = 0;
+    int n = wl_ready(w, kids, 4, NULL);
+    assert_int_equal(n, 4);
+    if (own_pss(w->pid) < 0)
+        skip(); /* a kernel before 5.8: run-tests.sh reports it, it is not a pass */
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.5, NULL), ST_OK);
+    assert_string_equal(st_tree_share_metric(&t.share, P->footprint_metric), ST_SHARE_METRIC);
+    /* a sample, then as many as the budget needs to read each member once
+     * (each waits on the tree's own state, not on time) */
+    for (double now = 0; now < 60; now += 0.5) {
+        assert_int_equal(st_tree_sample(&t, now, &s, NULL), ST_OK);
+        size_t read = 0;
+        for (size_t k = 0; k < t.share.n; k++)
+            read += t.share.e[k].has;
+        if (s.procs == 5 && read == 5)
+            break;
+    }
+    assert_int_equal(s.procs, 5);
+    per_process = own_footprint(w->pid);
+    pss = (uint64_t)own_pss(w->pid);
+    for (int i = 0; i < 4; i++) {
+        per_process += own_footprint(kids[i]);
+        pss += (uint64_t)own_pss(kids[i]);
+    }
+    /* the case is real: the status sum counts the 96 MiB five times */
+    assert_true(per_process >= 5 * 96 * MIB);
+    assert_true(pss >= 96 * MIB && pss < 2 * 96 * MIB);
+    assert_within(s.footprint, pss, 0.02);
+    assert_true(s.footprint * 3 < per_process);
+    assert_true(t.share.in_force);
+    if (getenv("SHARE_FIGURES"))
+        fprintf(stderr, "# tree %llu B, sum of PSS %llu B, per-process sum %llu B, %llu reads, %.2f ms CPU\n",
+                (unsigned long long)s.footprint, (unsigned long long)pss,
+                (unsigned long long)per_process, (unsigned long long)t.share.reads,
+                t.share.cost_s * 1e3);
+    st_tree_free(&t);
+}
+
+static void forked_tree_counts_a_cow_page_once(void **state) { shared_tree(*state, 0); }
+static void dev_shm_tree_counts_a_page_once(void **state) { shared_tree(*state, 1); }
+
+/* One process without shared memory: the status sum is exact and nothing
+ * is read at the proportional cost. */
+static void lone_process_reads_no_rollup(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--mib", "32", NULL};
+    wl *w = wl_start(c, args);
+    st_tree t;
+    st_sample s = {0};
+    pid_t kids[1];
+    wl_ready(w, kids, 1, NULL);
+    assert_int_equal(st_tree_init(&t, P, c->b, w->pid, 0.5, NULL), ST_OK);
+    for (double now = 0; now < 2; now += 0.5)
+        assert_int_equal(st_tree_sample(&t, now, &s, NULL), ST_OK);
+    assert_int_equal(t.share.reads, 0);
+    assert_false(t.share.in_force);
+    assert_within(s.footprint, own_footprint(w->pid), 0.02);
+    st_tree_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        RP_TEST(forked_tree_counts_a_cow_page_once),
+        RP_TEST(dev_shm_tree_counts_a_page_once),
+        RP_TEST(lone_process_reads_no_rollup),
+    };
+    return RP_RUN(tests);
+}
