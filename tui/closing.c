@@ -163,8 +163,11 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
         row(f, "duration", "%s (%zu samples)",
             st_format_duration((s->last_t_ms - s->first_t_ms) / 1000.0, a, sizeof a), s->n_samples);
         if (s->has_kernel_peak)
-            row(f, "peak footprint", "%s (kernel peak %s, %s)",
+            row(f, "peak footprint", "%s (%s %s, %s)",
                 st_format_bytes(s->peak_footprint, a, sizeof a),
+                strcmp(s->kernel_peak_source, "cgroup") == 0
+                    ? "the tree's kernel peak, page cache in, swap out:" /* memory.peak */
+                    : "largest process's peak",
                 st_format_bytes(s->kernel_peak, b, sizeof b),
                 s->kernel_peak_source[0] ? s->kernel_peak_source : "source unknown");
         else

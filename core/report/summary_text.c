@@ -111,8 +111,12 @@ void st_report_summary_text(const st_trace *t, st_sb *w, int width)
                  value(rows, n, "peak_footprint", a, sizeof a));
     st_sb_printf(w, "%-*s", LABEL_W, "kernel peak");
     if (s->has_kernel_peak) {
+        /* a per-process mark, unless the kernel kept the tree's (cgroup
+         * memory.peak): never shown as if it were the tree's (docs/metrics.md) */
+        int tree = strcmp(s->kernel_peak_source, "cgroup") == 0;
         st_sb_str(w, st_format_bytes(s->kernel_peak, a, sizeof a));
-        st_sb_str(w, " (source: ");
+        st_sb_str(w, tree ? " (the tree's, page cache in, swap out; source: "
+                          : " (the largest process's peak; source: ");
         if (s->kernel_peak_source[0])
             st_text_clean_to(w, s->kernel_peak_source, sizeof s->kernel_peak_source, 16);
         else

@@ -19,7 +19,8 @@ rc=$?
 check "C: the job's own code (3, got $rc)" [ $rc -eq 3 ]
 check "C: the summary gives the exit status" grep -q "^  job  *exit status 3$" "$T/c.err"
 check "C: ... the duration and samples" grep -q "^  duration  *[0-9.]*s ([0-9]* samples)" "$T/c.err"
-check "C: ... the peak with the kernel peak and its source" grep -Eq "^  peak footprint .*kernel peak .*(wait4|cgroup|sampled)" "$T/c.err"
+check "C: ... the peak with the largest process's peak (or the cgroup's, said so) and its source" \
+    grep -Eq "^  peak footprint .*(largest process's peak .*(wait4|sampled)|the tree's kernel peak, page cache in, swap out: .*cgroup)" "$T/c.err"
 check "C: ... swap" grep -q "^  swap  " "$T/c.err"
 check "C: ... the minimum level" grep -q "^  min level  *[0-9.]*%" "$T/c.err"
 check "C: ... the stage table, both stages" sh -c "grep -q '^  stages  ' '$T/c.err' && grep -Eq '^  (stages)? +alpha ' '$T/c.err' && grep -Eq '^  (stages)? +beta ' '$T/c.err'"

@@ -56,7 +56,7 @@ static void whole_run(void **state)
     assert_non_null(strstr(s, "exit status     3\n"));
     assert_non_null(strstr(s, "duration        1m30s, 4 samples\n"));
     assert_non_null(strstr(s, "peak footprint  2.00 GiB\n"));
-    assert_non_null(strstr(s, "kernel peak     3.00 GiB (source: wait4)\n"));
+    assert_non_null(strstr(s, "kernel peak     3.00 GiB (the largest process's peak; source: wait4)\n"));
     assert_non_null(strstr(s, "swap            1.00 GiB start \xE2\x86\x92 3.00 GiB peak, growth +1.00 GiB\n"));
     assert_non_null(strstr(s, "min level       45.50%\n"));
     /* 80 columns: names get 24 (23 and "…") */
