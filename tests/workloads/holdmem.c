@@ -21,6 +21,8 @@
  * --shm             the root's memory is a file of /dev/shm (unlinked at
  *                   once) mapped shared; --cow-children read every page of
  *                   it, so it is in each one's RssShmem
+ * (stdin "rewrite": the root writes new random bytes over its --mib, so
+ * copy-on-write pages break: its copy becomes its own; "rewritten" after)
  *
  * Children are forked before the root fills its memory, so no page is
  * shared copy-on-write (a shared page would count in both processes' RSS).
@@ -393,6 +395,15 @@ int main(int argc, char **argv)
                     while ((m = wait_msg()).kind != 'T')
                         on_report(&m, &first);
                     say("child %d %ld thread", (int)m.pid, o.child_mib);
+                } else if (!strcmp(line, "rewrite") && root_mem) {
+                    uint64_t *q = root_mem, x = 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();
+                    for (size_t i = 0; i < root_len / sizeof *q; i++) {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        q[i] = x;
+                    }
+                    say("rewritten %d", (int)getpid());
                 } else if (!strcmp(line, "fork")) {
                     child ch = start_child(0, 'R');
                     msg m;
