@@ -239,13 +239,28 @@ const st_diff_col st_diff_cols[] = {
 };
 const size_t st_diff_n_cols = sizeof st_diff_cols / sizeof st_diff_cols[0];
 
+int st_diff_metric_note(const st_diff *d, char *buf, size_t n)
+{
+    const char *a = d->a->meta.footprint_metric, *b = d->b->meta.footprint_metric;
+    char ca[64], cb[64];
+    if (!a[0] || !b[0] || strcmp(a, b) == 0)
+        return 0;
+    clean_str(a, sizeof d->a->meta.footprint_metric, 40, ca, sizeof ca);
+    clean_str(b, sizeof d->b->meta.footprint_metric, 40, cb, sizeof cb);
+    snprintf(buf, n, "the footprints differ in definition: A %s, B %s (docs/metrics.md); "
+             "part of a footprint change is the definition", ca, cb);
+    return 1;
+}
+
 char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b)
 {
     st_sb w;
-    char name[200], x[128], y[128], z[64];
+    char name[200], x[128], y[128], z[64], note[200];
     st_sb_init(&w);
     side_line(&w, "A", label_a, d->a);
     side_line(&w, "B", label_b, d->b);
+    if (st_diff_metric_note(d, note, sizeof note))
+        st_sb_printf(&w, "note: %s\n", note);
     st_sb_char(&w, '\n');
     cell(&w, "stage", 22, 0);
     for (size_t c = 0; c < st_diff_n_cols; c++)

@@ -399,7 +399,7 @@ char *st_report_diff_md_charts(const st_diff *d, const char *label_a, const char
                                const st_report_charts *charts, st_error *err)
 {
     const char *labels[2] = {label_a, label_b};
-    char what[640], x[128], y[128], z[64];
+    char what[640], x[128], y[128], z[64], note[200];
     st_sb w;
     st_sb_init(&w);
     st_sb_str(&w, "### Memory comparison: A ");
@@ -419,6 +419,11 @@ char *st_report_diff_md_charts(const st_diff *d, const char *label_a, const char
     st_sb_printf(&w, " |\n| samples | %zu | %zu |\n", d->a->summary.n_samples,
                  d->b->summary.n_samples);
     env_rows2(&w, d->a, d->b);
+    if (st_diff_metric_note(d, note, sizeof note)) {
+        st_sb_str(&w, "\n**Note:** ");
+        esc(&w, note, sizeof note);
+        st_sb_str(&w, ".\n");
+    }
 
     st_sb_str(&w, "\n#### Stages\n\n");
     if (!d->n_stages) {

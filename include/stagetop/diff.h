@@ -83,6 +83,10 @@ extern const size_t st_diff_n_cols;
 
 /* The comparison as text (for a terminal) and as JSON; malloc'd, NULL when
  * out of memory.  label_a / label_b name the sides (file names). */
+/* When the two traces' footprints have different definitions
+ * (meta.footprint_metric, docs/metrics.md), a sentence that says so into
+ * buf, and 1; else 0.  The text and the Markdown report print it. */
+int st_diff_metric_note(const st_diff *d, char *buf, size_t n);
 char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b);
 char *st_diff_json(const st_diff *d);
 

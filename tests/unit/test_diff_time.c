@@ -98,10 +98,44 @@ static void per_stage_time_swap_level(void **state)
     st_trace_free(&b);
 }
 
+/* Two traces whose footprints have different definitions (docs/metrics.md,
+ * "Counted once"): the text and the Markdown say so; the same definition,
+ * or one unknown (stageload), says nothing. */
+static void footprint_definitions_that_differ_are_said(void **state)
+{
+    (void)state;
+    st_trace a, b;
+    st_diff d;
+    char *tx, *md;
+    load_trace(TRACE_A, &a);
+    load_trace(TRACE_B, &b);
+    assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
+    tx = st_diff_text(&d, "a", "b");
+    assert_null(strstr(tx, "definition")); /* neither says one */
+    free(tx);
+    snprintf(a.meta.footprint_metric, sizeof a.meta.footprint_metric, "anon+shmem+swap");
+    snprintf(b.meta.footprint_metric, sizeof b.meta.footprint_metric, "anon+shmem+swap");
+    tx = st_diff_text(&d, "a", "b");
+    assert_null(strstr(tx, "definition"));
+    free(tx);
+    snprintf(b.meta.footprint_metric, sizeof b.meta.footprint_metric, "pss_anon+pss_shmem+swap_pss");
+    tx = st_diff_text(&d, "a", "b");
+    md = st_report_diff_md(&d, "a", "b", NULL);
+    assert_non_null(strstr(tx, "\nnote: the footprints differ in definition: A anon+shmem+swap, "
+                               "B pss_anon+pss_shmem+swap_pss (docs/metrics.md)"));
+    assert_non_null(strstr(md, "**Note:** the footprints differ in definition"));
+    free(tx);
+    free(md);
+    st_diff_free(&d);
+    st_trace_free(&a);
+    st_trace_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(per_stage_time_swap_level),
+        cmocka_unit_test(footprint_definitions_that_differ_are_said),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
