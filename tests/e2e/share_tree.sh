@@ -1,0 +1,79 @@
+#!/bin/sh
+# The tree footprint counts a shared page once (docs/metrics.md, "Counted
+# once"), end to end: real processes, the real binary, its record.  holdmem's
+# root fills 96 MiB with random bytes and forks 4 children that keep it
+# copy-on-write (then again through a /dev/shm file each child reads);
+# `stagetop -p --headless --record` watches; the record's footprint must be
+# within 2 % of the sum of Pss_Anon + Pss_Shmem + SwapPss that this test
+# reads itself from /proc/PID/smaps_rollup, and far below the status sum.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+T=$(mktemp -d)
+trap 'exec 8>&- 9>&-; cleanup_jobs; rm -rf "$T"' EXIT
+
+# own_sums PID...: "PSS_SUM STATUS_SUM" in bytes (-1 PSS: no Pss_Anon)
+own_sums() {
+    python3 - "$@" <<'PY'
+import sys
+pss = st = 0
+for pid in sys.argv[1:]:
+    r = {}
+    for l in open(f"/proc/{pid}/smaps_rollup"):
+        k, _, v = l.partition(":")
+        if v.strip().endswith("kB"):
+            r[k] = int(v.split()[0]) * 1024
+    if "Pss_Anon" not in r or "Pss_Shmem" not in r:
+        print(-1, 0); sys.exit()
+    pss += r["Pss_Anon"] + r["Pss_Shmem"] + r.get("SwapPss", 0)
+    s = {}
+    for l in open(f"/proc/{pid}/status"):
+        k, _, v = l.partition(":")
+        if v.strip().endswith("kB"):
+            s[k] = int(v.split()[0]) * 1024
+    st += s["RssAnon"] + s["RssShmem"] + s.get("VmSwap", 0)
+print(pss, st)
+PY
+}
+
+# samples_with FILE N: the record holds N samples of 5 processes
+samples_with() {
+    [ "$(grep -c '"type":"sample".*"procs":5' "$1" 2>/dev/null)" -ge "$2" ]
+}
+
+one_case() { # name, holdmem's extra argument
+    name=$1; shift
+    rm -f "$T/fifo" "$T/out"
+    mkfifo "$T/fifo"
+    "$WORKLOADS/holdmem" --mib 96 --cow-children 4 "$@" <"$T/fifo" >"$T/out" &
+    hm=$!
+    remember_job $hm
+    exec 8>"$T/fifo" # holdmem's stdin, held open: closing it ends the tree
+    until_ok 30 grep -q '^ready' "$T/out" || { check "$name: holdmem is ready" false; return; }
+    kids=$(sed -n 's/^child \([0-9]*\) .*/\1/p' "$T/out" | tr '\n' ' ')
+    set -- $(own_sums $hm $kids)
+    if [ "$1" -lt 0 ]; then skip "$name" "the kernel's smaps_rollup has no Pss_Anon (before 5.8)"; exec 8>&-; return; fi
+    "$STAGETOP" -p $hm --headless --interval 0.2 --record "$T/$name.jsonl" 2>"$T/$name.err" 8>&- &
+    st=$!
+    wait_for "$name: 10 samples of the whole tree" 60 samples_with "$T/$name.jsonl" 10
+    set -- $(own_sums $hm $kids)
+    pss=$1 status=$2
+    exec 8>&- # the tree ends, and stagetop with it
+    wait $st
+    check "$name: stagetop ends with the tree (exit 0)" [ $? -eq 0 ]
+    check "$name: the record names the definition (footprint_metric pss_anon+pss_shmem+swap_pss)" \
+        grep -q '"footprint_metric":"pss_anon+pss_shmem+swap_pss"' "$T/$name.jsonl"
+    check "$name: the status sum counts the 96 MiB five times (the case is real)" \
+        [ "$status" -ge $((5 * 96 * 1048576)) ]
+    check "$name: the last footprint of the whole tree is within 2 % of the sum of PSS ($pss B), far below the status sum ($status B)" \
+        python3 -c '
+import json, sys
+pss, status = int(sys.argv[2]), int(sys.argv[3])
+s = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "sample" and r.get("procs") == 5]
+fp = s[-1]["footprint"]
+print("footprint", fp, "pss", pss, "status", status)
+sys.exit(0 if abs(fp - pss) <= 0.02 * pss and fp * 3 < status else 1)' "$T/$name.jsonl" "$pss" "$status"
+}
+
+one_case fork
+one_case shm --shm
