@@ -55,18 +55,21 @@ void st_tree_share_probe(st_tree_share *sh, const st_platform *plat, st_backend 
 static int sync_table(st_tree_share *sh, const st_proc_mem *m, size_t n, double now_s,
                       st_error *err)
 {
-    size_t w = 0;
+    size_t w = 0, h = 0; /* h: where the next member's entry likely is (the order holds) */
     if (st_grow(&sh->scratch, &sh->scap, n, sizeof *sh->scratch, 16) != 0)
         return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", n);
     for (size_t i = 0; i < n; i++) {
         st_share_ent e = {.id = m[i].id, .t = now_s, .tried_s = -1};
         if (!(m[i].valid & ST_PM_FOOTPRINT) || ((m[i].valid & ST_PM_STATE) && m[i].state == 'Z'))
             continue; /* nothing to count: a zombie, a member the kernel refused */
-        for (size_t k = 0; k < sh->n; k++)
+        for (size_t j = 0; j < sh->n; j++) {
+            size_t k = (h + j) % sh->n;
             if (same_id(sh->e[k].id, m[i].id)) {
                 e = sh->e[k];
+                h = k + 1;
                 break;
             }
+        }
         e.fp = m[i].footprint;
         sh->scratch[w++] = e;
     }
