@@ -299,6 +299,7 @@ static void poll_job(st_monitor *m, double now)
         exited = 1;
     }
     if (exited) {
+        m->t_end = now > m->t0 ? now : m->t0; /* the header's time stops here */
         st_mon_finish_follow(m, now); /* what the job wrote last is still its own */
         st_peak_feed(&m->job.peak, &m->summary); /* peaks kept at reaping */
         st_event ev;

@@ -24,6 +24,7 @@ struct st_monitor {
     st_job job;
     st_gpu *gpu;             /* NULL when no GPU lane */
     double t0;               /* monotonic time of t = 0 */
+    double t_end;            /* monotonic time the job was seen ended (0: not yet) */
     uint64_t next_k;         /* index of the next deadline: t0 + k * interval */
     uint32_t stride;         /* deadlines per sample: 1, more while sampling cannot keep up */
     uint64_t dropped;        /* deadlines missed (skipped, not sampled) */

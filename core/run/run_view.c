@@ -94,7 +94,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->footprint_metric = m->plat && m->plat->footprint_metric ? m->plat->footprint_metric : "";
     v->peak_metric = m->plat ? m->plat->peak_metric : NULL;
     v->root_pid = m->tree.root.pid;
-    v->uptime_s = now - m->t0;
+    v->uptime_s = (m->t_end > 0 ? m->t_end : now) - m->t0; /* how long it ran, once ended */
 
     v->samples = st_ring_view(&m->ring);
     v->samples_total = m->ring.total;

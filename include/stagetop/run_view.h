@@ -56,7 +56,8 @@ typedef struct st_run_view {
     const char *peak_metric;      /* the kernel peak's name, NULL: "kernel" */
     int32_t root_pid;             /* the watched root (0 unknown) */
     int replay;                   /* 1: made from a trace, not a live run */
-    double uptime_s;              /* live: seconds since t = 0 */
+    double uptime_s;              /* live: seconds since t = 0; once the job has ended,
+                                   * from t = 0 to when its end was seen (it stops) */
 
     /* ---- samples ---- */
     st_samples_view samples;      /* the window kept, oldest first */
