@@ -164,6 +164,11 @@ static void on_key(live *s, int ch, double now)
         v->help = 0;
         return;
     }
+    if (rv.watch_only && rv.watch_only[0] && (ch == 'p' || ch == 'P' || ch == 'k' || ch == 'K')) {
+        tui_view_message(v, now, 1, "not %s: watched read-only: %s", ch == 'k' || ch == 'K' ?
+                         "killing" : "pausing", rv.watch_only); /* nothing lifts it */
+        return;
+    }
     if (rv.read_only && (ch == 'p' || ch == 'P' || ch == 'k' || ch == 'K') &&
         rv.job_state != ST_JOB_EXITED) {
         v->prompt = TUI_PROMPT_WIDE; /* confirm first; the key is pressed again after */

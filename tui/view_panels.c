@@ -361,6 +361,12 @@ void tui_panel_status(tui_view *v, const st_run_view *rv, double now)
     } else if (v->msg[0] && now < v->msg_until) {
         snprintf(left, sizeof left, "%s", v->msg);
         a = v->msg_error ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD : A_BOLD;
+    } else if (rv->watch_only && rv->watch_only[0]) {
+        snprintf(left, sizeof left, "READ-ONLY (%s: no pause, kill or guard)"
+                 "  e export  m mark  ? help  q quit", rv->watch_only);
+        if (tui_text_width(left) > b->w) /* help and quit never drop */
+            snprintf(left, sizeof left, "READ-ONLY (never signalled)  e export  m mark  ? help  q quit");
+        a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD;
     } else if (rv->read_only) {
         snprintf(left, sizeof left, "READ-ONLY (a wide tree: nothing is signalled; p or k asks)"
                  "  e export  m mark  ? help  q quit");
