@@ -163,6 +163,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         goto fail_all;
     if (o->job_events_path && (rc = st_mon_open_follower(&m->job_follow, o->job_events_path, o->interval, err)) != ST_OK)
         goto fail_all;
+    st_mon_env_follow(m, o->interval); /* -p: the stage files its environment names */
     m->t0 = now;
     m->next_k = 0;
     m->stride = 1;

@@ -44,6 +44,8 @@ struct st_monitor {
     size_t gpu_n, gpu_cap;
     st_follow *follow;       /* --events, or NULL */
     st_follow *job_follow;   /* job_events_path, or NULL */
+    char env_note[600];      /* -p: the stage files of the job's environment followed (or
+                              * why not), "" when none (monitor_env.c) */
     size_t own_events;       /* stagetop's own events in the list (limits.h ST_KEEP_*) */
     uint64_t stages_folded;  /* stage events past ST_KEEP_STAGES (one summary window) */
     uint32_t last_event_ms;  /* the last event's t: with the summary's samples, the
@@ -58,6 +60,10 @@ struct st_monitor {
     st_error warn[ST_WARN_SOURCES];
 };
 
+/* -p without --events: follow the files the root's environment names in
+ * $STAGETOP_EVENTS (as job_follow) and $STAGELOAD_TRACE (as follow),
+ * saying so in env_note (monitor_env.c). */
+void st_mon_env_follow(st_monitor *m, double interval);
 /* Open a follower of path whose polls take slices of a quarter interval. */
 int st_mon_open_follower(st_follow **fp, const char *path, double interval, st_error *err);
 void st_mon_close_follower(st_follow **fp);

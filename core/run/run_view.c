@@ -149,6 +149,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->refusal = m->job.refusal;
     v->read_only = m->job.read_only;
     v->watch_only = m->job.watch_only;
+    v->env_follow = m->env_note;
     v->kill_asked = m->job.kill_asked;
     v->grace_s = m->job.grace_s;
     /* -p: a root stopped by someone else (state T, not our pause) is shown

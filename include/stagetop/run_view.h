@@ -110,6 +110,8 @@ typedef struct st_run_view {
     int signalled, refused;       /* processes of the last action */
     const char *refusal;          /* why the first refused ("" none) */
     int read_only;                /* p, k and the guard never signal */
+    const char *env_follow;       /* live -p: the stage files of the job's environment that
+                                   * are followed, or why not ("" none; NULL in replay) */
     const char *watch_only;       /* live: why the job is never signalled (pid 1, an
                                    * ancestor of stagetop), "" when it may be; NULL in replay */
     int kill_asked;
