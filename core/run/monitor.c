@@ -113,15 +113,8 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         if (m->job.subreaper) /* its orphans re-parent to us: they are the job's */
             (void)st_tree_adopt_orphans_of(&m->tree, (int32_t)getpid(), NULL);
         m->job.peak.rates = &m->tree.rates;     /* reaped children's last CPU and page-ins */
-    } else {
-        st_job_attach(&m->job, pid);
-        if (m->job.watch_only[0] && st_guard_active(&o->guard)) { /* it could never act */
-            rc = st_error_set(err, ST_EINVAL, 0, "%s: watched read-only, so the guard "
-                              "(--swap-budget, --kill-free) cannot act on it; watch it without",
-                              m->job.watch_only);
-            goto fail_tree;
-        }
-    }
+    } else if ((rc = st_mon_attach(m, pid, &o->guard, err)) != ST_OK)
+        goto fail_tree;
     if (m->job.grace_s <= 0)
         m->job.grace_s = o->grace_s > 0 ? o->grace_s : ST_GRACE_DEFAULT_S;
     rc = st_ring_init(&m->ring, st_ring_capacity_for(o->history_s > 0 ? o->history_s : ST_HISTORY_DEFAULT_S,

@@ -1,11 +1,23 @@
-/* monitor_env.c: -p follows the stage files that the watched job's own
- * environment names ($STAGETOP_EVENTS: `stagetop stage|mark` lines;
- * $STAGELOAD_TRACE: stageload's trace), read through the backend's
- * environ_var, as --events would (docs/job-events.md). */
+/* monitor_env.c: what -p's root brings to a run: whether it may be
+ * signalled at all (pid 1 and stagetop's ancestors are watched only), and
+ * the stage files that its own environment names ($STAGETOP_EVENTS:
+ * `stagetop stage|mark` lines; $STAGELOAD_TRACE: stageload's trace), read
+ * through the backend's environ_var, followed as --events would be
+ * (docs/job-events.md). */
 #include "monitor_internal.h"
 
 #include <stdio.h>
 #include <string.h>
+
+int st_mon_attach(st_monitor *m, int32_t pid, const st_guard_opts *guard, st_error *err)
+{
+    st_job_attach(&m->job, pid);
+    if (m->job.watch_only[0] && st_guard_active(guard)) /* it could never act */
+        return st_error_set(err, ST_EINVAL, 0, "%s: watched read-only, so the guard "
+                            "(--swap-budget, --kill-free) cannot act on it; watch it without",
+                            m->job.watch_only);
+    return ST_OK;
+}
 
 /* Add one sentence to the run's note ("; " between two). */
 static void note(st_monitor *m, const char *text)

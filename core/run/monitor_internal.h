@@ -60,6 +60,9 @@ struct st_monitor {
     st_error warn[ST_WARN_SOURCES];
 };
 
+/* -p: watch pid (st_job_attach); a guard on a root watched only (pid 1,
+ * an ancestor of stagetop) is refused, ST_EINVAL: it could never act. */
+int st_mon_attach(st_monitor *m, int32_t pid, const st_guard_opts *guard, st_error *err);
 /* -p without --events: follow the files the root's environment names in
  * $STAGETOP_EVENTS (as job_follow) and $STAGELOAD_TRACE (as follow),
  * saying so in env_note (monitor_env.c). */
