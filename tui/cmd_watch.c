@@ -30,6 +30,15 @@ void cli_scope(st_monitor *m, const cli_args *a)
 {
     st_job_scope sc;
     st_error e;
+    st_run_view wv;
+    st_monitor_view(m, st_now(), &wv);
+    if (a->headless && wv.env_follow && wv.env_follow[0])
+        cli_say("%s", wv.env_follow); /* -p: the stage files its environment names */
+    if (wv.watch_only && wv.watch_only[0]) { /* pid 1, an ancestor: nothing lifts it */
+        if (a->headless)
+            cli_say("%s: watching it read-only (no pause, kill or guard)", wv.watch_only);
+        return;
+    }
     if (st_monitor_scope(m, &sc, &e) != ST_OK) {
         cli_say("cannot measure the tree (%s): watching it read-only", e.msg);
         st_monitor_allow_signals(m, a->allow_wide);

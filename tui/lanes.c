@@ -47,10 +47,21 @@ static uint32_t interval_ms(const st_run_view *rv)
     return iv < 1 ? 1 : (uint32_t)iv;
 }
 
-/* Columns c0 .. c0+n-1 of a lane, reusing the finished ones of the last
- * frame. */
+/* The samples up to t_ms (a frozen live view draws none after its moment). */
+static st_samples_view samples_upto(st_samples_view sv, uint32_t t_ms)
+{
+    while (sv.b_len > 0 && sv.b[sv.b_len - 1].t_ms > t_ms)
+        sv.b_len--;
+    if (sv.b_len == 0)
+        while (sv.a_len > 0 && sv.a[sv.a_len - 1].t_ms > t_ms)
+            sv.a_len--;
+    return sv;
+}
+
+/* Columns c0 .. c0+n-1 of a lane from the samples sv, reusing the finished
+ * ones (before column done) of the last frame. */
 static const double *lane_columns(tui_view *v, int li, const st_run_view *rv, const lane *l,
-                                  int64_t c0, int n, int64_t newest)
+                                  int64_t c0, int n, int64_t newest, st_samples_view sv)
 {
     tui_lane_cache *c = &v->lanes[li];
     if (c->cap < n) {
@@ -77,7 +88,7 @@ static const double *lane_columns(tui_view *v, int li, const st_run_view *rv, co
     for (; j < n && from < 0; j++, from++)
         c->v[j] = NAN;
     if (j < n)
-        tui_bucket(rv->samples, l->field, l->agg, interval_ms(rv), v->per_col,
+        tui_bucket(sv, l->field, l->agg, interval_ms(rv), v->per_col,
                    (uint64_t)from, n - j, c->v + j);
     c->col0 = c0;
     c->n = n;
@@ -427,6 +438,13 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
     int64_t newest = tui_newest_col(v, rv);
     int64_t end = v->frozen ? v->frozen_end : newest;
     int64_t c0 = end - (w - 1);
+    st_samples_view sv = rv->samples;
+    int64_t done = newest; /* columns before it are full: kept between frames */
+    if (v->frozen && v->has_frozen_t) { /* live and frozen: nothing after its moment, */
+        sv = samples_upto(sv, v->frozen_t_ms); /* even in a column not yet full */
+        int64_t fc = tui_frozen_col(v, rv);
+        done = fc < done ? fc : done;
+    }
     size_t blen = (size_t)w * 3 * 8 + 64; /* text rows: 3 bytes a cell */
     char *buf = malloc(blen);
     unsigned char *lv = malloc((size_t)w);
@@ -441,7 +459,7 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
     }
     for (int i = 0; i < n; i++) {
         lane *l = &lanes[i];
-        const double *col = rv->last ? lane_columns(v, i, rv, l, c0, w, newest) : NULL;
+        const double *col = rv->last ? lane_columns(v, i, rv, l, c0, w, done, sv) : NULL;
         double hi = 100, lo = 0;
         int has_data = 0;
         if (l->fitted && col)

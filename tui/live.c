@@ -5,6 +5,7 @@
  * 10 ms does not draw 100 frames a second. */
 #include "tui.h"
 #include "outputs.h"
+#include "sanitize.h"
 #include "view.h"
 #include "viewdraw.h"
 
@@ -164,6 +165,11 @@ static void on_key(live *s, int ch, double now)
         v->help = 0;
         return;
     }
+    if (rv.watch_only && rv.watch_only[0] && (ch == 'p' || ch == 'P' || ch == 'k' || ch == 'K')) {
+        tui_view_message(v, now, 1, "not %s: watched read-only: %s", ch == 'k' || ch == 'K' ?
+                         "killing" : "pausing", rv.watch_only); /* nothing lifts it */
+        return;
+    }
     if (rv.read_only && (ch == 'p' || ch == 'P' || ch == 'k' || ch == 'K') &&
         rv.job_state != ST_JOB_EXITED) {
         v->prompt = TUI_PROMPT_WIDE; /* confirm first; the key is pressed again after */
@@ -245,6 +251,11 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
     tui_view_resize(&s.v, &rv);
     if (o->job_log && *o->job_log) /* where the job's output goes, said first */
         tui_view_message(&s.v, st_now(), 0, "the job's output goes to %s (o shows it)", o->job_log);
+    if (rv.env_follow && rv.env_follow[0]) { /* -p: its environment's stage files */
+        char safe[4 * 600 + 8];
+        tui_sanitize(rv.env_follow, strlen(rv.env_follow), s.v.ascii, -1, safe, sizeof safe);
+        tui_view_message(&s.v, st_now(), 0, "%s", safe);
+    }
     if (rv.samples_total == 0) /* starting the screen is not a missed deadline */
         st_monitor_start(m, st_now());
     double redraw = o->redraw_s > 0 ? o->redraw_s : 0.1;

@@ -198,8 +198,14 @@ void tui_view_zoom(tui_view *v, int dir)
 void tui_view_freeze(tui_view *v, const st_run_view *rv)
 {
     v->frozen = !v->frozen;
-    if (v->frozen)
+    v->has_frozen_t = 0;
+    if (v->frozen) {
         v->frozen_end = tui_newest_col(v, rv);
+        if (rv->last && !rv->replay) { /* what came after is not drawn */
+            v->frozen_t_ms = rv->last->t_ms;
+            v->has_frozen_t = 1;
+        }
+    }
 }
 
 void tui_view_pan(tui_view *v, const st_run_view *rv, int dir)
@@ -208,7 +214,13 @@ void tui_view_pan(tui_view *v, const st_run_view *rv, int dir)
         return;
     int w = v->L.plot[0].w > 4 ? v->L.plot[0].w : 4;
     int64_t end = v->frozen_end + dir * (w / 4), newest = tui_newest_col(v, rv);
-    v->frozen_end = end > newest ? newest : end < w - 1 ? w - 1 : end;
+    int64_t first = w - 1; /* the window's first column is the run's first */
+    if (v->has_frozen_t) { /* live: never past the frozen moment, and a run shorter */
+        newest = tui_frozen_col(v, rv); /* than the window stays where it is */
+        if (first > newest)
+            first = newest;
+    }
+    v->frozen_end = end > newest ? newest : end < first ? first : end;
 }
 
 void tui_view_draw(tui_view *v, const st_run_view *rv, double now)

@@ -38,6 +38,9 @@ typedef struct tui_view {
     unsigned lane_set;       /* lanes shown (valid bits; --lanes, key l); 0: the default */
     int frozen;              /* graphs stay on a fixed window */
     int64_t frozen_end;      /* the window's last column while frozen */
+    uint32_t frozen_t_ms;    /* live: the newest sample's time when frozen (later ones
+                              * are not drawn, even in a column not yet full) */
+    int has_frozen_t;
     int help;                /* the help box is open */
     int stages;              /* the stage table is open (key s) */
     int drawn_stages;        /* it was on the last frame */

@@ -78,7 +78,8 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
     if (b->h >= 2) {
         snprintf(line, sizeof line, " pid %ld  %s", (long)rv->root_pid, cmd);
         tui_put(b->y, x, b->w - x, line, A_BOLD);
-        snprintf(line, sizeof line, "%zu procs  up %s  every %gs  ", rv->n_members, up, rv->interval);
+        snprintf(line, sizeof line, "%zu procs  %s %s  every %gs  ", rv->n_members,
+                 rv->job_state == ST_JOB_EXITED ? "ran" : "up", up, rv->interval);
         int gx = tui_put(b->y + 1, 0, b->w, line, A_NORMAL);
         if (guard[0])
             gx += tui_put(b->y + 1, gx, b->w - gx, guard, guard_a) + 2;
@@ -332,8 +333,16 @@ void tui_panel_status(tui_view *v, const st_run_view *rv, double now)
     attr_t a = A_NORMAL;
     int prompt = v->prompt != TUI_PROMPT_NONE, keys = 0;
     if (v->prompt == TUI_PROMPT_KILL) {
-        snprintf(left, sizeof left, "Kill pid %ld and its %zu process%s? [y/n]",
-                 (long)rv->root_pid, rv->n_members, rv->n_members == 1 ? "" : "es");
+        /* the members count the root while it lives: it is not one of its own */
+        size_t others = rv->n_members - (rv->root_alive && rv->n_members > 0);
+        if (!rv->root_alive)
+            snprintf(left, sizeof left, "Kill the %zu process%s left of pid %ld's job? [y/n]",
+                     others, others == 1 ? "" : "es", (long)rv->root_pid);
+        else if (others == 0)
+            snprintf(left, sizeof left, "Kill pid %ld? [y/n]", (long)rv->root_pid);
+        else
+            snprintf(left, sizeof left, "Kill pid %ld and its %zu other process%s? [y/n]",
+                     (long)rv->root_pid, others, others == 1 ? "" : "es");
         a = tui_attr(v, TUI_PAIR_BAD) | A_BOLD | A_REVERSE;
     } else if (v->prompt == TUI_PROMPT_QUIT) {
         snprintf(left, sizeof left, "The job is paused. Resume it before quitting? "
@@ -355,6 +364,12 @@ void tui_panel_status(tui_view *v, const st_run_view *rv, double now)
     } else if (v->msg[0] && now < v->msg_until) {
         snprintf(left, sizeof left, "%s", v->msg);
         a = v->msg_error ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD : A_BOLD;
+    } else if (rv->watch_only && rv->watch_only[0]) {
+        snprintf(left, sizeof left, "READ-ONLY (%s: no pause, kill or guard)"
+                 "  e export  m mark  ? help  q quit", rv->watch_only);
+        if (tui_text_width(left) > b->w) /* help and quit never drop */
+            snprintf(left, sizeof left, "READ-ONLY (never signalled)  e export  m mark  ? help  q quit");
+        a = tui_attr(v, TUI_PAIR_WARN) | A_BOLD;
     } else if (rv->read_only) {
         snprintf(left, sizeof left, "READ-ONLY (a wide tree: nothing is signalled; p or k asks)"
                  "  e export  m mark  ? help  q quit");

@@ -150,6 +150,14 @@ int64_t tui_newest_col(const tui_view *v, const st_run_view *rv)
     return (int64_t)(tui_sample_k(rv->last->t_ms, iv) / v->per_col);
 }
 
+int64_t tui_frozen_col(const tui_view *v, const st_run_view *rv)
+{
+    if (!v->has_frozen_t)
+        return tui_newest_col(v, rv);
+    uint32_t iv = (uint32_t)lround(rv->interval * 1000.0);
+    return (int64_t)(tui_sample_k(v->frozen_t_ms, iv) / v->per_col);
+}
+
 char *tui_short_bytes(uint64_t bytes, char *buf, size_t len)
 {
     return st_format_bytes_as((double)bytes, ST_UNITS_COMPACT, buf, len);

@@ -23,6 +23,9 @@ int tui_put(int y, int x, int w, const char *s, attr_t a);
 
 /* The absolute column of the newest sample at the current zoom. */
 int64_t tui_newest_col(const tui_view *v, const st_run_view *rv);
+/* The column of the newest sample drawn: the frozen moment's while a live
+ * view is frozen, else the newest's. */
+int64_t tui_frozen_col(const tui_view *v, const st_run_view *rv);
 
 /* The stage of the latest stage event (raw text), or NULL. */
 const char *tui_current_stage(const st_run_view *rv);

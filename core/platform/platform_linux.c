@@ -6,6 +6,7 @@
  * list and signals.  docs/performance.md ("Sampling") has the costs. */
 #include "linux_procs.h"
 #include "linux_cgroup.h"
+#include "stagetop/env_block.h"
 #include "stagetop/grow.h"
 #include "stagetop/sample.h"
 
@@ -409,6 +410,58 @@ static int lx_thread_group(st_backend *b, int32_t pid, int32_t *out, st_error *e
     return ST_OK;
 }
 
+/* One variable of /proc/PID/environ (read whole, up to ST_LX_ENVIRON_MAX),
+ * of the process id still is (its start read after the block). */
+#define ST_LX_ENVIRON_MAX (1u << 20)
+static int lx_environ_var(st_backend *b, st_proc_id id, const char *name, char *buf, size_t len,
+                          st_error *err)
+{
+    char path[64];
+    if (len)
+        buf[0] = '\0';
+    snprintf(path, sizeof path, "/proc/%d/environ", (int)id.pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        return st_error_set(err, st_lx_map_errno(e), e, "%s: %s", path, strerror(e));
+    }
+    size_t cap = 64 * 1024, n = 0;
+    char *blk = malloc(cap);
+    ssize_t r = 0;
+    while (blk && (r = read(fd, blk + n, cap - n)) > 0) {
+        n += (size_t)r;
+        if (n == cap && cap < ST_LX_ENVIRON_MAX) {
+            char *g = realloc(blk, cap * 2);
+            if (!g)
+                break;
+            blk = g;
+            cap *= 2;
+        } else if (n == cap) {
+            break; /* the first MiB is searched */
+        }
+    }
+    int e = errno;
+    close(fd);
+    if (!blk)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory");
+    if (r < 0) {
+        free(blk);
+        return st_error_set(err, st_lx_map_errno(e), e, "%s: %s", path, strerror(e));
+    }
+    const char *v;
+    size_t vlen;
+    if (len && st_env_block_find(blk, n, name, &v, &vlen))
+        snprintf(buf, len, "%.*s", (int)(vlen < len ? vlen : len - 1), v);
+    free(blk);
+    st_lx_stat st; /* the block was that process's, not a reused pid's */
+    int rc = st_lx_read_stat(b, id.pid, &st, err);
+    if (rc == ST_OK && st.start != id.start)
+        rc = st_error_set(err, ST_ESRCH, ESRCH, "process %d has exited", (int)id.pid);
+    if (rc != ST_OK && len)
+        buf[0] = '\0';
+    return rc;
+}
+
 const st_platform st_platform_native = {
     .name = "linux",
     .footprint_metric = "anon+shmem+swap",
@@ -427,6 +480,7 @@ const st_platform st_platform_native = {
     .proc_name = lx_proc_name,
     .thread_group = lx_thread_group,
     .is_zombie = lx_is_zombie,
+    .environ_var = lx_environ_var,
     .group_prepare = st_lx_group_prepare,
     .group_enter = st_lx_group_enter,
     .group_spawned = st_lx_group_spawned,

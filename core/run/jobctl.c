@@ -37,7 +37,11 @@ static void job_reset(st_job *job, int32_t pid, int launched)
     job->tty_fd = -1;
 }
 
-void st_job_attach(st_job *job, int32_t pid) { job_reset(job, pid, 0); }
+void st_job_attach(st_job *job, int32_t pid)
+{
+    job_reset(job, pid, 0);
+    st_job__watch_only(job);
+}
 
 extern char **environ;
 

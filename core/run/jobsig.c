@@ -7,7 +7,8 @@
  * stagetop launched, to the job's own process group while that group's
  * number is known to be ours.  Nothing is signalled that is pid <= 1,
  * stagetop itself or one of its ancestors, and nothing at all while the job
- * is read-only (a wide tree: st_job_scope_of).
+ * is read-only (a wide tree: st_job_scope_of) or watched only (-p of pid 1
+ * or of an ancestor: st_job__watch_only, which nothing lifts).
  *
  * Ancestors are found through the platform table's identify_parent
  * (core/run/ancestry.c: /proc/PID/stat on Linux, the kern.proc.pid sysctl on
@@ -88,6 +89,8 @@ int st_job_check_target(int32_t pid, int32_t *tgid, st_error *err)
     if (plat->open && plat->open(&b, NULL) != ST_OK)
         b = NULL;
     const char *why = st_ancestry_why(&a, pid);
+    if (pid == 1 || (pid > 1 && why && a.pid[0] != pid))
+        why = NULL; /* pid 1 and ancestors: watched read-only (st_job_attach) */
     if (why) {
         proc_name(plat, b, pid, name, sizeof name);
         rc = st_error_set(err, ST_EINVAL, 0,
@@ -347,6 +350,29 @@ static int action_end(job_action *ac, const char *verb, st_error *err)
     return ST_OK;
 }
 
+void st_job__watch_only(st_job *job)
+{
+    st_ancestry a;
+    job->watch_only[0] = '\0';
+    if (job->launched || job->pid <= 0)
+        return;
+    ancestry_build(&a, NULL, NULL);
+    const char *why = st_ancestry_why(&a, job->pid);
+    if (job->pid == 1)
+        snprintf(job->watch_only, sizeof job->watch_only, "pid 1 (init) is never signalled");
+    else if (why && a.pid[0] != job->pid)
+        snprintf(job->watch_only, sizeof job->watch_only,
+                 "pid %d is an ancestor of stagetop, never signalled", (int)job->pid);
+}
+
+/* A job watched only (pid 1, an ancestor): nothing is signalled, ever. */
+static int watch_only(st_job *job, const char *verb, st_error *err)
+{
+    job->signalled = job->refused = 0;
+    snprintf(job->refusal, sizeof job->refusal, "watched read-only: %s", job->watch_only);
+    return st_error_set(err, ST_EPERM, EPERM, "not %s: %s", verb, job->refusal);
+}
+
 /* A read-only job: nothing is signalled, and that is a refusal. */
 static int read_only(st_job *job, const char *verb, st_error *err)
 {
@@ -364,6 +390,8 @@ int st_job_pause(st_job *job, st_tree *tree, st_error *err)
         return st_error_set(err, ST_ESRCH, ESRCH, "nothing to pause: the job has exited");
     if (job->state == ST_JOB_KILLING)
         return st_error_set(err, ST_EINVAL, 0, "not pausing: the job is being killed");
+    if (job->watch_only[0])
+        return watch_only(job, "pausing", err);
     if (job->read_only)
         return read_only(job, "pausing", err);
     job_action ac;
@@ -415,6 +443,8 @@ int st_job_resume(st_job *job, st_tree *tree, st_error *err)
 {
     if (job->state == ST_JOB_EXITED)
         return st_error_set(err, ST_ESRCH, ESRCH, "nothing to resume: the job has exited");
+    if (job->watch_only[0])
+        return watch_only(job, "resuming", err);
     if (job->read_only)
         return read_only(job, "resuming", err);
     st_error rerr;
@@ -441,6 +471,8 @@ int st_job_kill(st_job *job, st_tree *tree, double now, st_error *err)
         st_error_clear(err);
         return ST_OK; /* nothing left to kill */
     }
+    if (job->watch_only[0])
+        return watch_only(job, "killing", err);
     if (job->read_only)
         return read_only(job, "killing", err);
     st_error rerr;
@@ -468,7 +500,7 @@ int st_job_kill(st_job *job, st_tree *tree, double now, st_error *err)
 
 int st_job__kill_hard(st_job *job, st_tree *tree, double now, st_error *err)
 {
-    if (job->read_only)
+    if (job->read_only || job->watch_only[0])
         return ST_OK;
     st_sample s;
     memset(&s, 0, sizeof s);

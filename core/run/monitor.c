@@ -113,8 +113,8 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         if (m->job.subreaper) /* its orphans re-parent to us: they are the job's */
             (void)st_tree_adopt_orphans_of(&m->tree, (int32_t)getpid(), NULL);
         m->job.peak.rates = &m->tree.rates;     /* reaped children's last CPU and page-ins */
-    } else
-        st_job_attach(&m->job, pid);
+    } else if ((rc = st_mon_attach(m, pid, &o->guard, err)) != ST_OK)
+        goto fail_tree;
     if (m->job.grace_s <= 0)
         m->job.grace_s = o->grace_s > 0 ? o->grace_s : ST_GRACE_DEFAULT_S;
     rc = st_ring_init(&m->ring, st_ring_capacity_for(o->history_s > 0 ? o->history_s : ST_HISTORY_DEFAULT_S,
@@ -156,6 +156,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         goto fail_all;
     if (o->job_events_path && (rc = st_mon_open_follower(&m->job_follow, o->job_events_path, o->interval, err)) != ST_OK)
         goto fail_all;
+    st_mon_env_follow(m, o->interval); /* -p: the stage files its environment names */
     m->t0 = now;
     m->next_k = 0;
     m->stride = 1;
@@ -299,6 +300,7 @@ static void poll_job(st_monitor *m, double now)
         exited = 1;
     }
     if (exited) {
+        m->t_end = now > m->t0 ? now : m->t0; /* the header's time stops here */
         st_mon_finish_follow(m, now); /* what the job wrote last is still its own */
         st_peak_feed(&m->job.peak, &m->summary); /* peaks kept at reaping */
         st_event ev;

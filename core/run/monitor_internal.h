@@ -24,6 +24,7 @@ struct st_monitor {
     st_job job;
     st_gpu *gpu;             /* NULL when no GPU lane */
     double t0;               /* monotonic time of t = 0 */
+    double t_end;            /* monotonic time the job was seen ended (0: not yet) */
     uint64_t next_k;         /* index of the next deadline: t0 + k * interval */
     uint32_t stride;         /* deadlines per sample: 1, more while sampling cannot keep up */
     uint64_t dropped;        /* deadlines missed (skipped, not sampled) */
@@ -43,6 +44,8 @@ struct st_monitor {
     size_t gpu_n, gpu_cap;
     st_follow *follow;       /* --events, or NULL */
     st_follow *job_follow;   /* job_events_path, or NULL */
+    char env_note[600];      /* -p: the stage files of the job's environment followed (or
+                              * why not), "" when none (monitor_env.c) */
     size_t own_events;       /* stagetop's own events in the list (limits.h ST_KEEP_*) */
     uint64_t stages_folded;  /* stage events past ST_KEEP_STAGES (one summary window) */
     uint32_t last_event_ms;  /* the last event's t: with the summary's samples, the
@@ -57,6 +60,13 @@ struct st_monitor {
     st_error warn[ST_WARN_SOURCES];
 };
 
+/* -p: watch pid (st_job_attach); a guard on a root watched only (pid 1,
+ * an ancestor of stagetop) is refused, ST_EINVAL: it could never act. */
+int st_mon_attach(st_monitor *m, int32_t pid, const st_guard_opts *guard, st_error *err);
+/* -p without --events: follow the files the root's environment names in
+ * $STAGETOP_EVENTS (as job_follow) and $STAGELOAD_TRACE (as follow),
+ * saying so in env_note (monitor_env.c). */
+void st_mon_env_follow(st_monitor *m, double interval);
 /* Open a follower of path whose polls take slices of a quarter interval. */
 int st_mon_open_follower(st_follow **fp, const char *path, double interval, st_error *err);
 void st_mon_close_follower(st_follow **fp);

@@ -96,7 +96,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->footprint_age_s = m->tree.share.age_s;
     v->peak_metric = m->plat ? m->plat->peak_metric : NULL;
     v->root_pid = m->tree.root.pid;
-    v->uptime_s = now - m->t0;
+    v->uptime_s = (m->t_end > 0 ? m->t_end : now) - m->t0; /* how long it ran, once ended */
 
     v->samples = st_ring_view(&m->ring);
     v->samples_total = m->ring.total;
@@ -150,6 +150,8 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->refused = m->job.refused;
     v->refusal = m->job.refusal;
     v->read_only = m->job.read_only;
+    v->watch_only = m->job.watch_only;
+    v->env_follow = m->env_note;
     v->kill_asked = m->job.kill_asked;
     v->grace_s = m->job.grace_s;
     /* -p: a root stopped by someone else (state T, not our pause) is shown

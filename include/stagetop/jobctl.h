@@ -34,6 +34,9 @@ typedef struct st_job {
     st_job_peak peak;     /* launched job: kernel peaks kept at reaping, its cgroup */
     char refusal[160];    /* why the first of them refused ("" when none) */
     int read_only;        /* 1: p, k and the guard never signal (a wide tree) */
+    char watch_only[96];  /* -p of pid 1 or of one of stagetop's ancestors: why it is
+                           * never signalled ("" otherwise); unlike read_only, nothing
+                           * lifts it (st_monitor_allow_signals, --allow-wide) */
     int kill_asked;       /* st_job_kill reached the job (the user's or the guard's kill) */
     int subreaper;        /* launched where the platform can: stagetop reaps its orphans */
     int stop_sig;         /* ST_JOB_STOPPED: the signal that stopped the root */
@@ -86,13 +89,16 @@ void st_job_release_terminal(st_job *job);
  * does, so ^C reaches stagetop instead of waiting in the stopped job. */
 void st_job_take_terminal(st_job *job);
 void st_job_give_terminal(st_job *job);
-/* Watch an existing process (not started by stagetop). */
+/* Watch an existing process (not started by stagetop).  pid 1 and
+ * stagetop's ancestors are watched only: job->watch_only says why, and
+ * pause, resume and kill refuse (ST_EPERM) without signalling anyone. */
 void st_job_attach(st_job *job, int32_t pid);
 
 /* May pid be the root of a watched job (-p)?  ST_EINVAL with a message
- * naming it when it is pid <= 1, stagetop itself, one of stagetop's
- * ancestors, or a thread id (Linux: its Tgid differs; *tgid, when not
- * NULL, gets the process it belongs to, or pid). */
+ * naming it when it is pid <= 0, stagetop itself or a thread id (Linux:
+ * its Tgid differs; *tgid, when not NULL, gets the process it belongs to,
+ * or pid).  pid 1 and stagetop's ancestors may be watched, read-only
+ * (st_job_attach). */
 int st_job_check_target(int32_t pid, int32_t *tgid, st_error *err);
 
 /* Measure root's tree against the whole machine (one list_all snapshot). */

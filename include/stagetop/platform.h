@@ -142,6 +142,16 @@ typedef struct st_platform {
      * Optional (NULL: never asked). */
     int (*is_zombie)(st_backend *b, int32_t pid);
 
+    /* The value of the variable name in the environment that id was
+     * started with (Linux: /proc/PID/environ, readable by its own user and
+     * root; the block is read whole up to 1 MiB and parsed by env_block.h),
+     * NUL-terminated, truncated to len-1: ST_OK (buf "" when it is not
+     * set), ST_EPERM when that block is not readable, ST_ESRCH when id is
+     * gone.  For -p: a job's $STAGETOP_EVENTS and $STAGELOAD_TRACE are
+     * followed without --events.  Optional (NULL: not known here). */
+    int (*environ_var)(st_backend *b, st_proc_id id, const char *name, char *buf, size_t len,
+                       st_error *err);
+
     /* ---- the launched job's own group (st_job_group); NULL: none on this
      * platform.  Never takes the job out of the group stagetop runs in. ---- */
     /* Before fork: make the group (never fails: g->why says why not, and

@@ -59,7 +59,8 @@ typedef struct st_run_view {
     const char *peak_metric;      /* the kernel peak's name, NULL: "kernel" */
     int32_t root_pid;             /* the watched root (0 unknown) */
     int replay;                   /* 1: made from a trace, not a live run */
-    double uptime_s;              /* live: seconds since t = 0 */
+    double uptime_s;              /* live: seconds since t = 0; once the job has ended,
+                                   * from t = 0 to when its end was seen (it stops) */
 
     /* ---- samples ---- */
     st_samples_view samples;      /* the window kept, oldest first */
@@ -112,6 +113,10 @@ typedef struct st_run_view {
     int signalled, refused;       /* processes of the last action */
     const char *refusal;          /* why the first refused ("" none) */
     int read_only;                /* p, k and the guard never signal */
+    const char *env_follow;       /* live -p: the stage files of the job's environment that
+                                   * are followed, or why not ("" none; NULL in replay) */
+    const char *watch_only;       /* live: why the job is never signalled (pid 1, an
+                                   * ancestor of stagetop), "" when it may be; NULL in replay */
     int kill_asked;
     double grace_s;
 

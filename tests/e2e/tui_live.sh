@@ -127,7 +127,7 @@ check "back to 120x40: the full screen again" until_ok 5 full_screen
 
 # --- k: kill after y; the sibling is untouched ----------------------------------
 tm send-keys -t live k
-check "k asks before killing" wait_screen live 5 "Kill pid $demo and its 3 processes? \[y/n\]"
+check "k asks before killing" wait_screen live 5 "Kill pid $demo and its 2 other processes? \[y/n\]"
 tm send-keys -t live n
 check "n: nothing is killed" wait_screen live 5 "not killed"
 check "n: the root still runs" alive $demo

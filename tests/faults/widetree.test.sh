@@ -3,8 +3,9 @@
 # (`unshare --pid --fork --mount-proc`, as pidreuse.test.sh), where the
 # "machine" is a few dozen processes and an unrelated `sleep` (the
 # bystander) stands for everyone else's work:
-#   R  refused: -p 1 (with the guard set to kill), -p of stagetop's own
-#      shell (an ancestor), -p of a thread id: exit 2 with a message naming
+#   R  refused: -p 1 with the guard set to kill, -p of stagetop's own
+#      shell (an ancestor) with a guard (both watched only: a guard could
+#      never act), -p of a thread id: exit 2 with a message naming
 #      it; the bystander is never stopped nor killed;
 #   W  headless, a tree holding most of the namespace's processes: watched
 #      read-only (said on stderr), the guard (pause, then kill) crosses its

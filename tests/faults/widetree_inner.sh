@@ -11,12 +11,12 @@ by_ok() { _s=$(proc_state $by); [ "$_s" = S ] || [ "$_s" = R ] || { echo "bystan
 # --- R: refused roots --------------------------------------------------------
 timeout -s KILL 30 "$STAGETOP" --headless -p 1 --interval 0.1 --kill-free 100 --on-budget kill 2>"$T/p1.err"
 rc=$?
-check "R: -p 1 is refused: exit 2 naming pid 1" sh -c "[ $rc -eq 2 ] && grep -q 'pid 1' '$T/p1.err'"
+check "R: -p 1 with a guard is refused (watched only: it could never act): exit 2 naming pid 1" sh -c "[ $rc -eq 2 ] && grep -q 'pid 1' '$T/p1.err'"
 check "R: ... not as another user's process" sh -c "! grep -qi 'another user' '$T/p1.err'"
 check "R: the bystander was neither stopped nor killed" by_ok
 # (bounded: a stagetop that accepted it would wait for its own shell for ever)
 sh -c "timeout -s KILL 30 '$STAGETOP' --headless -p \$\$ --kill-free 100 --on-budget pause 2>'$T/anc.err'; echo \$? >'$T/anc.rc'"
-check "R: -p of stagetop's own shell is refused: exit 2, 'ancestor'" \
+check "R: -p of stagetop's own shell with a guard is refused: exit 2, 'ancestor'" \
     sh -c "[ \"\$(cat '$T/anc.rc')\" = 2 ] && grep -q 'ancestor' '$T/anc.err'"
 python3 -c 'import threading, time
 threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
