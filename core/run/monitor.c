@@ -345,46 +345,6 @@ static void apply_guard(st_monitor *m, const st_sample *s, double now)
     }
 }
 
-/* Back off when a sample costs more than half its period in stagetop's own
- * CPU (500 processes at --interval 0.01 took 98 % of a core and missed
- * deadlines): sample every 2nd, 4th, ... deadline (the grid t0 + k *
- * interval stays), at most ST_PACE_MAX_STRIDE, and say so; come back
- * when a sample costs under an eighth of the shorter period. */
-#define ST_PACE_MAX_STRIDE 64u
-static void pace(st_monitor *m)
-{
-    double period = m->opts.interval * m->stride;
-    uint32_t was = m->stride;
-    if (m->ring.total < 5)
-        return;
-    if (m->cpu_per_sample > 0.5 * period && m->stride < ST_PACE_MAX_STRIDE)
-        m->stride *= 2;
-    else if (m->stride > 1 && m->cpu_per_sample < 0.125 * period / 2)
-        m->stride /= 2;
-    if (m->stride == was)
-        return;
-    if (m->stride == 1)
-        st_error_clear(&m->warn[ST_WARN_PACE]);
-    else
-        st_error_set(&m->warn[ST_WARN_PACE], ST_EAGAIN, 0,
-                     "a sample takes %.1f ms of stagetop's CPU, over half of --interval %g s: "
-                     "sampling every %g s instead", m->cpu_per_sample * 1e3, m->opts.interval,
-                     m->opts.interval * m->stride);
-}
-
-/* The record's file is gone from its name (st_recorder_deleted): did
- * another file take the name (a rename onto it)?  Then the trace goes to
- * NAME.stagetop-PID.json beside it (into alt), the other file left alone. */
-#define ST_REC_ALT_MAX 4200
-static int record_taken(const st_monitor *m, char *alt, size_t size)
-{
-    struct stat st;
-    if (!m->opts.record_path || lstat(m->opts.record_path, &st) != 0)
-        return 0;
-    snprintf(alt, size, "%s.stagetop-%ld.json", m->opts.record_path, (long)getpid());
-    return 1;
-}
-
 int st_monitor_step(st_monitor *m, double now, st_error *err)
 {
     double cpu0 = st_cpu_self();
@@ -435,7 +395,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
         st_mon_note_record_error(m, &e);
     if (m->rec && m->opts.record_path && !m->warn[ST_WARN_RECORD].msg[0] && st_recorder_deleted(m->rec)) {
         char alt[ST_REC_ALT_MAX];
-        if (record_taken(m, alt, sizeof alt))
+        if (st_mon_record_taken(m, alt, sizeof alt))
             st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, EEXIST, /* EEXIST: written beside it */
                          "record: another file was put at %.160s: it is left alone; the trace is "
                          "written at the end to %.200s (a JSON document of the history kept)",
@@ -454,7 +414,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
 
     double spent = st_cpu_self() - cpu0;
     m->cpu_per_sample = m->ring.total <= 1 ? spent : 0.9 * m->cpu_per_sample + 0.1 * spent;
-    pace(m);
+    st_mon_pace(m);
     return ST_OK;
 }
 
@@ -566,7 +526,7 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
         /* its file was deleted: what the run still holds goes to its name,
          * or beside it when another file was put there (never replaced) */
         char alt[ST_REC_ALT_MAX];
-        int taken = deleted && m->opts.record_path && record_taken(m, alt, sizeof alt);
+        int taken = deleted && m->opts.record_path && st_mon_record_taken(m, alt, sizeof alt);
         const char *to = taken ? alt : m->opts.record_path;
         if (deleted && to && st_monitor_export(m, to, &e) != ST_OK && rc == ST_OK)
             rc = st_error_set(err, e.code, e.sys_errno, "%s", e.msg);

@@ -79,4 +79,13 @@ void st_mon_poll_follow(st_monitor *m, double now);
 /* At the end: what each followed file still holds, its last line too. */
 void st_mon_finish_follow(st_monitor *m, double now);
 
+/* The sampling pace (monitor_pace.c): after each sample, double the
+ * deadlines per sample (m->stride) while one costs over half its period,
+ * halve them back when cheap; ST_WARN_PACE says it. */
+void st_mon_pace(st_monitor *m);
+/* The record's name taken by another file (monitor_out.c): 1 and the name
+ * beside it the trace goes to instead (alt), or 0. */
+#define ST_REC_ALT_MAX 4200
+int st_mon_record_taken(const st_monitor *m, char *alt, size_t size);
+
 #endif

@@ -1,12 +1,14 @@
 /* monitor_out.c: what a run writes out of the monitor on request: the JSON
  * export (the `e` key, --record FILE.json, --report/--plot) and its default
- * path. */
+ * path; where the record goes when another file took its name. */
 #include "monitor_internal.h"
 #include "stagetop/clock.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 int st_monitor_export(st_monitor *m, const char *path, st_error *err)
 {
@@ -25,4 +27,16 @@ void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, siz
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
     snprintf(buf, len, "%s/stagetop-%ld-%s.json", dir && *dir ? dir : ".",
              (long)m->tree.root.pid, stamp);
+}
+
+/* The record's file is gone from its name (st_recorder_deleted): did
+ * another file take the name (a rename onto it)?  Then the trace goes to
+ * NAME.stagetop-PID.json beside it (into alt), the other file left alone. */
+int st_mon_record_taken(const st_monitor *m, char *alt, size_t size)
+{
+    struct stat st;
+    if (!m->opts.record_path || lstat(m->opts.record_path, &st) != 0)
+        return 0;
+    snprintf(alt, size, "%s.stagetop-%ld.json", m->opts.record_path, (long)getpid());
+    return 1;
 }

@@ -1,0 +1,31 @@
+/* monitor_pace.c: the sampling pace of a run (monitor_internal.h): a run
+ * whose samples cost more CPU than its interval allows backs off, and says
+ * so (docs/stagetop.1, --interval). */
+#include "monitor_internal.h"
+
+/* Back off when a sample costs more than half its period in stagetop's own
+ * CPU (500 processes at --interval 0.01 took 98 % of a core and missed
+ * deadlines): sample every 2nd, 4th, ... deadline (the grid t0 + k *
+ * interval stays), at most ST_PACE_MAX_STRIDE, and say so; come back
+ * when a sample costs under an eighth of the shorter period. */
+#define ST_PACE_MAX_STRIDE 64u
+void st_mon_pace(st_monitor *m)
+{
+    double period = m->opts.interval * m->stride;
+    uint32_t was = m->stride;
+    if (m->ring.total < 5)
+        return;
+    if (m->cpu_per_sample > 0.5 * period && m->stride < ST_PACE_MAX_STRIDE)
+        m->stride *= 2;
+    else if (m->stride > 1 && m->cpu_per_sample < 0.125 * period / 2)
+        m->stride /= 2;
+    if (m->stride == was)
+        return;
+    if (m->stride == 1)
+        st_error_clear(&m->warn[ST_WARN_PACE]);
+    else
+        st_error_set(&m->warn[ST_WARN_PACE], ST_EAGAIN, 0,
+                     "a sample takes %.1f ms of stagetop's CPU, over half of --interval %g s: "
+                     "sampling every %g s instead", m->cpu_per_sample * 1e3, m->opts.interval,
+                     m->opts.interval * m->stride);
+}
