@@ -7,7 +7,7 @@
 class Stagetop < Formula
   desc "Terminal monitor for memory-hungry jobs: tree footprint, swap, memory level"
   homepage "https://github.com/OWNER/stagetop"
-  url "https://github.com/OWNER/stagetop/archive/refs/tags/v0.3.0.tar.gz"
+  url "https://github.com/OWNER/stagetop/archive/refs/tags/v0.4.0.tar.gz"
   sha256 "0000000000000000000000000000000000000000000000000000000000000000"
   head "https://github.com/OWNER/stagetop.git", branch: "main"
 

@@ -24,8 +24,8 @@ check "stagetop stage to a missing file: exit 1, the file is not created" \
 STAGETOP_EVENTS="$T/own" "$STAGETOP" mark "two
 lines" && STAGETOP_EVENTS="$T/own" "$STAGETOP" stage "de|code"
 check "mark and stage append one line each, stamped when made (a newline in the text stays on one line)" \
-    sh -c "[ \$(wc -l <'$T/own') -eq 2 ] && head -1 '$T/own' | grep -Eqx '@[0-9]+\.[0-9]{6} mark two lines' &&
-           tail -1 '$T/own' | grep -Eqx '@[0-9]+\.[0-9]{6} stage de\|code'"
+    sh -c "[ \$(wc -l <'$T/own') -eq 2 ] && head -1 '$T/own' | grep -Eqx '@[0-9]+[.][0-9]{6} mark two lines' &&
+           tail -1 '$T/own' | grep -Eqx '@[0-9]+[.][0-9]{6} stage de[|]code'"
 
 # --- a job that marks its own stages -------------------------------------------
 # Before each line the job notes the t of the newest sample in the record; it

@@ -28,7 +28,8 @@ check "l again takes them away" until_ok 10 sh -c "! tmux -L $TM_SOCK capture-pa
 check "the default lanes are back" wait_screen def 5 '^memory available'
 tm send-keys -t def q
 check "q quits (the launched job asks)" wait_screen def 10 'quit'
-tm send-keys -t def y
+tm send-keys -t def k
+check "k: the job is killed and stagetop exits" wait_screen def 20 'stagetop-exit='
 tm kill-session -t def 2>/dev/null
 
 # --- --lanes at 80x24 ----------------------------------------------------------------

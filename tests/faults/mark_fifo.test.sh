@@ -14,5 +14,5 @@ check "... and it says so" grep -q 'a FIFO that nothing read within' "$T/err"
 timeout 60 cat "$T/f" > "$T/got" &
 remember_job $!
 STAGETOP_EVENTS="$T/f" timeout 60 "$STAGETOP" mark hello there; rc=$?
-wait_for "the reader got the line" 10 grep -q '^mark hello there$' "$T/got"
-check "mark with a reader: exit 0 ($rc), the line arrives" grep -q '^mark hello there$' "$T/got"
+wait_for "the reader got the line" 10 grep -Eq '^@[0-9]+[.][0-9]{6} mark hello there$' "$T/got"
+check "mark with a reader: exit 0 ($rc), the line arrives" grep -Eq '^@[0-9]+[.][0-9]{6} mark hello there$' "$T/got"
