@@ -113,14 +113,16 @@ static void print_table(const st_doc_report *r)
 
 /* -p: the tree the screen sums (the lanes above are the root alone): its
  * footprint sum against the sum of each member's reference reading
- * (st_prerun_tree_check).  Returns 1 when they disagree. */
+ * (st_prerun_tree_check; on Linux the members' PSS, each page counted
+ * once).  Returns 1 when they disagree. */
 static int print_tree(const st_platform *plat, int32_t pid)
 {
     st_doc_check c;
     st_error e;
     uint32_t procs = 0;
-    char a[32], bb[32], tl[32];
-    int refs = st_prerun_tree_check(plat, pid, &c, &procs, &e);
+    uint64_t per_proc = 0;
+    char a[32], bb[32], tl[32], pp[32];
+    int refs = st_prerun_tree_check(plat, pid, &c, &procs, &per_proc, &e);
     if (refs < 0) {
         printf("\ntree: cannot read pid %ld's tree: %s\n", (long)pid, e.msg);
         return 0;
@@ -130,6 +132,15 @@ static int print_tree(const st_platform *plat, int32_t pid)
     printf("%-12s %-13s %-13s +/-%-9s %s\n", "footprint", st_format_bytes(c.value, a, sizeof a),
            refs ? st_format_bytes(c.ref, bb, sizeof bb) : "-", st_format_bytes(c.tol, tl, sizeof tl),
            !refs ? "(no reference for every member)" : c.ok == ST_DOC_AGREES ? "ok" : "DIFF");
+    if (refs && c.source[0])
+        printf("%-12s   reference: %s\n", "", c.source);
+    if (c.note[0])
+        printf("%-12s   %s\n", "", c.note);
+    if (refs && plat->doctor_refs == ST_DOCTOR_REFS_PROC)
+        printf("%-12s   counted once: tree %s, sum of PSS %s (%s within %d%% + 1 MiB); "
+               "each process's own sum %s\n", "", st_format_bytes(c.value, a, sizeof a),
+               st_format_bytes(c.ref, bb, sizeof bb), c.ok == ST_DOC_AGREES ? "agrees," : "NOT",
+               ST_DOC_SHARE_PCT, st_format_bytes(per_proc, pp, sizeof pp));
     return refs && c.ok != ST_DOC_AGREES;
 }
 

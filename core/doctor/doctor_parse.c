@@ -400,14 +400,16 @@ static int kb_line(const char *s, size_t n, const char *key, uint64_t *out)
 
 int st_doc_parse_smaps_rollup(const char *text, size_t len, st_doc_smaps *out, st_error *err)
 {
-    static const char *const keys[] = {"Rss:", "Anonymous:", "Swap:", "Pss_Shmem:"};
+    static const char *const keys[] = {"Rss:", "Anonymous:", "Swap:", "Pss_Shmem:", "Pss_Anon:",
+                                       "SwapPss:"};
     line_it it = {text, text + len, 0};
     const char *s;
     size_t n;
     memset(out, 0, sizeof *out);
     while (next_line(&it, &s, &n)) {
-        uint64_t *dst[] = {&out->rss, &out->anonymous, &out->swap, &out->pss_shmem};
-        for (unsigned k = 0; k < 4; k++) {
+        uint64_t *dst[] = {&out->rss, &out->anonymous, &out->swap, &out->pss_shmem, &out->pss_anon,
+                           &out->swap_pss};
+        for (unsigned k = 0; k < 6; k++) {
             int r = kb_line(s, n, keys[k], dst[k]);
             if (r == ST_EPARSE)
                 return st_error_set(err, ST_EPARSE, 0, "smaps_rollup, line %zu: bad '%s'", it.no, keys[k]);

@@ -1,6 +1,8 @@
 /* prerun_tree.c: `doctor -p`'s check of the tree the screen sums (prerun.h):
  * the tree's footprint, as the watched tree reads it, against the sum of
- * each member's own reference reading (core/doctor/doctor_ref.c). */
+ * each member's own reference reading: on Linux its proportional share,
+ * counted once (core/doctor/doctor_share.c), elsewhere the member's
+ * footprint reference (core/doctor/doctor_ref.c). */
 #include "stagetop/prerun.h"
 
 #include <stdio.h>
@@ -10,8 +12,10 @@
 #include "stagetop/tree.h"
 
 int st_prerun_tree_check(const st_platform *plat, int32_t pid, st_doc_check *c, uint32_t *procs,
-                         st_error *err)
+                         uint64_t *per_proc, st_error *err)
 {
+    int pss = plat->doctor_refs == ST_DOCTOR_REFS_PROC;
+    uint64_t sum_pss = 0;
     st_backend *b;
     st_tree t;
     st_sample s1, s2;
@@ -19,6 +23,7 @@ int st_prerun_tree_check(const st_platform *plat, int32_t pid, st_doc_check *c, 
     memset(&s1, 0, sizeof s1);
     memset(&s2, 0, sizeof s2);
     *procs = 0;
+    *per_proc = 0;
     if (plat->open(&b, err) != ST_OK)
         return -1;
     if (st_tree_init(&t, plat, b, pid, 0, err) != ST_OK) {
@@ -39,6 +44,22 @@ int st_prerun_tree_check(const st_platform *plat, int32_t pid, st_doc_check *c, 
     int refs = 1;
     for (size_t i = 0; i < t.n_members; i++) {
         st_doc_check m;
+        if (t.members[i].valid & ST_PM_FOOTPRINT)
+            *per_proc += t.members[i].footprint; /* status: a shared page in each */
+        if (pss) {
+            uint64_t v;
+            if (!(t.members[i].valid & ST_PM_FOOTPRINT) ||
+                ((t.members[i].valid & ST_PM_STATE) && t.members[i].state == 'Z'))
+                continue; /* nothing counted in the tree either: a zombie, a refused member */
+            st_error e;
+            if (st_doc_pss_reference(t.members[i].id.pid, &v, &e) == ST_OK) {
+                sum_pss += v;
+            } else if (e.code != ST_ESRCH) { /* a member that exits is not counted */
+                refs = 0;
+                snprintf(c->note, sizeof c->note, "no reference: %s", e.msg);
+            }
+            continue;
+        }
         memset(&m, 0, sizeof m);
         snprintf(m.lane, sizeof m.lane, "footprint");
         m.unit = ST_DOC_BYTES;
@@ -56,7 +77,9 @@ int st_prerun_tree_check(const st_platform *plat, int32_t pid, st_doc_check *c, 
         c->has_after = 1;
     }
     c->ok = ST_DOC_NOT_CHECKED;
-    if (refs)
+    if (refs && pss)
+        st_doc_share_judge(c, sum_pss);
+    else if (refs)
         st_doc_judge(c);
     st_tree_free(&t);
     plat->close(b);

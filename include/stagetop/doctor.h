@@ -63,10 +63,11 @@ int st_doc_parse_cputime(const char *text, size_t len, uint64_t *ms, st_error *e
 int st_doc_parse_nvsmi(const char *text, size_t len, int32_t pid, uint64_t *bytes, int *lines,
                        st_error *err);
 
-/* /proc/PID/smaps_rollup, bytes. */
+/* /proc/PID/smaps_rollup, bytes (Pss_Anon and SwapPss: Linux 5.8 on). */
+enum { ST_DOC_SM_PSS_SHMEM = 8, ST_DOC_SM_PSS_ANON = 16, ST_DOC_SM_SWAP_PSS = 32 };
 typedef struct st_doc_smaps {
-    uint64_t rss, anonymous, swap, pss_shmem;
-    unsigned valid; /* 1 rss, 2 anonymous, 4 swap, 8 pss_shmem */
+    uint64_t rss, anonymous, swap, pss_shmem, pss_anon, swap_pss;
+    unsigned valid; /* 1 rss, 2 anonymous, 4 swap, 8 pss_shmem, 16 pss_anon, 32 swap_pss */
 } st_doc_smaps;
 int st_doc_parse_smaps_rollup(const char *text, size_t len, st_doc_smaps *out, st_error *err);
 /* /proc/swaps: the Used column (KiB) summed over devices, bytes. */
@@ -176,6 +177,21 @@ int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *
  * tools, or macOS's tools).  Leaves c->has_ref 0 and a note when there is
  * none. */
 void st_doc_reference(const st_platform *plat, int32_t pid, st_doc_check *c);
+/* ---- the tree's memory counted once (core/doctor/doctor_share.c) ---- */
+
+/* pid's proportional share, Pss_Anon + Pss_Shmem + SwapPss of
+ * /proc/PID/smaps_rollup, read and parsed by doctor's own code (not the
+ * backend's reader).  ST_ENOTSUP when the kernel has no Pss_Anon or
+ * Pss_Shmem (before 5.8). */
+int st_doc_pss_reference(int32_t pid, uint64_t *pss, st_error *err);
+/* doctor -p's counted-once check: c->value (and c->after, when has_after)
+ * is the tree's footprint as the screen sums it, sum_pss the members'
+ * st_doc_pss_reference summed.  Agrees within ST_DOC_SHARE_PCT (2) % of sum_pss +
+ * 1 MiB); a tree sum above that counts shared memory more than once, and
+ * c->note says so with both numbers. */
+#define ST_DOC_SHARE_PCT 2
+void st_doc_share_judge(st_doc_check *c, uint64_t sum_pss);
+
 /* The OS release line (PRETTY_NAME, sw_vers), by the same capability. */
 void st_doc_os_release(const st_platform *plat, char *buf, size_t len);
 

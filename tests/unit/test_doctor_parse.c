@@ -181,8 +181,10 @@ static void linux_captures(void **state)
     (void)state;
     t = fixture_load("linux", "smaps_rollup.txt", &len);
     assert_int_equal(st_doc_parse_smaps_rollup(t, len, &sm, NULL), ST_OK);
-    assert_int_equal(sm.valid, 15u);
+    assert_int_equal(sm.valid, 63u); /* Pss_Anon and SwapPss too (Linux 5.8 on) */
     assert_int_equal(sm.rss, 1736 * 1024ull);
+    assert_int_equal(sm.pss_anon, 112 * 1024ull);
+    assert_int_equal(sm.swap_pss, 0);
     assert_int_equal(sm.anonymous, 112 * 1024ull);
     free(t);
     t = fixture_load("linux", "free-b.txt", &len);
