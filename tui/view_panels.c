@@ -182,16 +182,35 @@ static void fmt_activity(const st_proc_mem *p, char *buf, size_t len)
              pg);
 }
 
+/* " ALONE/SHARED" of one member: smaps_rollup's Private and Shared at its
+ * last proportional read (docs/screen.md), "-" when not read (yet). */
+#define SHARE_COL_W 21
+static void fmt_share(const st_run_view *rv, const st_proc_mem *p, char *buf, size_t len)
+{
+    uint64_t alone, shared;
+    char a[24], s[24], both[56];
+    if (st_run_view_share_of(rv, p->id, &alone, &shared))
+        snprintf(both, sizeof both, "%s/%s", st_format_bytes(alone, a, sizeof a),
+                 st_format_bytes(shared, s, sizeof s));
+    else
+        snprintf(both, sizeof both, "-");
+    snprintf(buf, len, " %*s", SHARE_COL_W - 1, both);
+}
+
 void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
 {
     const tui_box *b = &v->L.list;
     if (b->h <= 0)
         return;
     int wide = b->w >= 70, gpu = rv->has_gpu_lane && b->w >= 81;
+    /* what a member holds alone and shares (its last proportional read),
+     * where the line has room for it and 45 columns of command */
+    int share = wide && b->w >= SHARE_COL_W + 104 + (gpu ? 11 : 0);
     char line[1500], title[200];
     if (wide)
-        snprintf(line, sizeof line, "%7s %10s %10s %10s%s %c %6s %7s  %s", "PID", "FOOTPRINT", "RSS",
-                 "SWAP", gpu ? "        GPU" : "", 'S', "CPU%", "PGIN/s", "COMMAND");
+        snprintf(line, sizeof line, "%7s %10s %10s %10s%s%s %c %6s %7s  %s", "PID", "FOOTPRINT", "RSS",
+                 "SWAP", share ? "         ALONE/SHARED" : "", gpu ? "        GPU" : "", 'S', "CPU%",
+                 "PGIN/s", "COMMAND");
     else
         snprintf(line, sizeof line, "%7s %10s %c %6s  %s", "PID", "FOOTPRINT", 'S', "CPU%", "COMMAND");
     attrset(tui_attr(v, TUI_PAIR_BAR));
@@ -223,12 +242,15 @@ void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
             else
                 snprintf(g + 1, sizeof g - 1, "%10s", "-");
         }
+        char sh[64] = "";
+        if (share)
+            fmt_share(rv, p, sh, sizeof sh);
         char act[48];
         fmt_activity(p, act, sizeof act);
         if (!wide)
             act[9] = '\0'; /* the state and CPU only */
-        int len = wide ? snprintf(line, sizeof line, "%7ld %10s %10s %10s%s%s  ", (long)p->id.pid,
-                                  fp, rss, sw, g, act)
+        int len = wide ? snprintf(line, sizeof line, "%7ld %10s %10s %10s%s%s%s  ", (long)p->id.pid,
+                                  fp, rss, sw, sh, g, act)
                        : snprintf(line, sizeof line, "%7ld %10s%s  ", (long)p->id.pid, fp, act);
         tui_put(b->y + 1 + i, b->x, b->w, line,
                 p->id.pid == rv->root_pid ? A_BOLD : A_NORMAL);

@@ -115,6 +115,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->gpu_pids = m->gpu_pids;
     v->gpu_bytes = m->gpu_bytes;
     v->gpu_n = m->gpu_n;
+    v->share = &m->tree.share;
 
     v->events = m->events.v;
     v->n_events = m->events.len;
@@ -219,4 +220,9 @@ int st_run_view_gpu_of(const st_run_view *v, int32_t pid, uint64_t *bytes)
         }
     }
     return 0;
+}
+
+int st_run_view_share_of(const st_run_view *v, st_proc_id id, uint64_t *alone, uint64_t *shared)
+{
+    return v->share && st_tree_share_of(v->share, id, alone, shared);
 }

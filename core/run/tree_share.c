@@ -96,6 +96,17 @@ static st_share_ent *next_due(st_tree_share *sh, double now_s)
     return best;
 }
 
+int st_tree_share_of(const st_tree_share *sh, st_proc_id id, uint64_t *alone, uint64_t *shared)
+{
+    for (size_t k = 0; sh->split == 1 && k < sh->n; k++)
+        if (same_id(sh->e[k].id, id) && sh->e[k].has) {
+            *alone = sh->e[k].alone;
+            *shared = sh->e[k].shared;
+            return 1;
+        }
+    return 0;
+}
+
 int st_tree_share_apply(st_tree_share *sh, const st_platform *plat, st_backend *b,
                         const st_proc_mem *m, size_t n, double now_s, st_sample *out,
                         st_error *err)
@@ -139,6 +150,8 @@ int st_tree_share_apply(st_tree_share *sh, const st_platform *plat, st_backend *
         if (rc != ST_OK)
             continue; /* gone or refused: carried as it was (the tree drops the gone) */
         e->delta = ps.counted < e->fp ? e->fp - ps.counted : 0;
+        e->alone = ps.alone;
+        e->shared = ps.shared;
         e->has = 1;
         e->t = now_s;
     }

@@ -80,6 +80,7 @@ typedef struct st_run_view {
     const int32_t *gpu_pids;      /* the last GPU reading, per member: pid ... */
     const uint64_t *gpu_bytes;    /* ... and its bytes on all GPUs */
     size_t gpu_n;
+    const struct st_tree_share *share; /* live: each member's last proportional read (NULL: none) */
 
     /* ---- events ---- */
     const st_event *events;       /* in time order */
@@ -155,6 +156,11 @@ int st_run_swap_rate(st_samples_view s, double *rate);
 /* Seconds until swap_now reaches base + budget at rate (0 when already
  * there), < 0 when rate <= 0. */
 double st_run_budget_eta(uint64_t base, uint64_t budget, uint64_t swap_now, double rate);
+
+/* What one member held alone and shared at its last proportional read
+ * (smaps_rollup's Private_* and Shared_*; tree.h st_tree_share_of): 1, or
+ * 0 when it was not read (yet), or in a replay. */
+int st_run_view_share_of(const st_run_view *v, st_proc_id id, uint64_t *alone, uint64_t *shared);
 
 /* GPU bytes of one member as of the last GPU reading: 1 and *bytes, or 0. */
 int st_run_view_gpu_of(const st_run_view *v, int32_t pid, uint64_t *bytes);

@@ -59,6 +59,7 @@ typedef struct st_share_ent {
     double t;        /* when delta was read; when it joined while has is 0 */
     double tried_s;  /* the sample that last tried it */
     int has;         /* delta was read */
+    uint64_t alone, shared; /* at that read: Private_* and Shared_* of smaps_rollup */
 } st_share_ent;
 
 #define ST_SHARE_CPU 0.02        /* the budget: 2 % of one core */
@@ -89,6 +90,10 @@ void st_tree_share_probe(st_tree_share *sh, const st_platform *plat, st_backend 
 int st_tree_share_apply(st_tree_share *sh, const st_platform *plat, st_backend *b,
                         const st_proc_mem *m, size_t n, double now_s, st_sample *out,
                         st_error *err);
+/* What member id held alone and shared (resident, file pages in) at its
+ * last proportional read: 1, or 0 when it has not been read (a lone
+ * process without shared memory is never read). */
+int st_tree_share_of(const st_tree_share *sh, st_proc_id id, uint64_t *alone, uint64_t *shared);
 /* The definition in force: ST_SHARE_METRIC, or plain (the platform's). */
 const char *st_tree_share_metric(const st_tree_share *sh, const char *plain);
 void st_tree_share_free(st_tree_share *sh);
