@@ -65,6 +65,8 @@ ssize_t st_lx_pread_whole(st_backend *b, int fd);
 void st_lx_fill_counters(const st_backend *b, const st_lx_stat *st, st_proc_mem *out);
 /* Read /proc/PID/stat and parse it into *st. */
 int st_lx_read_stat(st_backend *b, int32_t pid, st_lx_stat *st, st_error *err);
+/* Open and read a whole file by path into b->buf.  Returns the length or -errno. */
+ssize_t st_lx_read_path(st_backend *b, const char *path);
 
 /* The backend table's process functions (see platform.h). */
 int st_lx_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, st_error *err);

@@ -1,7 +1,8 @@
 /* platform_linux.c: the Linux backend, reading /proc.
  *
  * The per-process work (walking a tree through every thread's children
- * file, reading members through cached /proc fds) is in linux_procs.c;
+ * file, reading members through cached /proc fds) is in linux_procs.c,
+ * the reading both use (a whole /proc file, a stat line) in linux_read.c;
  * this file has the table, the system numbers, command lines, the picker's
  * list and signals.  docs/performance.md ("Sampling") has the costs. */
 #include "linux_procs.h"
@@ -30,89 +31,6 @@
 #endif
 
 #define ST_LX_FD_MAX 512 /* most /proc fds kept open between samples */
-
-/* ---- reading ------------------------------------------------------------ */
-
-int st_lx_map_errno(int e)
-{
-    switch (e) {
-    case ENOENT:
-    case ESRCH: return ST_ESRCH;
-    case EACCES:
-    case EPERM: return ST_EPERM;
-    case ENOMEM: return ST_ENOMEM;
-    default: return ST_EIO;
-    }
-}
-
-int st_lx_grow_buf(st_backend *b)
-{
-    return st_grow(&b->buf, &b->buf_cap, b->buf_cap + 1, 1, 4096);
-}
-
-/* Read a one-record seq_file (status, stat, meminfo, pressure) from offset
- * 0 into b->buf with one pread: such a file is produced whole, so a read
- * shorter than the buffer is the whole file.  A second read at the end
- * offset would make the kernel produce the text again, so it is avoided.
- * Returns the length, or -errno. */
-ssize_t st_lx_pread_whole(st_backend *b, int fd)
-{
-    for (;;) {
-        ssize_t n;
-        if (b->buf_cap < 4096 && st_lx_grow_buf(b) != 0)
-            return -ENOMEM;
-        n = pread(fd, b->buf, b->buf_cap - 1, 0);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        if ((size_t)n < b->buf_cap - 1) {
-            b->buf[n] = '\0';
-            return n;
-        }
-        if (st_lx_grow_buf(b) != 0)
-            return -ENOMEM;
-    }
-}
-
-/* Open and read a whole file by path.  Returns the length or -errno. */
-static ssize_t read_path(st_backend *b, const char *path)
-{
-    ssize_t n;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    n = st_lx_pread_whole(b, fd);
-    close(fd);
-    return n;
-}
-
-void st_lx_fill_counters(const st_backend *b, const st_lx_stat *st, st_proc_mem *out)
-{
-    out->cpu_ns = (st->utime + st->stime) * b->tick_ns;
-    out->child_cpu_ns = (st->cutime + st->cstime) * b->tick_ns;
-    out->pageins = st->majflt;
-    out->child_pageins = st->cmajflt;
-    out->state = st->state;
-    snprintf(out->comm, sizeof out->comm, "%.15s", st->comm); /* TASK_COMM_LEN 16 */
-    out->valid |= ST_PM_COUNTERS | ST_PM_STATE | ST_PM_COMM;
-}
-
-int st_lx_read_stat(st_backend *b, int32_t pid, st_lx_stat *st, st_error *err)
-{
-    char path[64];
-    ssize_t n;
-    if (pid <= 0)
-        return st_error_set(err, ST_ESRCH, ESRCH, "no process %d", (int)pid);
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    n = read_path(b, path);
-    if (n < 0 && st_lx_map_errno((int)-n) == ST_ESRCH)
-        return st_error_set(err, ST_ESRCH, (int)-n, "no process with pid %d", (int)pid);
-    if (n < 0)
-        return st_error_set(err, st_lx_map_errno((int)-n), (int)-n, "%s: %s", path, strerror((int)-n));
-    return st_lx_parse_stat(b->buf, (size_t)n, st, err);
-}
 
 /* ---- the table's functions ---------------------------------------------- */
 
@@ -399,7 +317,7 @@ static int lx_thread_group(st_backend *b, int32_t pid, int32_t *out, st_error *e
     if (pid <= 0)
         return st_error_set(err, ST_ESRCH, ESRCH, "no process %d", (int)pid);
     snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    n = read_path(b, path);
+    n = st_lx_read_path(b, path);
     if (n < 0)
         return st_error_set(err, st_lx_map_errno((int)-n), (int)-n, "%s: %s", path, strerror((int)-n));
     const char *p = strstr(b->buf, "\nTgid:");
