@@ -23,20 +23,6 @@ static const st_lane *lane_of(const st_plot_ctx *p, int s)
 
 /* ---- small writers ---- */
 
-void st_plot_num(st_plot_ctx *p, double v)
-{
-    char b[40];
-    fputs(st_format_decimal(v, 1, 1, b, sizeof b), p->f);
-}
-
-/* Clean, shorten to max_cps and escape raw text (n bytes at most). */
-void st_plot_put_raw(st_plot_ctx *p, const char *s, size_t n, size_t max_cps)
-{
-    char clean[1024];
-    st_plot_text_clean(s, n, clean, sizeof clean, max_cps);
-    st_plot_xml_puts(p->f, clean);
-}
-
 size_t st_plot_fit_cps(double width_px, double font_px)
 {
     double n = width_px / (font_px * CHAR_W);

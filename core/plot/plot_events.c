@@ -8,89 +8,11 @@
 
 #include "plot_internal.h"
 
-/* Marker shapes: ^ up triangle, v down triangle, d diamond, s square,
- * > right triangle, x cross, o dot, O ring.  `line`: also a faint
- * full-height line (rare events that matter). */
-static const struct ev_style {
-    const char *label, *color;
-    char shape, line;
-} EVS[ST_EV_OTHER + 1] = {
-    [ST_EV_STAGE] = {"stage", "#3d4650", 0, 0},
-    [ST_EV_LOAD] = {"load", "#1a7f37", '^', 0},
-    [ST_EV_RELOAD] = {"reload", "#4d8f1f", '^', 0},
-    [ST_EV_RELEASE] = {"release", "#9a6700", 'v', 0},
-    [ST_EV_MARK] = {"mark", "#57606a", 'd', 1},
-    [ST_EV_PAUSE] = {"pause", "#bf8700", 's', 1},
-    [ST_EV_RESUME] = {"resume", "#bf8700", '>', 1},
-    [ST_EV_KILL] = {"kill", "#cf222e", 'x', 1},
-    [ST_EV_EXIT] = {"exit", "#24292f", 'o', 1},
-    [ST_EV_BUDGET] = {"budget", "#cf222e", 'O', 1},
-    [ST_EV_OTHER] = {"other", "#8c959f", 'o', 0},
-};
-/* A closed path through n points (or open, for strokes). */
-static void path(st_plot_ctx *p, const char *attrs, const double *xy, size_t n, int closed)
-{
-    fprintf(p->f, "<path %s d=\"", attrs);
-    for (size_t i = 0; i < n; i++) {
-        fputc(i ? 'L' : 'M', p->f);
-        st_plot_num(p, xy[2 * i]);
-        fputc(' ', p->f);
-        st_plot_num(p, xy[2 * i + 1]);
-    }
-    fputs(closed ? "Z\"/>" : "\"/>", p->f);
-}
-
-static void marker_shape(st_plot_ctx *p, char shape, double x, double y, const char *color)
-{
-    const double s = 4.5;
-    char attrs[96];
-    snprintf(attrs, sizeof attrs, "fill=\"%s\"", color);
-    switch (shape) {
-    case '^': case 'v': {
-        double d = shape == '^' ? 1 : -1;
-        double xy[] = {x, y - d * s, x + s, y + d * s * 0.8, x - s, y + d * s * 0.8};
-        path(p, attrs, xy, 3, 1);
-        break;
-    }
-    case 'd': {
-        double xy[] = {x, y - s, x + s, y, x, y + s, x - s, y};
-        path(p, attrs, xy, 4, 1);
-        break;
-    }
-    case 's': {
-        double xy[] = {x - 3.5, y - 3.5, x + 3.5, y - 3.5, x + 3.5, y + 3.5, x - 3.5, y + 3.5};
-        path(p, attrs, xy, 4, 1);
-        break;
-    }
-    case '>': {
-        double xy[] = {x - 3.5, y - s, x + 4.5, y, x - 3.5, y + s};
-        path(p, attrs, xy, 3, 1);
-        break;
-    }
-    case 'x': {
-        double a[] = {x - 4, y - 4, x + 4, y + 4}, b[] = {x - 4, y + 4, x + 4, y - 4};
-        snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-width=\"2\"", color);
-        path(p, attrs, a, 2, 0);
-        path(p, attrs, b, 2, 0);
-        break;
-    }
-    default:
-        fputs("<circle r=\"3.5\" cx=\"", p->f);
-        st_plot_num(p, x);
-        fputs("\" cy=\"", p->f);
-        st_plot_num(p, y);
-        if (shape == 'O')
-            fprintf(p->f, "\" fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"2\"/>", color);
-        else
-            fprintf(p->f, "\" fill=\"%s\"/>", color);
-    }
-}
-
 /* The tooltip of an event: "load text_encoder, 16.3 GiB in 7.3 s at 11.8 s". */
 static void event_title(st_plot_ctx *p, const st_event *e, size_t more)
 {
     char tt[700], b1[32], b2[32], b3[32];
-    const char *kind = e->kind == ST_EV_OTHER ? "" : EVS[e->kind].label;
+    const char *kind = e->kind == ST_EV_OTHER ? "" : st_plot_ev_style_of(e->kind)->label;
     int n = snprintf(tt, sizeof tt, "%s", kind);
     if (e->kind == ST_EV_OTHER)
         n = snprintf(tt, sizeof tt, "%.*s", (int)strnlen(e->kind_name, sizeof e->kind_name),
@@ -120,7 +42,7 @@ static void event_title(st_plot_ctx *p, const st_event *e, size_t more)
 
 static void flush_marker(st_plot_ctx *p, const st_event *e, double x, size_t more)
 {
-    const struct ev_style *st = &EVS[e->kind];
+    const st_plot_ev_style *st = st_plot_ev_style_of(e->kind);
     double y = p->B - 10;
     fprintf(p->f, "<g class=\"event ev-%s\">", st->label);
     event_title(p, e, more);
@@ -132,7 +54,7 @@ static void flush_marker(st_plot_ctx *p, const st_event *e, double x, size_t mor
     }
     snprintf(attrs, sizeof attrs, "stroke=\"%s\"", st->color);
     st_plot_line(p, attrs, x, p->B, x, p->B - 4);
-    marker_shape(p, st->shape, x, y, st->color);
+    st_plot_marker(p, e->kind, x, y);
     fputs("</g>\n", p->f);
     p->ev_seen |= 1u << e->kind;
 }
@@ -154,8 +76,8 @@ static const char *label_of(const st_event *e, size_t *n)
         *n = strnlen(e->kind_name, sizeof e->kind_name);
         return e->kind_name;
     }
-    *n = strlen(EVS[e->kind].label);
-    return EVS[e->kind].label;
+    *n = strlen(st_plot_ev_style_of(e->kind)->label);
+    return st_plot_ev_style_of(e->kind)->label;
 }
 
 /* Upright labels above the markers, in time order, each at least 14 px
@@ -179,7 +101,7 @@ static void event_labels(st_plot_ctx *p)
             continue;
         last = x;
         const char *s = label_of(e, &n);
-        fprintf(p->f, "<text fill=\"%s\" transform=\"translate(", EVS[e->kind].color);
+        fprintf(p->f, "<text fill=\"%s\" transform=\"translate(", st_plot_ev_style_of(e->kind)->color);
         st_plot_num(p, x + 11 <= p->R ? x + 11 : x - 4); /* beside the marker */
         fputc(' ', p->f);
         st_plot_num(p, p->B - 18);
@@ -222,16 +144,4 @@ void st_plot_draw_events(st_plot_ctx *p)
             flush_marker(p, &ev->v[first[k]], lastx[k], more[k]);
     fputs("</g>\n", p->f);
     event_labels(p);
-}
-
-void st_plot_marker(st_plot_ctx *p, int kind, double x, double y)
-{
-    if (kind < 0 || kind > ST_EV_OTHER)
-        kind = ST_EV_OTHER;
-    marker_shape(p, EVS[kind].shape, x, y, EVS[kind].color);
-}
-
-const char *st_plot_event_label(int kind)
-{
-    return EVS[kind < 0 || kind > ST_EV_OTHER ? ST_EV_OTHER : kind].label;
 }

@@ -106,6 +106,13 @@ void st_plot_line(st_plot_ctx *p, const char *attrs, double x1, double y1, doubl
 /* Markers (and labels where there is room) of the non-stage events. */
 void st_plot_draw_events(st_plot_ctx *p);
 /* The marker of an event kind centred at (x, y), as in the legend. */
+/* An event kind's marker: its label, colour, shape (^ v d s > x o O) and
+ * whether it also gets a faint full-height line (plot_marks.c). */
+typedef struct st_plot_ev_style {
+    const char *label, *color;
+    char shape, line;
+} st_plot_ev_style;
+const st_plot_ev_style *st_plot_ev_style_of(int kind);
 void st_plot_marker(st_plot_ctx *p, int kind, double x, double y);
 /* "load", "release", ...; "other" for unknown kinds. */
 const char *st_plot_event_label(int kind);

@@ -89,3 +89,17 @@ void st_plot_xml_puts(FILE *f, const char *clean)
         }
     }
 }
+
+void st_plot_num(st_plot_ctx *p, double v)
+{
+    char b[40];
+    fputs(st_format_decimal(v, 1, 1, b, sizeof b), p->f);
+}
+
+/* Clean, shorten to max_cps and escape raw text (n bytes at most). */
+void st_plot_put_raw(st_plot_ctx *p, const char *s, size_t n, size_t max_cps)
+{
+    char clean[1024];
+    st_plot_text_clean(s, n, clean, sizeof clean, max_cps);
+    st_plot_xml_puts(p->f, clean);
+}
