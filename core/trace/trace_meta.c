@@ -5,6 +5,7 @@
 #include "stagetop/json.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void st_meta_iter_init(st_meta_iter *it, const st_trace_meta *m)
@@ -108,4 +109,10 @@ void st_trace_what(const st_trace_meta *m, char *buf, size_t size)
         snprintf(item, sizeof item, "steps %s", steps);
         append(buf, size, item);
     }
+}
+
+void st_trace_meta_free(st_trace_meta *m)
+{
+    free(m->extra);
+    m->extra = NULL;
 }
