@@ -432,7 +432,6 @@ int st_job_pause(st_job *job, st_tree *tree, st_error *err)
     if (job->signalled > 0) {
         job->state = ST_JOB_PAUSED;
         job->paused_by_us = 1;
-        st_job_take_terminal(job);
     }
     if (r != ST_OK)
         return r;
@@ -451,8 +450,6 @@ int st_job_resume(st_job *job, st_tree *tree, st_error *err)
     int r = refresh(tree, tree_now(tree), &rerr); /* failed: the last-known members */
     job_action ac;
     action_begin(&ac, job, tree);
-    if (job->state == ST_JOB_PAUSED || job->state == ST_JOB_STOPPED)
-        st_job_give_terminal(job); /* before it runs: it may read the terminal at once */
     signal_tree_root_last(&ac, SIGCONT, 1);
     if (job->state == ST_JOB_PAUSED || job->state == ST_JOB_STOPPED)
         job->state = ST_JOB_RUNNING;

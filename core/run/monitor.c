@@ -459,8 +459,10 @@ int st_monitor_pause(st_monitor *m, double now, st_error *err)
     if (m->job.state == ST_JOB_EXITED)
         return st_error_set(err, ST_ESRCH, 0, "the job has exited");
     int rc = st_job_pause(&m->job, &m->tree, err);
-    if (m->job.signalled > 0)
+    if (m->job.signalled > 0) {
+        st_job_take_terminal(&m->job); /* stopped: the terminal is stagetop's (^C reaches it) */
         job_event(m, ST_EV_PAUSE, now, NULL);
+    }
     return rc;
 }
 
@@ -470,6 +472,8 @@ int st_monitor_resume(st_monitor *m, double now, st_error *err)
         poll_job(m, now); /* a root that has just exited is reaped, not signalled */
     if (m->job.state == ST_JOB_EXITED)
         return st_error_set(err, ST_ESRCH, 0, "the job has exited");
+    if (m->job.state == ST_JOB_PAUSED || m->job.state == ST_JOB_STOPPED)
+        st_job_give_terminal(&m->job); /* before it runs: it may read the terminal at once */
     int rc = st_job_resume(&m->job, &m->tree, err);
     if (m->job.signalled > 0)
         job_event(m, ST_EV_RESUME, now, NULL);

@@ -16,4 +16,5 @@ fi
 T=$(mktemp); trap 'rm -f "$T"' EXIT
 layering_symtab "$B" "$ST_ROOT" >"$T"
 layering_calls "$ST_ROOT/tests/lib/layering.rules" "$T"
+layering_no_cycles "$T"
 layering_sources "$ST_ROOT/tests/lib/layering.rules" "$ST_ROOT"

@@ -134,6 +134,34 @@ layering_calls() { # rules symtab
     }' "$1" "$2"
 }
 
+# No two objects call each other (an import circle: docs/design.md, issue
+# 26 item 5): for each pair where A calls a symbol B defines and B one A
+# defines, a FAIL naming both and a symbol each way.
+layering_no_cycles() { # symtab
+    awk '
+    $1 == "D" { if (!($3 in def)) def[$3] = $2; next }
+    $1 == "U" { nu++; uobj[nu] = $2; usym[nu] = $3; next }
+    END {
+        for (k = 1; k <= nu; k++) {
+            s = usym[k]; o = uobj[k]
+            if (!(s in def) || def[s] == o) continue
+            key = o SUBSEP def[s]
+            if (!(key in edge)) edge[key] = s
+        }
+        bad = ""; n = 0
+        for (key in edge) {
+            split(key, ab, SUBSEP)
+            back = ab[2] SUBSEP ab[1]
+            if ((back in edge) && ab[1] < ab[2])
+                bad = bad "\n    " ab[1] ".o calls " edge[key] ", " ab[2] ".o calls " edge[back]
+            n++
+        }
+        if (n == 0) print "FAIL: layering: no calls between objects were read"
+        else if (bad != "") print "FAIL: layering: no two objects call each other (an import circle)" bad
+        else print "PASS: layering: no two objects call each other (" n " calls between objects)"
+    }' "$1"
+}
+
 # Lines "I FILE <|\" NAME" (includes), "B FILE LINE" (calls through the
 # backend table), "P FILE LINE" (a #if on a platform's macro) and "C FILE
 # LINE" (a read of a clock: clock_gettime, gettimeofday, time(NULL)) of the

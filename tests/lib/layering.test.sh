@@ -93,6 +93,16 @@ check "a listed exception is allowed and said" \
     sh -c "grep -qF 'tui/pick.o calls st_proc_vec_free' '$D/syn.out' && grep -qF 'temporary exception' '$D/syn.out'"
 check "an exception no longer needed fails (the rules stay true)" \
     has "$D/syn.out" "FAIL: layering: exception still needed: tui/nothing st_nothing_*"
+# two objects of one module calling each other: an import circle
+printf '%s\n' "D core/plot/plot_draw st_plot_line" "D core/plot/plot_events st_plot_marker" \
+    "U core/plot/plot_events st_plot_line" "U core/plot/plot_draw st_plot_marker" \
+    "D core/units st_format_bytes" "U core/plot/plot_draw st_format_bytes" >"$D/cyc.tab"
+layering_no_cycles "$D/cyc.tab" >"$D/cyc.out"
+check "two objects calling each other fail, naming both" \
+    has "$D/cyc.out" "core/plot/plot_draw.o calls st_plot_marker, core/plot/plot_events.o calls st_plot_line"
+head -2 "$D/cyc.tab" >"$D/one.tab"; printf '%s\n' "U core/plot/plot_events st_plot_line" >>"$D/one.tab"
+layering_no_cycles "$D/one.tab" >"$D/one.out"
+check "a call one way passes" has "$D/one.out" "PASS: layering: no two objects call each other"
 check "an object with no floor fails" has "$D/syn.out" "core/newthing/x.o"
 check "run calling doctor outside its references fails, the references pass" \
     sh -c "grep -qF 'core/run/prerun_tree.o calls st_doc_parse_size (core/doctor/doctor_parse.o, module doctor)' '$D/syn.out' &&
