@@ -33,7 +33,7 @@ static void doctor_help(void)
 }
 
 /* A value in its unit, for the table. */
-static char *fmt(const st_doc_check *c, int has, uint64_t v, char *buf, size_t len)
+static char *fmt(const st_doctor_check *c, int has, uint64_t v, char *buf, size_t len)
 {
     if (!has)
         snprintf(buf, len, "-");
@@ -48,9 +48,9 @@ static char *fmt(const st_doc_check *c, int has, uint64_t v, char *buf, size_t l
     return buf;
 }
 
-static void print_table(const st_doc_report *r)
+static void print_table(const st_doctor_report *r)
 {
-    const st_doc_facts *f = &r->facts;
+    const st_doctor_facts *f = &r->facts;
     size_t bad = 0, unchecked = 0;
     printf("stagetop doctor: pid %ld", (long)r->pid);
     if (r->own_child)
@@ -59,7 +59,7 @@ static void print_table(const st_doc_report *r)
     printf("\n\n%-12s %-13s %-13s %-12s %-5s %s\n", "lane", "stagetop", "reference", "tolerance", "ok",
            "source");
     for (size_t i = 0; i < r->n; i++) {
-        const st_doc_check *c = &r->checks[i];
+        const st_doctor_check *c = &r->checks[i];
         char a[32], b[32], t[32], tol[40];
         snprintf(tol, sizeof tol, "%s%s", c->rule == ST_DOC_AT_LEAST ? "-" : "+/-",
                  fmt(c, 1, c->tol, t, sizeof t));
@@ -117,7 +117,7 @@ static void print_table(const st_doc_report *r)
  * once).  Returns 1 when they disagree. */
 static int print_tree(const st_platform *plat, int32_t pid)
 {
-    st_doc_check c;
+    st_doctor_check c;
     st_error e;
     uint32_t procs = 0;
     uint64_t per_proc = 0;
@@ -146,8 +146,8 @@ static int print_tree(const st_platform *plat, int32_t pid)
 
 int cli_doctor(int argc, char **argv)
 {
-    st_doc_opts o;
-    st_doc_report *r;
+    st_doctor_opts o;
+    st_doctor_report *r;
     st_error e;
     int json = 0, rc;
     memset(&o, 0, sizeof o);
@@ -196,7 +196,7 @@ int cli_doctor(int argc, char **argv)
     }
     int tree_bad = 0;
     if (json) {
-        if (st_doc_json_write(STDOUT_FILENO, r) != 0)
+        if (st_doctor_json_write(STDOUT_FILENO, r) != 0)
             rc = -1;
     } else {
         print_table(r);

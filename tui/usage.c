@@ -91,6 +91,6 @@ void cli_usage(FILE *f)
 void cli_gpu_status(FILE *f)
 {
     char line[256];
-    st_doc_gpu_line(getenv("ST_NVML_LIB"), line, sizeof line);
+    st_doctor_gpu_line(getenv("ST_NVML_LIB"), line, sizeof line);
     fprintf(f, "GPU lane: %s\n", line);
 }

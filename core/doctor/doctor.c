@@ -89,7 +89,7 @@ static int unit_of(const doc_ctx *x, const st_lane *l)
 }
 
 /* Check l (NULL: the kernel peak): backend, reference, backend again. */
-static int check_lane(doc_ctx *x, const st_lane *l, st_doc_check *c, st_error *err)
+static int check_lane(doc_ctx *x, const st_lane *l, st_doctor_check *c, st_error *err)
 {
     int rc;
     memset(c, 0, sizeof *c);
@@ -108,7 +108,7 @@ static int check_lane(doc_ctx *x, const st_lane *l, st_doc_check *c, st_error *e
         return ST_OK;
     }
     c->has_value = 1;
-    st_doc_reference(x->plat, x->id.pid, c);
+    st_doctor_reference(x->plat, x->id.pid, c);
     st_sys_mem sw;
     if (l && l->sys_bit == ST_SYS_SWAP && x->plat->read_system(x->b, &sw, NULL) == ST_OK &&
         (sw.valid & ST_SYS_SWAPTOTAL) && sw.swap_total == 0 && !c->note[0])
@@ -123,7 +123,7 @@ static int check_lane(doc_ctx *x, const st_lane *l, st_doc_check *c, st_error *e
 
 /* Every check in the report's order into r (the GPU's only with a GPU
  * reader). */
-static int check_all(doc_ctx *x, st_doc_report *r, st_error *err)
+static int check_all(doc_ctx *x, st_doctor_report *r, st_error *err)
 {
     int ids[ST_LANE_COUNT], rc = ST_OK, peak_done = 0;
     size_t n = st_lanes_order(ST_LO_DOCTOR, ids);
@@ -144,9 +144,9 @@ static int check_all(doc_ctx *x, st_doc_report *r, st_error *err)
     return rc;
 }
 
-static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
+static void facts(doc_ctx *x, const st_doctor_opts *o, st_doctor_report *r)
 {
-    st_doc_facts *f = &r->facts;
+    st_doctor_facts *f = &r->facts;
     struct utsname u;
     struct rlimit rl;
     st_proc_mem pm;
@@ -157,7 +157,7 @@ static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
 
     if (uname(&u) == 0)
         snprintf(f->os, sizeof f->os, "%s %s %s %s", u.sysname, u.release, u.version, u.machine);
-    st_doc_os_release(x->plat, f->os_release, sizeof f->os_release);
+    st_doctor_os_release(x->plat, f->os_release, sizeof f->os_release);
     f->kernel_peak = x->plat->read_proc(x->b, x->id, &pm, NULL) == ST_OK && (pm.valid & ST_PM_PEAK);
     /* macOS: the backend asks for RUSAGE_INFO_V4 and falls back to V2,
      * which has no lifetime peak (docs/metrics.md). */
@@ -200,7 +200,7 @@ static void facts(doc_ctx *x, const st_doc_opts *o, st_doc_report *r)
     }
 }
 
-static void gpu_facts(doc_ctx *x, const st_doc_opts *o, st_doc_facts *f)
+static void gpu_facts(doc_ctx *x, const st_doctor_opts *o, st_doctor_facts *f)
 {
     st_error e;
     st_error_clear(&e);
@@ -230,7 +230,7 @@ static void gpu_facts(doc_ctx *x, const st_doc_opts *o, st_doc_facts *f)
 /* Linux, doctor's own child: wait4's ru_maxrss is the kernel's high-water
  * mark of the resident set (the same counter as VmHWM) reached through
  * another path (the rusage of a reaped child). */
-static void own_peak(st_doc_check *c, uint64_t maxrss_kib)
+static void own_peak(st_doctor_check *c, uint64_t maxrss_kib)
 {
     if (!c->has_value || maxrss_kib == 0)
         return;
@@ -242,10 +242,10 @@ static void own_peak(st_doc_check *c, uint64_t maxrss_kib)
     c->note[0] = '\0';
 }
 
-int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *r, st_error *err)
+int st_doctor_run(const st_platform *plat, const st_doctor_opts *o, st_doctor_report *r, st_error *err)
 {
     doc_ctx x;
-    st_doc_child child = {0, -1};
+    st_doctor_child child = {0, -1};
     uint64_t maxrss = 0;
     int rc;
 
@@ -258,13 +258,13 @@ int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *
     r->pid = o->pid;
     if (o->pid <= 0) {
         r->child_bytes = o->child_bytes ? o->child_bytes : 256 * MIB;
-        if ((rc = st_doc_child_start(&child, r->child_bytes, CHILD_READY_S, err)) != ST_OK)
+        if ((rc = st_doctor_child_start(&child, r->child_bytes, CHILD_READY_S, err)) != ST_OK)
             return rc;
         r->pid = child.pid;
         r->own_child = 1;
     }
     if ((rc = plat->open(&x.b, err)) != ST_OK) {
-        st_doc_child_stop(&child, NULL);
+        st_doctor_child_stop(&child, NULL);
         return rc;
     }
     rc = plat->identify(x.b, r->pid, &x.id, err);
@@ -286,7 +286,7 @@ int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *
         facts(&x, o, r);
     st_gpu_close(x.gpu);
     plat->close(x.b);
-    st_doc_child_stop(&child, &maxrss);
+    st_doctor_child_stop(&child, &maxrss);
     if (rc != ST_OK)
         return rc;
     if (r->own_child && plat->peak_is_maxrss)
@@ -295,14 +295,14 @@ int st_doctor_run(const st_platform *plat, const st_doc_opts *o, st_doc_report *
                 own_peak(&r->checks[i], maxrss);
     r->ok = 1;
     for (size_t i = 0; i < r->n; i++) {
-        st_doc_judge(&r->checks[i]);
+        st_doctor_judge(&r->checks[i]);
         if (r->checks[i].ok == ST_DOC_MISMATCH)
             r->ok = 0;
     }
     return ST_OK;
 }
 
-void st_doc_gpu_line(const char *lib, char *buf, size_t len)
+void st_doctor_gpu_line(const char *lib, char *buf, size_t len)
 {
     st_gpu *g;
     st_error e;

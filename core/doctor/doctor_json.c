@@ -5,7 +5,7 @@
 #include "stagetop/json.h"
 #include "stagetop/version.h"
 
-void st_doc_judge(st_doc_check *c)
+void st_doctor_judge(st_doctor_check *c)
 {
     uint64_t lo, hi;
     if (!c->has_value || !c->has_ref) {
@@ -24,7 +24,7 @@ void st_doc_judge(st_doc_check *c)
 }
 
 /* A value in the check's unit. */
-static void value(st_jw *w, const st_doc_check *c, uint64_t v)
+static void value(st_jw *w, const st_doctor_check *c, uint64_t v)
 {
     if (c->unit == ST_DOC_PERCENT_C)
         st_jw_centi(w, (uint32_t)(v > 0xffffffffu ? 0xffffffffu : v));
@@ -50,9 +50,9 @@ static void boolean(st_jw *w, int v)
         st_jw_lit(w, "false");
 }
 
-static void facts(st_jw *w, const st_doc_report *r)
+static void facts(st_jw *w, const st_doctor_report *r)
 {
-    const st_doc_facts *f = &r->facts;
+    const st_doctor_facts *f = &r->facts;
     int n = 0, m = 0;
     st_jw_char(w, '{');
     key(w, &n, "os");
@@ -116,7 +116,7 @@ static void facts(st_jw *w, const st_doc_report *r)
     st_jw_char(w, '}');
 }
 
-static void check(st_jw *w, const st_doc_check *c)
+static void check(st_jw *w, const st_doctor_check *c)
 {
     static const char *const units[] = {"bytes", "percent", "state", "ms", "count"};
     int n = 0;
@@ -156,7 +156,7 @@ static void check(st_jw *w, const st_doc_check *c)
     st_jw_char(w, '}');
 }
 
-void st_doc_json(st_jw *w, const st_doc_report *r)
+void st_doctor_json(st_jw *w, const st_doctor_report *r)
 {
     int n = 0;
     st_jw_char(w, '{');
@@ -187,11 +187,11 @@ void st_doc_json(st_jw *w, const st_doc_report *r)
     st_jw_lit(w, "}\n");
 }
 
-int st_doc_json_write(int fd, const st_doc_report *r)
+int st_doctor_json_write(int fd, const st_doctor_report *r)
 {
     st_jw w;
     st_jw_init(&w, fd);
-    st_doc_json(&w, r);
+    st_doctor_json(&w, r);
     int rc = st_jw_flush(&w);
     st_jw_free(&w);
     return rc;

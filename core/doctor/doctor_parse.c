@@ -120,7 +120,7 @@ static size_t scan_uint(const char *s, const char *e, uint64_t *v)
 
 /* ---- sizes --------------------------------------------------------------- */
 
-int st_doc_parse_size(const char *s, size_t n, uint64_t *bytes, uint64_t *res, st_error *err)
+int st_doctor_parse_size(const char *s, size_t n, uint64_t *bytes, uint64_t *res, st_error *err)
 {
     const char *p = s, *e = s + n;
     uint64_t mant, mult, div;
@@ -158,7 +158,7 @@ int st_doc_parse_size(const char *s, size_t n, uint64_t *bytes, uint64_t *res, s
 /* ---- macOS tools --------------------------------------------------------- */
 
 static int fp_lines(const char *text, size_t len, const char *now_key, const char *peak_key,
-                    const char *tool, st_doc_fp *out, st_error *err)
+                    const char *tool, st_doctor_fp *out, st_error *err)
 {
     line_it it = {text, text + len, 0};
     const char *s, *rest;
@@ -176,7 +176,7 @@ static int fp_lines(const char *text, size_t len, const char *now_key, const cha
         }
         if (!v || (out->valid & bit))
             continue; /* the first report only */
-        rc = st_doc_parse_size(rest, (size_t)(s + n - rest), v, r, &e);
+        rc = st_doctor_parse_size(rest, (size_t)(s + n - rest), v, r, &e);
         if (rc != ST_OK)
             return st_error_set(err, rc, 0, "%s output, line %zu: %s", tool, it.no, e.msg);
         out->valid |= bit;
@@ -184,7 +184,7 @@ static int fp_lines(const char *text, size_t len, const char *now_key, const cha
     return ST_OK;
 }
 
-int st_doc_parse_vmmap(const char *text, size_t len, st_doc_fp *out, st_error *err)
+int st_doctor_parse_vmmap(const char *text, size_t len, st_doctor_fp *out, st_error *err)
 {
     int rc = fp_lines(text, len, "Physical footprint:", "Physical footprint (peak):", "vmmap", out, err);
     if (rc == ST_OK && !(out->valid & ST_DOC_FP_NOW))
@@ -192,7 +192,7 @@ int st_doc_parse_vmmap(const char *text, size_t len, st_doc_fp *out, st_error *e
     return rc;
 }
 
-int st_doc_parse_footprint(const char *text, size_t len, st_doc_fp *out, st_error *err)
+int st_doctor_parse_footprint(const char *text, size_t len, st_doctor_fp *out, st_error *err)
 {
     int rc = fp_lines(text, len, "phys_footprint:", "phys_footprint_peak:", "footprint", out, err);
     if (rc != ST_OK)
@@ -207,7 +207,7 @@ int st_doc_parse_footprint(const char *text, size_t len, st_doc_fp *out, st_erro
             if (!find(s, n, "]: ") || !(f = find(s, n, "Footprint: ")))
                 continue;
             f += strlen("Footprint: ");
-            if ((rc = st_doc_parse_size(f, (size_t)(s + n - f), &out->now, &out->now_res, &e)) != ST_OK)
+            if ((rc = st_doctor_parse_size(f, (size_t)(s + n - f), &out->now, &out->now_res, &e)) != ST_OK)
                 return st_error_set(err, rc, 0, "footprint output, line %zu: %s", it.no, e.msg);
             out->valid |= ST_DOC_FP_NOW;
             break;
@@ -218,7 +218,7 @@ int st_doc_parse_footprint(const char *text, size_t len, st_doc_fp *out, st_erro
     return ST_OK;
 }
 
-int st_doc_parse_swapusage(const char *text, size_t len, uint64_t *total, uint64_t *used,
+int st_doctor_parse_swapusage(const char *text, size_t len, uint64_t *total, uint64_t *used,
                            uint64_t *res, st_error *err)
 {
     const char *t = find(text, len, "total = "), *u = find(text, len, "used = ");
@@ -237,8 +237,8 @@ int st_doc_parse_swapusage(const char *text, size_t len, uint64_t *total, uint64
             te++;
         while (ue < e && *ue != ' ' && *ue != '\n')
             ue++;
-        if (st_doc_parse_size(t, (size_t)(te - t), total, &r1, &e2) != ST_OK ||
-            st_doc_parse_size(u, (size_t)(ue - u), used, &r2, &e2) != ST_OK)
+        if (st_doctor_parse_size(t, (size_t)(te - t), total, &r1, &e2) != ST_OK ||
+            st_doctor_parse_size(u, (size_t)(ue - u), used, &r2, &e2) != ST_OK)
             return st_error_set(err, ST_EPARSE, 0, "vm.swapusage: %s", e2.msg);
     }
     if (res)
@@ -246,7 +246,7 @@ int st_doc_parse_swapusage(const char *text, size_t len, uint64_t *total, uint64
     return ST_OK;
 }
 
-int st_doc_parse_memory_pressure(const char *text, size_t len, uint16_t *free_c, st_error *err)
+int st_doctor_parse_memory_pressure(const char *text, size_t len, uint16_t *free_c, st_error *err)
 {
     static const char key[] = "System-wide memory free percentage:";
     line_it it = {text, text + len, 0};
@@ -275,7 +275,7 @@ int st_doc_parse_memory_pressure(const char *text, size_t len, uint16_t *free_c,
     return st_error_set(err, ST_EPARSE, 0, "memory_pressure output has no '%s' line", key);
 }
 
-int st_doc_parse_uint(const char *text, size_t len, uint64_t *v, st_error *err)
+int st_doctor_parse_uint(const char *text, size_t len, uint64_t *v, st_error *err)
 {
     const char *p = text, *e = text + len;
     size_t used;
@@ -294,7 +294,7 @@ int st_doc_parse_uint(const char *text, size_t len, uint64_t *v, st_error *err)
     return ST_OK;
 }
 
-int st_doc_parse_cputime(const char *text, size_t len, uint64_t *ms, st_error *err)
+int st_doctor_parse_cputime(const char *text, size_t len, uint64_t *ms, st_error *err)
 {
     const char *p = text, *e = text + len;
     uint64_t part[4] = {0}, days = 0, v, frac = 0;
@@ -345,7 +345,7 @@ int st_doc_parse_cputime(const char *text, size_t len, uint64_t *ms, st_error *e
 
 /* ---- nvidia-smi ---------------------------------------------------------- */
 
-int st_doc_parse_nvsmi(const char *text, size_t len, int32_t pid, uint64_t *bytes, int *lines,
+int st_doctor_parse_nvsmi(const char *text, size_t len, int32_t pid, uint64_t *bytes, int *lines,
                        st_error *err)
 {
     line_it it = {text, text + len, 0};
@@ -398,7 +398,7 @@ static int kb_line(const char *s, size_t n, const char *key, uint64_t *out)
     return 1;
 }
 
-int st_doc_parse_smaps_rollup(const char *text, size_t len, st_doc_smaps *out, st_error *err)
+int st_doctor_parse_smaps_rollup(const char *text, size_t len, st_doctor_smaps *out, st_error *err)
 {
     static const char *const keys[] = {"Rss:", "Anonymous:", "Swap:", "Pss_Shmem:", "Pss_Anon:",
                                        "SwapPss:"};
@@ -441,7 +441,7 @@ static size_t fields(const char *s, size_t n, const char **f, size_t *fl, size_t
     return k;
 }
 
-int st_doc_parse_proc_swaps(const char *text, size_t len, uint64_t *used, uint64_t *total,
+int st_doctor_parse_proc_swaps(const char *text, size_t len, uint64_t *used, uint64_t *total,
                             st_error *err)
 {
     line_it it = {text, text + len, 0};
@@ -464,7 +464,7 @@ int st_doc_parse_proc_swaps(const char *text, size_t len, uint64_t *used, uint64
     return ST_OK;
 }
 
-int st_doc_parse_free(const char *text, size_t len, st_doc_free *out, st_error *err)
+int st_doctor_parse_free(const char *text, size_t len, st_doctor_free *out, st_error *err)
 {
     line_it it = {text, text + len, 0};
     const char *s;
@@ -501,7 +501,7 @@ int st_doc_parse_free(const char *text, size_t len, st_doc_free *out, st_error *
     return ST_OK;
 }
 
-int st_doc_parse_psi_some(const char *text, size_t len, uint16_t *avg10_c, st_error *err)
+int st_doctor_parse_psi_some(const char *text, size_t len, uint16_t *avg10_c, st_error *err)
 {
     line_it it = {text, text + len, 0};
     const char *s, *rest;

@@ -25,14 +25,14 @@ static uint64_t tol_of(uint64_t v, uint64_t floor)
     return v / 100 > floor ? v / 100 : floor;
 }
 
-static void no_ref(st_doc_check *c, const char *source, const st_error *e)
+static void no_ref(st_doctor_check *c, const char *source, const st_error *e)
 {
     c->has_ref = 0;
     snprintf(c->source, sizeof c->source, "%s", source);
     snprintf(c->note, sizeof c->note, "no reference: %s", e->msg);
 }
 
-static void set_ref(st_doc_check *c, uint64_t ref, uint64_t tol, const char *source)
+static void set_ref(st_doctor_check *c, uint64_t ref, uint64_t tol, const char *source)
 {
     c->has_ref = 1;
     c->ref = ref;
@@ -42,7 +42,7 @@ static void set_ref(st_doc_check *c, uint64_t ref, uint64_t tol, const char *sou
 
 static int run(const char *const argv[], ref_buf *b, st_error *e)
 {
-    return st_doc_run(argv, RUN_TIMEOUT, b->text, sizeof b->text, &b->len, e);
+    return st_doctor_run_tool(argv, RUN_TIMEOUT, b->text, sizeof b->text, &b->len, e);
 }
 
 static void pid_str(int32_t pid, char *buf, size_t len)
@@ -58,7 +58,7 @@ static int ps_rss(int32_t pid, uint64_t *bytes, st_error *e)
     uint64_t kib;
     const char *argv[] = {"ps", "-o", "rss=", "-p", p, NULL};
     pid_str(pid, p, sizeof p);
-    if (run(argv, &b, e) != ST_OK || st_doc_parse_uint(b.text, b.len, &kib, e) != ST_OK)
+    if (run(argv, &b, e) != ST_OK || st_doctor_parse_uint(b.text, b.len, &kib, e) != ST_OK)
         return ST_EIO;
     *bytes = kib * 1024;
     return ST_OK;
@@ -66,23 +66,23 @@ static int ps_rss(int32_t pid, uint64_t *bytes, st_error *e)
 
 /* ---- Linux ---------------------------------------------------------------- */
 
-static void lx_footprint(int32_t pid, st_doc_check *c)
+static void lx_footprint(int32_t pid, st_doctor_check *c)
 {
     ref_buf b;
     char path[64], src[128];
-    st_doc_smaps sm;
+    st_doctor_smaps sm;
     st_error e;
     snprintf(path, sizeof path, "/proc/%ld/smaps_rollup", (long)pid);
     snprintf(src, sizeof src, "%s: Anonymous + Swap + Pss_Shmem", path);
-    if (st_doc_read_file(path, b.text, sizeof b.text, &b.len, &e) != ST_OK ||
-        st_doc_parse_smaps_rollup(b.text, b.len, &sm, &e) != ST_OK) {
+    if (st_doctor_read_file(path, b.text, sizeof b.text, &b.len, &e) != ST_OK ||
+        st_doctor_parse_smaps_rollup(b.text, b.len, &sm, &e) != ST_OK) {
         no_ref(c, src, &e);
         return;
     }
     set_ref(c, sm.anonymous + sm.swap + sm.pss_shmem, tol_of(c->value, 4 * MIB), src);
 }
 
-static void any_rss(int32_t pid, st_doc_check *c)
+static void any_rss(int32_t pid, st_doctor_check *c)
 {
     st_error e;
     uint64_t v;
@@ -96,7 +96,7 @@ static void any_rss(int32_t pid, st_doc_check *c)
 /* `ps -o time=` (CPU time, user + system, of the process itself; Linux in
  * whole seconds, macOS in hundredths) and `ps -o majflt=`: the counters the
  * cpu and pageins lanes are rates of, read by another program. */
-static void any_cpu(int32_t pid, st_doc_check *c)
+static void any_cpu(int32_t pid, st_doctor_check *c)
 {
     ref_buf b;
     char p[24];
@@ -104,7 +104,7 @@ static void any_cpu(int32_t pid, st_doc_check *c)
     st_error e;
     const char *argv[] = {"ps", "-o", "time=", "-p", p, NULL};
     pid_str(pid, p, sizeof p);
-    if (run(argv, &b, &e) != ST_OK || st_doc_parse_cputime(b.text, b.len, &ms, &e) != ST_OK) {
+    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_cputime(b.text, b.len, &ms, &e) != ST_OK) {
         no_ref(c, "ps -o time= -p PID", &e);
         return;
     }
@@ -113,7 +113,7 @@ static void any_cpu(int32_t pid, st_doc_check *c)
     set_ref(c, ms, 1000 + c->value / 100, "ps -o time= -p PID (CPU time, user + system)");
 }
 
-static void any_pageins(int32_t pid, st_doc_check *c)
+static void any_pageins(int32_t pid, st_doctor_check *c)
 {
     ref_buf b;
     char p[24];
@@ -121,14 +121,14 @@ static void any_pageins(int32_t pid, st_doc_check *c)
     st_error e;
     const char *argv[] = {"ps", "-o", "majflt=", "-p", p, NULL};
     pid_str(pid, p, sizeof p);
-    if (run(argv, &b, &e) != ST_OK || st_doc_parse_uint(b.text, b.len, &v, &e) != ST_OK) {
+    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_uint(b.text, b.len, &v, &e) != ST_OK) {
         no_ref(c, "ps -o majflt= -p PID", &e);
         return;
     }
     set_ref(c, v, 2 + c->value / 100, "ps -o majflt= -p PID (major faults)");
 }
 
-static void lx_peak(int32_t pid, st_doc_check *c)
+static void lx_peak(int32_t pid, st_doctor_check *c)
 {
     any_rss(pid, c);
     c->rule = ST_DOC_AT_LEAST;
@@ -136,14 +136,14 @@ static void lx_peak(int32_t pid, st_doc_check *c)
         snprintf(c->note, sizeof c->note, "no other file has VmHWM: a peak is at least the rss now");
 }
 
-static void lx_swap(int32_t pid, st_doc_check *c)
+static void lx_swap(int32_t pid, st_doctor_check *c)
 {
     ref_buf b;
     uint64_t used, total;
     st_error e;
     (void)pid;
-    if (st_doc_read_file("/proc/swaps", b.text, sizeof b.text, &b.len, &e) != ST_OK ||
-        st_doc_parse_proc_swaps(b.text, b.len, &used, &total, &e) != ST_OK) {
+    if (st_doctor_read_file("/proc/swaps", b.text, sizeof b.text, &b.len, &e) != ST_OK ||
+        st_doctor_parse_proc_swaps(b.text, b.len, &used, &total, &e) != ST_OK) {
         no_ref(c, "/proc/swaps", &e);
         return;
     }
@@ -151,16 +151,16 @@ static void lx_swap(int32_t pid, st_doc_check *c)
     set_ref(c, used, tol_of(total, 16 * MIB), "/proc/swaps: sum of Used (KiB)");
 }
 
-static void lx_level(int32_t pid, st_doc_check *c)
+static void lx_level(int32_t pid, st_doctor_check *c)
 {
     ref_buf b;
     const char *argv[] = {"free", "-b", NULL};
-    st_doc_free f;
+    st_doctor_free f;
     st_error e;
     (void)pid;
     memset(&f, 0, sizeof f);
     st_error_clear(&e);
-    if (run(argv, &b, &e) != ST_OK || st_doc_parse_free(b.text, b.len, &f, &e) != ST_OK ||
+    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_free(b.text, b.len, &f, &e) != ST_OK ||
         f.mem_total < 1024) {
         if (e.code == ST_OK)
             st_error_set(&e, ST_EPARSE, 0, "free -b: no total");
@@ -171,14 +171,14 @@ static void lx_level(int32_t pid, st_doc_check *c)
             "free -b: available x 100 / total");
 }
 
-static void lx_pressure(int32_t pid, st_doc_check *c)
+static void lx_pressure(int32_t pid, st_doctor_check *c)
 {
     ref_buf b;
     uint16_t v;
     st_error e;
     (void)pid;
-    if (st_doc_read_file("/proc/pressure/memory", b.text, sizeof b.text, &b.len, &e) != ST_OK ||
-        st_doc_parse_psi_some(b.text, b.len, &v, &e) != ST_OK) {
+    if (st_doctor_read_file("/proc/pressure/memory", b.text, sizeof b.text, &b.len, &e) != ST_OK ||
+        st_doctor_parse_psi_some(b.text, b.len, &v, &e) != ST_OK) {
         no_ref(c, "/proc/pressure/memory", &e);
         return;
     }
@@ -188,18 +188,18 @@ static void lx_pressure(int32_t pid, st_doc_check *c)
 /* ---- macOS ----------------------------------------------------------------- */
 
 /* `footprint -p PID`, else `vmmap --summary PID`. */
-static int dw_fp(int32_t pid, st_doc_fp *fp, char *src, size_t srclen, st_error *e)
+static int dw_fp(int32_t pid, st_doctor_fp *fp, char *src, size_t srclen, st_error *e)
 {
     ref_buf b;
     char p[24];
     const char *fp_argv[] = {"footprint", "-p", p, NULL};
     const char *vm_argv[] = {"vmmap", "--summary", p, NULL};
     pid_str(pid, p, sizeof p);
-    if (run(fp_argv, &b, e) == ST_OK && st_doc_parse_footprint(b.text, b.len, fp, e) == ST_OK) {
+    if (run(fp_argv, &b, e) == ST_OK && st_doctor_parse_footprint(b.text, b.len, fp, e) == ST_OK) {
         snprintf(src, srclen, "footprint -p PID");
         return ST_OK;
     }
-    if (run(vm_argv, &b, e) == ST_OK && st_doc_parse_vmmap(b.text, b.len, fp, e) == ST_OK) {
+    if (run(vm_argv, &b, e) == ST_OK && st_doctor_parse_vmmap(b.text, b.len, fp, e) == ST_OK) {
         snprintf(src, srclen, "vmmap --summary PID");
         return ST_OK;
     }
@@ -207,9 +207,9 @@ static int dw_fp(int32_t pid, st_doc_fp *fp, char *src, size_t srclen, st_error 
     return ST_EIO;
 }
 
-static void dw_footprint(int32_t pid, st_doc_check *c)
+static void dw_footprint(int32_t pid, st_doctor_check *c)
 {
-    st_doc_fp fp;
+    st_doctor_fp fp;
     st_error e;
     char src[96], full[160];
     if (dw_fp(pid, &fp, src, sizeof src, &e) != ST_OK) {
@@ -221,9 +221,9 @@ static void dw_footprint(int32_t pid, st_doc_check *c)
     set_ref(c, fp.now, tol_of(c->value, 4 * MIB) + fp.now_res, full);
 }
 
-static void dw_peak(int32_t pid, st_doc_check *c)
+static void dw_peak(int32_t pid, st_doctor_check *c)
 {
-    st_doc_fp fp;
+    st_doctor_fp fp;
     st_error e;
     char src[96], full[160];
     if (dw_fp(pid, &fp, src, sizeof src, &e) != ST_OK) {
@@ -240,7 +240,7 @@ static void dw_peak(int32_t pid, st_doc_check *c)
     set_ref(c, fp.peak, tol_of(c->value, 4 * MIB) + fp.peak_res, full);
 }
 
-static void dw_swap(int32_t pid, st_doc_check *c)
+static void dw_swap(int32_t pid, st_doctor_check *c)
 {
     ref_buf b;
     const char *argv[] = {"sysctl", "-n", "vm.swapusage", NULL};
@@ -248,28 +248,28 @@ static void dw_swap(int32_t pid, st_doc_check *c)
     st_error e;
     (void)pid;
     if (run(argv, &b, &e) != ST_OK ||
-        st_doc_parse_swapusage(b.text, b.len, &total, &used, &res, &e) != ST_OK) {
+        st_doctor_parse_swapusage(b.text, b.len, &total, &used, &res, &e) != ST_OK) {
         no_ref(c, "sysctl -n vm.swapusage", &e);
         return;
     }
     set_ref(c, used, tol_of(total, 16 * MIB) + res, "sysctl -n vm.swapusage: used");
 }
 
-static void dw_level(int32_t pid, st_doc_check *c)
+static void dw_level(int32_t pid, st_doctor_check *c)
 {
     ref_buf b;
     const char *argv[] = {"memory_pressure", NULL}; /* never with arguments: they apply pressure */
     uint16_t v;
     st_error e;
     (void)pid;
-    if (run(argv, &b, &e) != ST_OK || st_doc_parse_memory_pressure(b.text, b.len, &v, &e) != ST_OK) {
+    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_memory_pressure(b.text, b.len, &v, &e) != ST_OK) {
         no_ref(c, "memory_pressure", &e);
         return;
     }
     set_ref(c, v, 200, "memory_pressure: System-wide memory free percentage");
 }
 
-static void dw_pressure(int32_t pid, st_doc_check *c)
+static void dw_pressure(int32_t pid, st_doctor_check *c)
 {
     ref_buf b;
     const char *argv[] = {"sysctl", "-n", "kern.memorystatus_vm_pressure_level", NULL};
@@ -277,7 +277,7 @@ static void dw_pressure(int32_t pid, st_doc_check *c)
     st_error e;
     (void)pid;
     st_error_clear(&e);
-    if (run(argv, &b, &e) != ST_OK || st_doc_parse_uint(b.text, b.len, &v, &e) != ST_OK || v > 100) {
+    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_uint(b.text, b.len, &v, &e) != ST_OK || v > 100) {
         if (e.code == ST_OK)
             st_error_set(&e, ST_EPARSE, 0, "level %llu out of range", (unsigned long long)v);
         no_ref(c, "sysctl -n kern.memorystatus_vm_pressure_level", &e);
@@ -288,7 +288,7 @@ static void dw_pressure(int32_t pid, st_doc_check *c)
 
 /* ---- GPU (NVIDIA, Linux) -------------------------------------------------------- */
 
-static void lx_gpu(int32_t pid, st_doc_check *c)
+static void lx_gpu(int32_t pid, st_doctor_check *c)
 {
     ref_buf b;
     const char *argv[] = {"nvidia-smi", "--query-compute-apps=pid,used_memory",
@@ -296,7 +296,7 @@ static void lx_gpu(int32_t pid, st_doc_check *c)
     uint64_t bytes;
     int lines;
     st_error e;
-    if (run(argv, &b, &e) != ST_OK || st_doc_parse_nvsmi(b.text, b.len, pid, &bytes, &lines, &e) != ST_OK) {
+    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_nvsmi(b.text, b.len, pid, &bytes, &lines, &e) != ST_OK) {
         no_ref(c, "nvidia-smi --query-compute-apps=pid,used_memory", &e);
         return;
     }
@@ -306,7 +306,7 @@ static void lx_gpu(int32_t pid, st_doc_check *c)
 
 /* ---- dispatch ------------------------------------------------------------------ */
 
-typedef void (*ref_fn)(int32_t pid, st_doc_check *c);
+typedef void (*ref_fn)(int32_t pid, st_doctor_check *c);
 
 typedef struct sys_refs {
     enum st_doctor_refs refs;
@@ -324,7 +324,7 @@ static const sys_refs refs[] = {
      {dw_footprint, any_rss, dw_peak, dw_swap, dw_level, dw_pressure, NULL, any_cpu, any_pageins}},
 };
 
-void st_doc_reference(const st_platform *plat, int32_t pid, st_doc_check *c)
+void st_doctor_reference(const st_platform *plat, int32_t pid, st_doctor_check *c)
 {
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         if (refs[i].refs != plat->doctor_refs)
@@ -341,7 +341,7 @@ void st_doc_reference(const st_platform *plat, int32_t pid, st_doc_check *c)
              plat->name ? plat->name : "this system");
 }
 
-void st_doc_os_release(const st_platform *plat, char *buf, size_t len)
+void st_doctor_os_release(const st_platform *plat, char *buf, size_t len)
 {
     ref_buf b;
     st_error e;
@@ -362,7 +362,7 @@ void st_doc_os_release(const st_platform *plat, char *buf, size_t len)
         }
         return;
     }
-    if (st_doc_read_file("/etc/os-release", b.text, sizeof b.text, &b.len, &e) == ST_OK) {
+    if (st_doctor_read_file("/etc/os-release", b.text, sizeof b.text, &b.len, &e) == ST_OK) {
         const char *p = strstr(b.text, "PRETTY_NAME=");
         if (p && (p == b.text || p[-1] == '\n')) {
             size_t n;

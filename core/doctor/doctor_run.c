@@ -55,7 +55,7 @@ static int reap(pid_t pid, int kill_it)
     return status;
 }
 
-int st_doc_run(const char *const argv[], double timeout_s, char *out, size_t cap, size_t *len,
+int st_doctor_run_tool(const char *const argv[], double timeout_s, char *out, size_t cap, size_t *len,
                st_error *err)
 {
     posix_spawn_file_actions_t fa;
@@ -66,7 +66,7 @@ int st_doc_run(const char *const argv[], double timeout_s, char *out, size_t cap
     double deadline;
 
     if (!argv || !argv[0] || !out || cap == 0)
-        return st_error_set(err, ST_EINVAL, EINVAL, "st_doc_run: bad arguments");
+        return st_error_set(err, ST_EINVAL, EINVAL, "st_doctor_run_tool: bad arguments");
     out[0] = '\0';
     if (len)
         *len = 0;
@@ -145,7 +145,7 @@ int st_doc_run(const char *const argv[], double timeout_s, char *out, size_t cap
     return ST_OK;
 }
 
-int st_doc_read_file(const char *path, char *out, size_t cap, size_t *len, st_error *err)
+int st_doctor_read_file(const char *path, char *out, size_t cap, size_t *len, st_error *err)
 {
     size_t got = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -206,7 +206,7 @@ static void child_main(uint64_t bytes, int ready_fd, int life_fd)
     _exit(0);
 }
 
-int st_doc_child_start(st_doc_child *c, uint64_t bytes, double timeout_s, st_error *err)
+int st_doctor_child_start(st_doctor_child *c, uint64_t bytes, double timeout_s, st_error *err)
 {
     int ready[2], life[2];
     pid_t pid;
@@ -251,7 +251,7 @@ int st_doc_child_start(st_doc_child *c, uint64_t bytes, double timeout_s, st_err
         int r;
         if (left <= 0) {
             close(ready[0]);
-            st_doc_child_stop(c, NULL);
+            st_doctor_child_stop(c, NULL);
             return st_error_set(err, ST_EIO, ETIMEDOUT, "the test child was not ready after %.0f s", timeout_s);
         }
         r = poll(&p, 1, (int)(left * 1000) + 1);
@@ -266,14 +266,14 @@ int st_doc_child_start(st_doc_child *c, uint64_t bytes, double timeout_s, st_err
     }
     close(ready[0]);
     if (ch != 'R') {
-        st_doc_child_stop(c, NULL);
+        st_doctor_child_stop(c, NULL);
         return st_error_set(err, ST_ENOMEM, ENOMEM, "the test child could not hold %llu MiB",
                             (unsigned long long)(bytes >> 20));
     }
     return ST_OK;
 }
 
-void st_doc_child_stop(st_doc_child *c, uint64_t *maxrss)
+void st_doctor_child_stop(st_doctor_child *c, uint64_t *maxrss)
 {
     struct rusage ru;
     int status;

@@ -18,18 +18,18 @@
 #define MIB (1024ull * 1024ull)
 #define ROLLUP_CAP 8192 /* smaps_rollup is about 1 KiB */
 
-int st_doc_pss_reference(int32_t pid, uint64_t *pss, st_error *err)
+int st_doctor_pss_reference(int32_t pid, uint64_t *pss, st_error *err)
 {
     char path[64], text[ROLLUP_CAP];
     size_t len;
-    st_doc_smaps sm;
+    st_doctor_smaps sm;
     int rc;
     *pss = 0;
     snprintf(path, sizeof path, "/proc/%ld/smaps_rollup", (long)pid);
-    if ((rc = st_doc_read_file(path, text, sizeof text, &len, err)) != ST_OK)
+    if ((rc = st_doctor_read_file(path, text, sizeof text, &len, err)) != ST_OK)
         return err && (err->sys_errno == ENOENT || err->sys_errno == ESRCH)
              ? st_error_set(err, ST_ESRCH, err->sys_errno, "process %ld has exited", (long)pid) : rc;
-    if ((rc = st_doc_parse_smaps_rollup(text, len, &sm, err)) != ST_OK)
+    if ((rc = st_doctor_parse_smaps_rollup(text, len, &sm, err)) != ST_OK)
         return rc;
     if (!(sm.valid & ST_DOC_SM_PSS_ANON) || !(sm.valid & ST_DOC_SM_PSS_SHMEM))
         return st_error_set(err, ST_ENOTSUP, 0, "%s has no Pss_Anon and Pss_Shmem (a kernel before 5.8)",
@@ -38,7 +38,7 @@ int st_doc_pss_reference(int32_t pid, uint64_t *pss, st_error *err)
     return ST_OK;
 }
 
-void st_doc_share_judge(st_doc_check *c, uint64_t sum_pss)
+void st_doctor_share_judge(st_doctor_check *c, uint64_t sum_pss)
 {
     char a[32], b[32], d[32];
     uint64_t lo = c->value;
@@ -49,7 +49,7 @@ void st_doc_share_judge(st_doc_check *c, uint64_t sum_pss)
     snprintf(c->source, sizeof c->source,
              "sum over the members of /proc/PID/smaps_rollup Pss_Anon + Pss_Shmem + SwapPss");
     c->note[0] = '\0';
-    st_doc_judge(c);
+    st_doctor_judge(c);
     if (c->has_after && c->after < lo)
         lo = c->after;
     if (c->ok == ST_DOC_MISMATCH && lo > sum_pss + c->tol)

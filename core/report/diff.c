@@ -74,14 +74,14 @@ double st_diff_pct(uint64_t a, uint64_t b, int *ok)
 }
 
 /* A stage side's cells as model values. */
-static st_rm_value side_time(const st_diff_side *x)
+static st_report_value side_time(const st_diff_side *x)
 {
-    return st_rm_seconds(x->present, x->seconds_ms / 1000.0);
+    return st_report_seconds(x->present, x->seconds_ms / 1000.0);
 }
 
-static st_rm_value side_peak(const st_diff_side *x)
+static st_report_value side_peak(const st_diff_side *x)
 {
-    return st_rm_bytes(x->present && x->has_peak, x->peak_footprint);
+    return st_report_bytes(x->present && x->has_peak, x->peak_footprint);
 }
 
 int st_diff_compute(const st_trace *a, const st_trace *b, st_diff *d, st_error *err)
@@ -98,21 +98,21 @@ int st_diff_compute(const st_trace *a, const st_trace *b, st_diff *d, st_error *
     }
     for (size_t i = 0; i < d->n_stages; i++) {
         st_diff_stage *s = &d->stages[i];
-        st_rm_value pa = side_peak(&s->a), pb = side_peak(&s->b);
-        s->peak_pct = st_rm_delta(&pa, &pb, ST_RM_BYTES, ST_RM_CH_PCT, &s->has_peak_pct);
-        st_rm_value ta = side_time(&s->a), tb = side_time(&s->b);
-        s->time_s = st_rm_delta(&ta, &tb, ST_RM_SECONDS, ST_RM_CH_DELTA, &s->has_time);
-        s->time_pct = st_rm_delta(&ta, &tb, ST_RM_SECONDS, ST_RM_CH_PCT, &s->has_time_pct);
+        st_report_value pa = side_peak(&s->a), pb = side_peak(&s->b);
+        s->peak_pct = st_report_delta(&pa, &pb, ST_RM_BYTES, ST_RM_CH_PCT, &s->has_peak_pct);
+        st_report_value ta = side_time(&s->a), tb = side_time(&s->b);
+        s->time_s = st_report_delta(&ta, &tb, ST_RM_SECONDS, ST_RM_CH_DELTA, &s->has_time);
+        s->time_pct = st_report_delta(&ta, &tb, ST_RM_SECONDS, ST_RM_CH_PCT, &s->has_time_pct);
     }
-    d->n_rows = st_rm_summary(&a->summary, &b->summary, d->rows, ST_RM_MAX_ROWS);
-    const st_rm_row *r = st_rm_find(d->rows, d->n_rows, "peak_footprint");
+    d->n_rows = st_report_summary(&a->summary, &b->summary, d->rows, ST_RM_MAX_ROWS);
+    const st_report_row *r = st_report_find(d->rows, d->n_rows, "peak_footprint");
     d->peak_pct = r->delta;
     d->has_peak_pct = r->has_delta;
-    r = st_rm_find(d->rows, d->n_rows, "duration");
+    r = st_report_find(d->rows, d->n_rows, "duration");
     d->duration_s = r->delta;
     d->duration_pct = r->rel;
     d->has_duration_pct = r->has_rel;
-    r = st_rm_find(d->rows, d->n_rows, "swap_peak_rise");
+    r = st_report_find(d->rows, d->n_rows, "swap_peak_rise");
     d->swap_peak_rise = (int64_t)r->delta;
     d->has_swap_peak_rise = r->has_delta;
     return ST_OK;
@@ -128,7 +128,7 @@ void st_diff_free(st_diff *d)
 int st_diff_time_exceeds(const st_diff *d, double pct)
 {
     if (!d->has_duration_pct)
-        return st_rm_duration_s(&d->b->summary) > st_rm_duration_s(&d->a->summary);
+        return st_report_duration_s(&d->b->summary) > st_report_duration_s(&d->a->summary);
     return d->duration_pct > pct;
 }
 
@@ -171,7 +171,7 @@ static void side_line(st_sb *w, const char *tag, const char *label, const st_tra
     st_sb_printf(w, "%s: %s\n", tag, c);
     clean_str(what, sizeof what, 200, c, sizeof c);
     st_sb_printf(w, "   %s%s%zu samples over %s\n", c, c[0] ? " \xC2\xB7 " : "",
-                 t->summary.n_samples, st_format_duration(st_rm_duration_s(&t->summary), d, sizeof d));
+                 t->summary.n_samples, st_format_duration(st_report_duration_s(&t->summary), d, sizeof d));
 }
 
 static void row5(st_sb *w, const char *name, const char *a, const char *b, const char *ch)
@@ -183,13 +183,13 @@ static void row5(st_sb *w, const char *name, const char *a, const char *b, const
     st_sb_char(w, '\n');
 }
 
-const char *st_diff_stage_cell(const st_diff_stage *s, int col, int side_b, enum st_rm_style style,
+const char *st_diff_stage_cell(const st_diff_stage *s, int col, int side_b, enum st_report_style style,
                                char *buf, size_t n)
 {
     const st_diff_side *x = side_b ? &s->b : &s->a;
-    st_rm_value v;
+    st_report_value v;
     if (col == ST_DIFF_COL_TIME_CHANGE) {
-        st_rm_row r;
+        st_report_row r;
         memset(&r, 0, sizeof r);
         r.unit = ST_RM_SECONDS;
         r.change = ST_RM_CH_DELTA;
@@ -197,32 +197,32 @@ const char *st_diff_stage_cell(const st_diff_stage *s, int col, int side_b, enum
         r.delta = s->time_s;
         r.has_rel = s->has_time_pct;
         r.rel = s->time_pct;
-        return st_rm_format_change(&r, style, buf, n);
+        return st_report_format_change(&r, style, buf, n);
     }
     if (col == ST_DIFF_COL_SWAP) {
-        v = st_rm_bytes(x->present && x->has_swap, 0);
+        v = st_report_bytes(x->present && x->has_swap, 0);
         v.i[0] = x->swap_growth;
-        return st_rm_format(&v, ST_RM_SBYTES, style, buf, n);
+        return st_report_format(&v, ST_RM_SBYTES, style, buf, n);
     }
     if (col == ST_DIFF_COL_LEVEL) {
-        v = st_rm_bytes(x->present && x->has_level, x->min_level_c);
-        return st_rm_format(&v, ST_RM_LEVEL, style, buf, n);
+        v = st_report_bytes(x->present && x->has_level, x->min_level_c);
+        return st_report_format(&v, ST_RM_LEVEL, style, buf, n);
     }
     if (col == ST_DIFF_COL_PEAK_CHANGE) {
-        st_rm_row r;
+        st_report_row r;
         memset(&r, 0, sizeof r);
         r.unit = ST_RM_BYTES;
         r.change = ST_RM_CH_PCT;
         r.has_delta = s->has_peak_pct;
         r.delta = s->peak_pct;
-        return st_rm_format_change(&r, style, buf, n);
+        return st_report_format_change(&r, style, buf, n);
     }
     if (col == ST_DIFF_COL_TIME) {
         v = side_time(x);
-        return st_rm_format(&v, ST_RM_SECONDS, style, buf, n);
+        return st_report_format(&v, ST_RM_SECONDS, style, buf, n);
     }
     v = side_peak(x);
-    return st_rm_format(&v, ST_RM_BYTES, style, buf, n);
+    return st_report_format(&v, ST_RM_BYTES, style, buf, n);
 }
 
 const st_diff_col st_diff_cols[] = {
@@ -280,10 +280,10 @@ char *st_diff_text(const st_diff *d, const char *label_a, const char *label_b)
     st_sb_char(&w, '\n');
     row5(&w, "", "A", "B", "change");
     for (size_t i = 0; i < d->n_rows; i++) {
-        const st_rm_row *r = &d->rows[i];
-        row5(&w, r->label, st_rm_format(&r->a, r->unit, ST_RM_TEXT, x, sizeof x),
-             st_rm_format(&r->b, r->unit, ST_RM_TEXT, y, sizeof y),
-             st_rm_format_change(r, ST_RM_TEXT, z, sizeof z));
+        const st_report_row *r = &d->rows[i];
+        row5(&w, r->label, st_report_format(&r->a, r->unit, ST_RM_TEXT, x, sizeof x),
+             st_report_format(&r->b, r->unit, ST_RM_TEXT, y, sizeof y),
+             st_report_format_change(r, ST_RM_TEXT, z, sizeof z));
     }
     return st_sb_take(&w);
 }
@@ -356,7 +356,7 @@ char *st_diff_json(const st_diff *d)
     static const char *const keys[] = {"peak_footprint", "duration", "swap_peak_rise"};
     st_jw_lit(&w, "],\n\"change\":{");
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        const st_rm_row *r = st_rm_find(d->rows, d->n_rows, keys[k]);
+        const st_report_row *r = st_report_find(d->rows, d->n_rows, keys[k]);
         if (k)
             st_jw_char(&w, ',');
         st_jw_str(&w, r->change_key);

@@ -12,32 +12,32 @@
 #define DASH "\xE2\x80\x93"  /* – */
 #define ARROW "\xE2\x86\x92" /* → */
 
-double st_rm_duration_s(const st_summary *s)
+double st_report_duration_s(const st_summary *s)
 {
     return s->n_samples ? (s->last_t_ms - (double)s->first_t_ms) / 1000.0 : 0.0;
 }
 
-st_rm_value st_rm_bytes(int has, uint64_t v)
+st_report_value st_report_bytes(int has, uint64_t v)
 {
-    st_rm_value x;
+    st_report_value x;
     memset(&x, 0, sizeof x);
     x.has = has;
     x.i[0] = (int64_t)v;
     return x;
 }
 
-st_rm_value st_rm_seconds(int has, double s)
+st_report_value st_report_seconds(int has, double s)
 {
-    st_rm_value x;
+    st_report_value x;
     memset(&x, 0, sizeof x);
     x.has = has;
     x.s = s;
     return x;
 }
 
-static st_rm_value signed_bytes(int has, int64_t v)
+static st_report_value signed_bytes(int has, int64_t v)
 {
-    st_rm_value x = st_rm_bytes(has, 0);
+    st_report_value x = st_report_bytes(has, 0);
     x.i[0] = v;
     return x;
 }
@@ -46,36 +46,36 @@ static st_rm_value signed_bytes(int has, int64_t v)
  * lane table: stagetop/lanes.h, report_*), or one of the run's own. */
 typedef struct measure {
     const char *label, *key, *change_key;
-    st_rm_unit unit;
-    st_rm_change change;
+    st_report_unit unit;
+    st_report_change change;
     int one_trace_only; /* not in a comparison */
     int lane;           /* the lane's id; -1: the run's own measure */
     int rise;           /* a growth lane's second row: its rise */
     int always;         /* a row even when no trace has the lane */
-    st_rm_value (*value)(const st_summary *s); /* the run's own */
+    st_report_value (*value)(const st_summary *s); /* the run's own */
 } measure;
 
-static st_rm_value duration(const st_summary *s)
+static st_report_value duration(const st_summary *s)
 {
-    return st_rm_seconds(1, st_rm_duration_s(s));
+    return st_report_seconds(1, st_report_duration_s(s));
 }
 
-static st_rm_value kernel_peak(const st_summary *s)
+static st_report_value kernel_peak(const st_summary *s)
 {
-    return st_rm_bytes(s->has_kernel_peak, s->kernel_peak);
+    return st_report_bytes(s->has_kernel_peak, s->kernel_peak);
 }
 
-static st_rm_value loads(const st_summary *s)
+static st_report_value loads(const st_summary *s)
 {
-    st_rm_value x = st_rm_bytes(1, s->loads_count);
+    st_report_value x = st_report_bytes(1, s->loads_count);
     x.i[1] = (int64_t)s->loads_bytes;
     x.s = s->loads_seconds;
     return x;
 }
 
-static st_rm_value releases(const st_summary *s)
+static st_report_value releases(const st_summary *s)
 {
-    st_rm_value x = st_rm_bytes(1, s->releases_count);
+    st_report_value x = st_report_bytes(1, s->releases_count);
     x.i[1] = (int64_t)s->releases_bytes;
     return x;
 }
@@ -132,7 +132,7 @@ static double rate_total(const st_summary *s, const st_lane *l)
 }
 
 /* Measure m's value in the summary of one trace. */
-static st_rm_value value_of(const st_summary *s, const measure *m)
+static st_report_value value_of(const st_summary *s, const measure *m)
 {
     if (m->lane < 0)
         return m->value(s);
@@ -141,31 +141,31 @@ static st_rm_value value_of(const st_summary *s, const measure *m)
     int i = m->lane, has = (ls->has & st_lane_bit(i)) != 0;
     if (l->source == ST_LS_PROC && l->sum == ST_LSUM_READ && s->n_samples)
         has = 1; /* a sum over the processes read: an empty tree's is 0 */
-    st_rm_value x;
+    st_report_value x;
     switch (m->unit) {
     case ST_RM_SWAP_PATH:
-        x = st_rm_bytes(has, ls->first[i]);
+        x = st_report_bytes(has, ls->first[i]);
         x.i[1] = (int64_t)ls->max[i];
         x.i[2] = (int64_t)ls->last[i];
         return x;
     case ST_RM_SBYTES:
         return signed_bytes(has, (int64_t)ls->max[i] - (int64_t)ls->first[i]);
     case ST_RM_LEVEL:
-        return st_rm_bytes(has, ls->min[i]);
+        return st_report_bytes(has, ls->min[i]);
     case ST_RM_CPU: /* the mean over the run's duration */
-        x = st_rm_seconds(has, rate_total(s, l));
-        x.i[0] = (int64_t)(st_rm_duration_s(s) * 1000.0);
+        x = st_report_seconds(has, rate_total(s, l));
+        x.i[0] = (int64_t)(st_report_duration_s(s) * 1000.0);
         return x;
     case ST_RM_PAGEINS: /* and the peak rate */
-        x = st_rm_seconds(has, rate_total(s, l));
+        x = st_report_seconds(has, rate_total(s, l));
         x.i[0] = (int64_t)ls->max[i];
         return x;
     default:
-        return st_rm_bytes(has, ls->max[i]);
+        return st_report_bytes(has, ls->max[i]);
     }
 }
 
-double st_rm_delta(const st_rm_value *a, const st_rm_value *b, st_rm_unit u, st_rm_change ch,
+double st_report_delta(const st_report_value *a, const st_report_value *b, st_report_unit u, st_report_change ch,
                    int *has)
 {
     int secs = u == ST_RM_DURATION || u == ST_RM_SECONDS;
@@ -185,14 +185,14 @@ double st_rm_delta(const st_rm_value *a, const st_rm_value *b, st_rm_unit u, st_
 
 /* Add measure m's row (when it has one: a lane only some traces hold,
  * only when one of them does; a single trace's only without b). */
-static void add_row(const measure *m, const st_summary *a, const st_summary *b, st_rm_row *rows,
+static void add_row(const measure *m, const st_summary *a, const st_summary *b, st_report_row *rows,
                     size_t *n, size_t max)
 {
     if (*n >= max || (b && m->one_trace_only))
         return;
     if (!m->always && !((a->lanes.has | (b ? b->lanes.has : 0)) & st_lane_bit(m->lane)))
         return;
-    st_rm_row *r = &rows[(*n)++];
+    st_report_row *r = &rows[(*n)++];
     memset(r, 0, sizeof *r);
     r->label = m->label;
     r->key = m->key;
@@ -202,16 +202,16 @@ static void add_row(const measure *m, const st_summary *a, const st_summary *b, 
     r->a = value_of(a, m);
     if (b) {
         r->b = value_of(b, m);
-        r->delta = st_rm_delta(&r->a, &r->b, r->unit, r->change, &r->has_delta);
+        r->delta = st_report_delta(&r->a, &r->b, r->unit, r->change, &r->has_delta);
         if (r->change == ST_RM_CH_DELTA && (r->unit == ST_RM_DURATION || r->unit == ST_RM_SECONDS))
-            r->rel = st_rm_delta(&r->a, &r->b, r->unit, ST_RM_CH_PCT, &r->has_rel);
+            r->rel = st_report_delta(&r->a, &r->b, r->unit, ST_RM_CH_PCT, &r->has_rel);
     }
 }
 
 /* The rows in the order every output shows them: the duration, the lanes
  * with a report rank by rank (the kernel peak after the footprint's), the
  * events. */
-size_t st_rm_summary(const st_summary *a, const st_summary *b, st_rm_row *rows, size_t max)
+size_t st_report_summary(const st_summary *a, const st_summary *b, st_report_row *rows, size_t max)
 {
     size_t n = 0;
     int ids[ST_LANE_COUNT];
@@ -233,7 +233,7 @@ size_t st_rm_summary(const st_summary *a, const st_summary *b, st_rm_row *rows, 
     return n;
 }
 
-const st_rm_row *st_rm_find(const st_rm_row *rows, size_t n, const char *key)
+const st_report_row *st_report_find(const st_report_row *rows, size_t n, const char *key)
 {
     for (size_t i = 0; i < n; i++)
         if (!strcmp(rows[i].key, key))
@@ -252,7 +252,7 @@ static void level_str(long c, int md, int change, char *buf, size_t n)
         snprintf(buf, n, md ? "%.2f %%" : "%.2f%%", c / 100.0);
 }
 
-const char *st_rm_format(const st_rm_value *v, st_rm_unit u, enum st_rm_style style, char *buf,
+const char *st_report_format(const st_report_value *v, st_report_unit u, enum st_report_style style, char *buf,
                          size_t n)
 {
     char x[32], y[32], z[32];
@@ -300,7 +300,7 @@ const char *st_rm_format(const st_rm_value *v, st_rm_unit u, enum st_rm_style st
     return buf;
 }
 
-const char *st_rm_format_change(const st_rm_row *r, enum st_rm_style style, char *buf, size_t n)
+const char *st_report_format_change(const st_report_row *r, enum st_report_style style, char *buf, size_t n)
 {
     int md = style == ST_RM_MD;
     if (!r->has_delta || r->change == ST_RM_CH_NONE) {
@@ -319,20 +319,20 @@ const char *st_rm_format_change(const st_rm_row *r, enum st_rm_style style, char
     return buf;
 }
 
-static st_rm_env *env_add(st_rm_env *rows, size_t *n, size_t max, const char *label)
+static st_report_env *env_add(st_report_env *rows, size_t *n, size_t max, const char *label)
 {
     if (*n >= max)
         return NULL;
-    st_rm_env *r = &rows[(*n)++];
+    st_report_env *r = &rows[(*n)++];
     snprintf(r->label, sizeof r->label, "%s", label);
     r->value[0] = '\0';
     return r;
 }
 
-size_t st_rm_environment(const st_trace *t, st_rm_env *rows, size_t max)
+size_t st_report_environment(const st_trace *t, st_report_env *rows, size_t max)
 {
     const st_trace_meta *m = &t->meta;
-    st_rm_env *r;
+    st_report_env *r;
     size_t n = 0;
     if (m->mem_total && (r = env_add(rows, &n, max, "RAM")))
         st_format_bytes(m->mem_total, r->value, sizeof r->value);

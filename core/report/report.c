@@ -99,7 +99,7 @@ static void meta_rows(st_sb *w, const st_trace *t, const char *label)
         st_sb_str(w, "stageload");
     }
     st_sb_printf(w, " |\n| samples | %zu over %s", t->summary.n_samples,
-                 st_format_duration(st_rm_duration_s(&t->summary), d, sizeof d));
+                 st_format_duration(st_report_duration_s(&t->summary), d, sizeof d));
     if (m->interval > 0)
         st_sb_printf(w, ", every %.3g s", m->interval);
     if (t->dropped_samples)
@@ -109,8 +109,8 @@ static void meta_rows(st_sb *w, const st_trace *t, const char *label)
         st_sb_printf(w, "| events left out | %llu (the reader keeps %zu; stages and the exit are all "
                         "kept; counts of loads and marks are of the kept ones) |\n",
                      (unsigned long long)t->events.dropped, t->events.max);
-    st_rm_env env[ST_RM_MAX_ENV];
-    size_t n = st_rm_environment(t, env, ST_RM_MAX_ENV);
+    st_report_env env[ST_RM_MAX_ENV];
+    size_t n = st_report_environment(t, env, ST_RM_MAX_ENV);
     for (size_t i = 0; i < n; i++) {
         st_sb_str(w, "| ");
         ESC_FIELD(w, env[i].label);
@@ -124,19 +124,19 @@ static void meta_rows(st_sb *w, const st_trace *t, const char *label)
  * only B has; "–" where a side has none. */
 static void env_rows2(st_sb *w, const st_trace *a, const st_trace *b)
 {
-    st_rm_env ea[ST_RM_MAX_ENV], eb[ST_RM_MAX_ENV];
-    size_t na = st_rm_environment(a, ea, ST_RM_MAX_ENV), nb = st_rm_environment(b, eb, ST_RM_MAX_ENV);
+    st_report_env ea[ST_RM_MAX_ENV], eb[ST_RM_MAX_ENV];
+    size_t na = st_report_environment(a, ea, ST_RM_MAX_ENV), nb = st_report_environment(b, eb, ST_RM_MAX_ENV);
     for (int pass = 0; pass < 2; pass++) {
-        const st_rm_env *own = pass ? eb : ea, *other = pass ? ea : eb;
+        const st_report_env *own = pass ? eb : ea, *other = pass ? ea : eb;
         size_t n_own = pass ? nb : na, n_other = pass ? na : nb;
         for (size_t i = 0; i < n_own; i++) {
-            const st_rm_env *match = NULL;
+            const st_report_env *match = NULL;
             for (size_t k = 0; k < n_other && !match; k++)
                 if (!strcmp(other[k].label, own[i].label))
                     match = &other[k];
             if (pass && match)
                 continue; /* shown with A's */
-            const st_rm_env *va = pass ? match : &own[i], *vb = pass ? &own[i] : match;
+            const st_report_env *va = pass ? match : &own[i], *vb = pass ? &own[i] : match;
             st_sb_str(w, "| ");
             ESC_FIELD(w, own[i].label);
             st_sb_str(w, " | ");
@@ -150,12 +150,12 @@ static void env_rows2(st_sb *w, const st_trace *a, const st_trace *b)
 
 static void summary_rows(st_sb *w, const st_summary *s)
 {
-    st_rm_row rows[ST_RM_MAX_ROWS];
-    size_t n = st_rm_summary(s, NULL, rows, ST_RM_MAX_ROWS);
+    st_report_row rows[ST_RM_MAX_ROWS];
+    size_t n = st_report_summary(s, NULL, rows, ST_RM_MAX_ROWS);
     char a[128];
     st_sb_str(w, "| measure | value |\n|---|--:|\n");
     for (size_t i = 0; i < n; i++)
-        kv(w, rows[i].label, st_rm_format(&rows[i].a, rows[i].unit, ST_RM_MD, a, sizeof a));
+        kv(w, rows[i].label, st_report_format(&rows[i].a, rows[i].unit, ST_RM_MD, a, sizeof a));
 }
 
 static int stage_rows(st_sb *w, const st_trace *t, st_error *err)
@@ -450,10 +450,10 @@ char *st_report_diff_md_charts(const st_diff *d, const char *label_a, const char
 
     st_sb_str(&w, "\n#### Summary\n\n| measure | A | B | change |\n|---|--:|--:|--:|\n");
     for (size_t i = 0; i < d->n_rows; i++) {
-        const st_rm_row *r = &d->rows[i];
-        row4(&w, r->label, st_rm_format(&r->a, r->unit, ST_RM_MD, x, sizeof x),
-             st_rm_format(&r->b, r->unit, ST_RM_MD, y, sizeof y),
-             st_rm_format_change(r, ST_RM_MD, z, sizeof z));
+        const st_report_row *r = &d->rows[i];
+        row4(&w, r->label, st_report_format(&r->a, r->unit, ST_RM_MD, x, sizeof x),
+             st_report_format(&r->b, r->unit, ST_RM_MD, y, sizeof y),
+             st_report_format_change(r, ST_RM_MD, z, sizeof z));
     }
     if (chart_section(&w, charts, labels, err) != ST_OK) {
         st_sb_free(&w);

@@ -18,14 +18,14 @@
 #define LABEL_W 16           /* "peak footprint  " */
 
 /* The value of the model's row key for one trace, as text. */
-static const char *value(const st_rm_row *rows, size_t n, const char *key, char *buf, size_t size)
+static const char *value(const st_report_row *rows, size_t n, const char *key, char *buf, size_t size)
 {
-    const st_rm_row *r = st_rm_find(rows, n, key);
+    const st_report_row *r = st_report_find(rows, n, key);
     if (!r) {
         snprintf(buf, size, DASH);
         return buf;
     }
-    return st_rm_format(&r->a, r->unit, ST_RM_TEXT, buf, size);
+    return st_report_format(&r->a, r->unit, ST_RM_TEXT, buf, size);
 }
 
 /* The job's exit status: its last exit event with a value. */
@@ -77,15 +77,15 @@ static void stages(const st_trace *t, st_sb *w, int width)
             cols += ((unsigned char)w->buf[k] & 0xC0) != 0x80;
         for (; cols < name_w; cols++)
             st_sb_char(w, ' ');
-        st_rm_value secs = st_rm_seconds(1, r.seconds_ms / 1000.0);
-        st_rm_value peak = st_rm_bytes(r.has_peak, r.peak_footprint);
-        st_rm_value grow = st_rm_bytes(r.has_swap, 0);
+        st_report_value secs = st_report_seconds(1, r.seconds_ms / 1000.0);
+        st_report_value peak = st_report_bytes(r.has_peak, r.peak_footprint);
+        st_report_value grow = st_report_bytes(r.has_swap, 0);
         grow.i[0] = r.swap_growth;
-        st_rm_value lvl = st_rm_bytes(r.has_level, r.min_level_c);
-        cell(w, st_rm_format(&secs, ST_RM_SECONDS, ST_RM_TEXT, a, sizeof a), 9);
-        cell(w, st_rm_format(&peak, ST_RM_BYTES, ST_RM_TEXT, b, sizeof b), 11);
-        cell(w, st_rm_format(&grow, ST_RM_SBYTES, ST_RM_TEXT, c, sizeof c), 13);
-        cell(w, st_rm_format(&lvl, ST_RM_LEVEL, ST_RM_TEXT, d, sizeof d), 11);
+        st_report_value lvl = st_report_bytes(r.has_level, r.min_level_c);
+        cell(w, st_report_format(&secs, ST_RM_SECONDS, ST_RM_TEXT, a, sizeof a), 9);
+        cell(w, st_report_format(&peak, ST_RM_BYTES, ST_RM_TEXT, b, sizeof b), 11);
+        cell(w, st_report_format(&grow, ST_RM_SBYTES, ST_RM_TEXT, c, sizeof c), 13);
+        cell(w, st_report_format(&lvl, ST_RM_LEVEL, ST_RM_TEXT, d, sizeof d), 11);
         st_sb_char(w, '\n');
     }
 }
@@ -93,8 +93,8 @@ static void stages(const st_trace *t, st_sb *w, int width)
 void st_report_summary_text(const st_trace *t, st_sb *w, int width)
 {
     const st_summary *s = &t->summary;
-    st_rm_row rows[ST_RM_MAX_ROWS];
-    size_t n = st_rm_summary(s, NULL, rows, ST_RM_MAX_ROWS);
+    st_report_row rows[ST_RM_MAX_ROWS];
+    size_t n = st_report_summary(s, NULL, rows, ST_RM_MAX_ROWS);
     char a[128], b[64], c[64], d[64];
     width = width <= 0 ? 80 : width < 40 ? 40 : width;
 

@@ -113,7 +113,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         if (m->job.subreaper) /* its orphans re-parent to us: they are the job's */
             (void)st_tree_adopt_orphans_of(&m->tree, (int32_t)getpid(), NULL);
         m->job.peak.rates = &m->tree.rates;     /* reaped children's last CPU and page-ins */
-    } else if ((rc = st_mon_attach(m, pid, &o->guard, err)) != ST_OK)
+    } else if ((rc = st_monitor_attach(m, pid, &o->guard, err)) != ST_OK)
         goto fail_tree;
     if (m->job.grace_s <= 0)
         m->job.grace_s = o->grace_s > 0 ? o->grace_s : ST_GRACE_DEFAULT_S;
@@ -152,11 +152,11 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         if (rc != ST_OK)
             goto fail_all;
     }
-    if (o->events_path && (rc = st_mon_open_follower(&m->follow, o->events_path, o->interval, err)) != ST_OK)
+    if (o->events_path && (rc = st_monitor_open_follower(&m->follow, o->events_path, o->interval, err)) != ST_OK)
         goto fail_all;
-    if (o->job_events_path && (rc = st_mon_open_follower(&m->job_follow, o->job_events_path, o->interval, err)) != ST_OK)
+    if (o->job_events_path && (rc = st_monitor_open_follower(&m->job_follow, o->job_events_path, o->interval, err)) != ST_OK)
         goto fail_all;
-    st_mon_env_follow(m, o->interval); /* -p: the stage files its environment names */
+    st_monitor_env_follow(m, o->interval); /* -p: the stage files its environment names */
     m->t0 = now;
     m->next_k = 0;
     m->stride = 1;
@@ -167,8 +167,8 @@ fail_all:
     if (m->rec)
         st_recorder_close(m->rec);
     m->rec = NULL;
-    st_mon_close_follower(&m->follow);
-    st_mon_close_follower(&m->job_follow);
+    st_monitor_close_follower(&m->follow);
+    st_monitor_close_follower(&m->job_follow);
     if (m->gpu)
         st_gpu_close(m->gpu);
     st_summary_free(&m->summary);
@@ -301,7 +301,7 @@ static void poll_job(st_monitor *m, double now)
     }
     if (exited) {
         m->t_end = now > m->t0 ? now : m->t0; /* the header's time stops here */
-        st_mon_finish_follow(m, now); /* what the job wrote last is still its own */
+        st_monitor_finish_follow(m, now); /* what the job wrote last is still its own */
         st_peak_feed(&m->job.peak, &m->summary); /* peaks kept at reaping */
         st_event ev;
         st_event_init(&ev, t_ms_at(m, now), ST_EV_EXIT);
@@ -309,7 +309,7 @@ static void poll_job(st_monitor *m, double now)
             ev.value = m->job.exit_code;
             ev.has |= ST_EVF_VALUE;
         }
-        st_mon_add_event(m, &ev, NULL);
+        st_monitor_add_event(m, &ev, NULL);
     }
 }
 
@@ -332,7 +332,7 @@ static void apply_guard(st_monitor *m, const st_sample *s, double now)
         ev.nbytes = (uint64_t)v.share;
         ev.has |= ST_EVF_NBYTES;
     }
-    st_mon_add_event(m, &ev, NULL);
+    st_monitor_add_event(m, &ev, NULL);
     st_error_clear(&e);
     int rc = v.action == ST_GUARD_KILL ? st_monitor_kill(m, now, &e) : st_monitor_pause(m, now, &e);
     if (rc != ST_OK && m->job.signalled == 0) {
@@ -367,7 +367,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
         m->next_k = due;
     }
     if (m->follow || m->job_follow)
-        st_mon_poll_follow(m, now);
+        st_monitor_poll_follow(m, now);
     memset(&s, 0, sizeof s);
     s.t_ms = t_ms_at(m, now);
     rc = st_tree_sample(&m->tree, now, &s, err);
@@ -392,10 +392,10 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     st_ring_push(&m->ring, &s);
     st_summary_add_sample(&m->summary, &s, NULL);
     if (m->rec && st_recorder_sample(m->rec, &s, &e) != ST_OK)
-        st_mon_note_record_error(m, &e);
+        st_monitor_note_record_error(m, &e);
     if (m->rec && m->opts.record_path && !m->warn[ST_WARN_RECORD].msg[0] && st_recorder_deleted(m->rec)) {
         char alt[ST_REC_ALT_MAX];
-        if (st_mon_record_taken(m, alt, sizeof alt))
+        if (st_monitor_record_taken(m, alt, sizeof alt))
             st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, EEXIST, /* EEXIST: written beside it */
                          "record: another file was put at %.160s: it is left alone; the trace is "
                          "written at the end to %.200s (a JSON document of the history kept)",
@@ -414,7 +414,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
 
     double spent = st_cpu_self() - cpu0;
     m->cpu_per_sample = m->ring.total <= 1 ? spent : 0.9 * m->cpu_per_sample + 0.1 * spent;
-    st_mon_pace(m);
+    st_monitor_pace(m);
     return ST_OK;
 }
 
@@ -423,7 +423,7 @@ int st_monitor_event(st_monitor *m, st_event *ev, double now, st_error *err)
     if (m->job.state == ST_JOB_EXITED)
         return st_error_set(err, ST_EINVAL, 0, "the run ended with the job: nothing is added after");
     ev->t_ms = t_ms_at(m, now);
-    return st_mon_add_event(m, ev, err);
+    return st_monitor_add_event(m, ev, err);
 }
 
 int st_monitor_mark(st_monitor *m, const char *note, double now, st_error *err)
@@ -504,7 +504,7 @@ int st_monitor_kill(st_monitor *m, double now, st_error *err)
 void st_monitor_finish(st_monitor *m)
 {
     st_job_release_terminal(&m->job);
-    st_mon_finish_follow(m, st_now()); /* what the followed files still hold */
+    st_monitor_finish_follow(m, st_now()); /* what the followed files still hold */
     st_peak_finish(&m->job.peak); /* the job's cgroup: memory.peak, removed */
     st_peak_feed(&m->job.peak, &m->summary);
     st_summary_finish(&m->summary);
@@ -523,14 +523,14 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     st_monitor_finish(m);
     if (m->rec) {
         if (st_recorder_end(m->rec, &m->summary, m->dropped, &e) != ST_OK)
-            st_mon_note_record_error(m, &e);
+            st_monitor_note_record_error(m, &e);
         int deleted = st_recorder_deleted(m->rec);
         st_recorder_close(m->rec);
         m->rec = NULL;
         /* its file was deleted: what the run still holds goes to its name,
          * or beside it when another file was put there (never replaced) */
         char alt[ST_REC_ALT_MAX];
-        int taken = deleted && m->opts.record_path && st_mon_record_taken(m, alt, sizeof alt);
+        int taken = deleted && m->opts.record_path && st_monitor_record_taken(m, alt, sizeof alt);
         const char *to = taken ? alt : m->opts.record_path;
         if (deleted && to && st_monitor_export(m, to, &e) != ST_OK && rc == ST_OK)
             rc = st_error_set(err, e.code, e.sys_errno, "%s", e.msg);
@@ -554,8 +554,8 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     m->gpu_pids = NULL;
     m->gpu_bytes = NULL;
     m->gpu_n = m->gpu_cap = 0;
-    st_mon_close_follower(&m->follow);
-    st_mon_close_follower(&m->job_follow);
+    st_monitor_close_follower(&m->follow);
+    st_monitor_close_follower(&m->job_follow);
     st_summary_free(&m->summary);
     st_event_list_free(&m->events);
     st_ring_free(&m->ring);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int st_mon_attach(st_monitor *m, int32_t pid, const st_guard_opts *guard, st_error *err)
+int st_monitor_attach(st_monitor *m, int32_t pid, const st_guard_opts *guard, st_error *err)
 {
     st_job_attach(&m->job, pid);
     if (m->job.watch_only[0] && st_guard_active(guard)) /* it could never act */
@@ -26,7 +26,7 @@ static void note(st_monitor *m, const char *text)
     snprintf(m->env_note + n, sizeof m->env_note - n, "%s%s", n ? "; " : "", text);
 }
 
-void st_mon_env_follow(st_monitor *m, double interval)
+void st_monitor_env_follow(st_monitor *m, double interval)
 {
     static const struct { const char *name; int job; } vars[] = {
         { "STAGETOP_EVENTS", 1 }, /* plain or JSONL lines: as a launched job's */
@@ -48,7 +48,7 @@ void st_mon_env_follow(st_monitor *m, double interval)
         if (path[0] != '/')
             snprintf(text, sizeof text, "pid %d's $%s is a relative path (%.120s): not followed "
                      "(--events takes it)", pid, vars[i].name, path);
-        else if (st_mon_open_follower(fp, path, interval, &e) != ST_OK)
+        else if (st_monitor_open_follower(fp, path, interval, &e) != ST_OK)
             snprintf(text, sizeof text, "pid %d's $%s (%.120s): %.80s: not followed", pid,
                      vars[i].name, path, e.msg);
         else

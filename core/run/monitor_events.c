@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int st_mon_open_follower(st_follow **fp, const char *path, double interval, st_error *err)
+int st_monitor_open_follower(st_follow **fp, const char *path, double interval, st_error *err)
 {
     *fp = malloc(sizeof **fp);
     if (!*fp)
@@ -26,7 +26,7 @@ int st_mon_open_follower(st_follow **fp, const char *path, double interval, st_e
     return rc;
 }
 
-void st_mon_close_follower(st_follow **fp)
+void st_monitor_close_follower(st_follow **fp)
 {
     if (*fp) {
         st_follow_close(*fp);
@@ -35,7 +35,7 @@ void st_mon_close_follower(st_follow **fp)
     }
 }
 
-void st_mon_note_record_error(st_monitor *m, const st_error *e)
+void st_monitor_note_record_error(st_monitor *m, const st_error *e)
 {
     if (!m->warn[ST_WARN_RECORD].msg[0]) {
         st_error_set(&m->warn[ST_WARN_RECORD], ST_EIO, e->sys_errno, "record: %.240s", e->msg);
@@ -53,7 +53,7 @@ static int own_kind(int kind)
  * are not kept in the list (counted in events.dropped), stage windows past
  * ST_KEEP_STAGES are folded into one; the summary's counts and the record
  * get every event. */
-int st_mon_add_event(st_monitor *m, const st_event *ev_in, st_error *err)
+int st_monitor_add_event(st_monitor *m, const st_event *ev_in, st_error *err)
 {
     st_error e;
     /* Time order, kept here for every reader (docs/trace-format.md, "Time
@@ -85,13 +85,13 @@ int st_mon_add_event(st_monitor *m, const st_event *ev_in, st_error *err)
         st_summary_add_event(&m->summary, ev, NULL);
     }
     if (m->rec && st_recorder_event(m->rec, ev, &e) != ST_OK)
-        st_mon_note_record_error(m, &e);
+        st_monitor_note_record_error(m, &e);
     return ST_OK;
 }
 
 static void emit_followed(void *ctx, const st_event *ev)
 {
-    st_mon_add_event(ctx, ev, NULL);
+    st_monitor_add_event(ctx, ev, NULL);
 }
 
 /* Poll one follower; its error (if any) replaces ST_WARN_FOLLOW's.  Returns 1
@@ -119,7 +119,7 @@ static int poll_one(st_monitor *m, st_follow *f, const char *label, double now)
 }
 
 /* At the end: what the followed files still hold (their last line too). */
-void st_mon_finish_follow(st_monitor *m, double now)
+void st_monitor_finish_follow(st_monitor *m, double now)
 {
     st_error e;
     st_follow *fs[2] = { m->follow, m->job_follow };
@@ -137,7 +137,7 @@ void st_mon_finish_follow(st_monitor *m, double now)
     }
 }
 
-void st_mon_poll_follow(st_monitor *m, double now)
+void st_monitor_poll_follow(st_monitor *m, double now)
 {
     int bad = 0;
     if (m->follow)

@@ -62,30 +62,30 @@ struct st_monitor {
 
 /* -p: watch pid (st_job_attach); a guard on a root watched only (pid 1,
  * an ancestor of stagetop) is refused, ST_EINVAL: it could never act. */
-int st_mon_attach(st_monitor *m, int32_t pid, const st_guard_opts *guard, st_error *err);
+int st_monitor_attach(st_monitor *m, int32_t pid, const st_guard_opts *guard, st_error *err);
 /* -p without --events: follow the files the root's environment names in
  * $STAGETOP_EVENTS (as job_follow) and $STAGELOAD_TRACE (as follow),
  * saying so in env_note (monitor_env.c). */
-void st_mon_env_follow(st_monitor *m, double interval);
+void st_monitor_env_follow(st_monitor *m, double interval);
 /* Open a follower of path whose polls take slices of a quarter interval. */
-int st_mon_open_follower(st_follow **fp, const char *path, double interval, st_error *err);
-void st_mon_close_follower(st_follow **fp);
+int st_monitor_open_follower(st_follow **fp, const char *path, double interval, st_error *err);
+void st_monitor_close_follower(st_follow **fp);
 /* The first record-stream failure becomes ST_WARN_RECORD. */
-void st_mon_note_record_error(st_monitor *m, const st_error *e);
+void st_monitor_note_record_error(st_monitor *m, const st_error *e);
 /* List (bounded: limits.h ST_KEEP_*), summary, record stream. */
-int st_mon_add_event(st_monitor *m, const st_event *ev, st_error *err);
+int st_monitor_add_event(st_monitor *m, const st_event *ev, st_error *err);
 /* Before a sample: one slice of each followed file. */
-void st_mon_poll_follow(st_monitor *m, double now);
+void st_monitor_poll_follow(st_monitor *m, double now);
 /* At the end: what each followed file still holds, its last line too. */
-void st_mon_finish_follow(st_monitor *m, double now);
+void st_monitor_finish_follow(st_monitor *m, double now);
 
 /* The sampling pace (monitor_pace.c): after each sample, double the
  * deadlines per sample (m->stride) while one costs over half its period,
  * halve them back when cheap; ST_WARN_PACE says it. */
-void st_mon_pace(st_monitor *m);
+void st_monitor_pace(st_monitor *m);
 /* The record's name taken by another file (monitor_out.c): 1 and the name
  * beside it the trace goes to instead (alt), or 0. */
 #define ST_REC_ALT_MAX 4200
-int st_mon_record_taken(const st_monitor *m, char *alt, size_t size);
+int st_monitor_record_taken(const st_monitor *m, char *alt, size_t size);
 
 #endif

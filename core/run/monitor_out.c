@@ -32,7 +32,7 @@ void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, siz
 /* The record's file is gone from its name (st_recorder_deleted): did
  * another file take the name (a rename onto it)?  Then the trace goes to
  * NAME.stagetop-PID.json beside it (into alt), the other file left alone. */
-int st_mon_record_taken(const st_monitor *m, char *alt, size_t size)
+int st_monitor_record_taken(const st_monitor *m, char *alt, size_t size)
 {
     struct stat st;
     if (!m->opts.record_path || lstat(m->opts.record_path, &st) != 0)

@@ -9,7 +9,7 @@
  * interval stays), at most ST_PACE_MAX_STRIDE, and say so; come back
  * when a sample costs under an eighth of the shorter period. */
 #define ST_PACE_MAX_STRIDE 64u
-void st_mon_pace(st_monitor *m)
+void st_monitor_pace(st_monitor *m)
 {
     double period = m->opts.interval * m->stride;
     uint32_t was = m->stride;

@@ -11,7 +11,7 @@
 #include "stagetop/doctor.h"
 #include "stagetop/tree.h"
 
-int st_prerun_tree_check(const st_platform *plat, int32_t pid, st_doc_check *c, uint32_t *procs,
+int st_prerun_tree_check(const st_platform *plat, int32_t pid, st_doctor_check *c, uint32_t *procs,
                          uint64_t *per_proc, st_error *err)
 {
     int pss = plat->doctor_refs == ST_DOCTOR_REFS_PROC;
@@ -43,7 +43,7 @@ int st_prerun_tree_check(const st_platform *plat, int32_t pid, st_doc_check *c, 
     c->has_value = 1;
     int refs = 1;
     for (size_t i = 0; i < t.n_members; i++) {
-        st_doc_check m;
+        st_doctor_check m;
         if (t.members[i].valid & ST_PM_FOOTPRINT)
             *per_proc += t.members[i].footprint; /* status: a shared page in each */
         if (pss) {
@@ -52,7 +52,7 @@ int st_prerun_tree_check(const st_platform *plat, int32_t pid, st_doc_check *c, 
                 ((t.members[i].valid & ST_PM_STATE) && t.members[i].state == 'Z'))
                 continue; /* nothing counted in the tree either: a zombie, a refused member */
             st_error e;
-            if (st_doc_pss_reference(t.members[i].id.pid, &v, &e) == ST_OK) {
+            if (st_doctor_pss_reference(t.members[i].id.pid, &v, &e) == ST_OK) {
                 sum_pss += v;
             } else if (e.code != ST_ESRCH) { /* a member that exits is not counted */
                 refs = 0;
@@ -63,7 +63,7 @@ int st_prerun_tree_check(const st_platform *plat, int32_t pid, st_doc_check *c, 
         memset(&m, 0, sizeof m);
         snprintf(m.lane, sizeof m.lane, "footprint");
         m.unit = ST_DOC_BYTES;
-        st_doc_reference(plat, t.members[i].id.pid, &m);
+        st_doctor_reference(plat, t.members[i].id.pid, &m);
         if (!m.has_ref) {
             refs = 0;
             continue;
@@ -78,9 +78,9 @@ int st_prerun_tree_check(const st_platform *plat, int32_t pid, st_doc_check *c, 
     }
     c->ok = ST_DOC_NOT_CHECKED;
     if (refs && pss)
-        st_doc_share_judge(c, sum_pss);
+        st_doctor_share_judge(c, sum_pss);
     else if (refs)
-        st_doc_judge(c);
+        st_doctor_judge(c);
     st_tree_free(&t);
     plat->close(b);
     return refs;

@@ -232,7 +232,7 @@ void st_jw_meta_members(st_jw *w, const st_trace_meta *m, int *n)
 
 void st_jw_summary(st_jw *w, const st_summary *s, const st_trace_meta *meta)
 {
-    st_jw_summary_max(w, s, meta, SIZE_MAX);
+    st_trace_summary_max(w, s, meta, SIZE_MAX);
 }
 
 /* Room an item may take in a bounded summary: the writer (memory mode)
@@ -242,7 +242,7 @@ static int fits(const st_jw *w, size_t max, size_t reserve)
     return w->fd >= 0 || max == SIZE_MAX || (w->len <= max && max - w->len >= reserve);
 }
 
-void st_jw_summary_max(st_jw *w, const st_summary *s, const st_trace_meta *meta, size_t max)
+void st_trace_summary_max(st_jw *w, const st_summary *s, const st_trace_meta *meta, size_t max)
 {
     size_t stages_left = 0, outside_left = 0;
     st_jw_char(w, '{');

@@ -148,7 +148,7 @@ static int parse_record(st_trace *t, reader *rd, st_jr *r, const char *type, int
         if (strcmp(type, "end") == 0 && strcmp(key, "summary") == 0 && st_jr_peek(r) == ST_J_OBJ)
             rc = st_trace_parse_summary(r, &t->summary);
         else if (strcmp(type, "end") == 0 && strcmp(key, "dropped_samples") == 0)
-            rc = st_jr_want_bytes(r, "end", key, &t->dropped_samples);
+            rc = st_trace_want_bytes(r, "end", key, &t->dropped_samples);
         else if (strcmp(type, "end") == 0 && strcmp(key, "command") == 0) { /* -p followed exec */
             int set = 0;
             rc = st_trace_want_str(r, "end", key, t->meta.command, sizeof t->meta.command, &set);
@@ -263,7 +263,7 @@ static int parse_doc(st_trace *t, st_jr *r)
             const char *tok;
             size_t tn;
             uint64_t v;
-            if ((rc = st_jr_want_num(r, "trace", key, &tok, &tn)))
+            if ((rc = st_trace_want_num(r, "trace", key, &tok, &tn)))
                 return rc;
             if (st_jnum_u53(tok, tn, &v) || v != 1)
                 return st_jr_fail(r, "unsupported trace version %.*s (this stagetop reads version 1)",
@@ -280,7 +280,7 @@ static int parse_doc(st_trace *t, st_jr *r)
             if ((rc = st_trace_parse_summary(r, &t->summary)))
                 return rc;
         } else if (strcmp(key, "dropped_samples") == 0 && ty != ST_J_NULL) {
-            if ((rc = st_jr_want_bytes(r, "trace", key, &t->dropped_samples)))
+            if ((rc = st_trace_want_bytes(r, "trace", key, &t->dropped_samples)))
                 return rc;
         } else if ((rc = st_jr_skip(r))) {
             return rc;

@@ -18,9 +18,9 @@
 /* "an object", "a string", ... for messages. */
 const char *st_jr_type_name(int ty);
 /* A number token for WHAT "KEY", or fail naming what was there. */
-int st_jr_want_num(st_jr *r, const char *what, const char *key, const char **tok, size_t *n);
+int st_trace_want_num(st_jr *r, const char *what, const char *key, const char **tok, size_t *n);
 /* A byte count (integer 0..2^53) for WHAT "KEY". */
-int st_jr_want_bytes(st_jr *r, const char *what, const char *key, uint64_t *out);
+int st_trace_want_bytes(st_jr *r, const char *what, const char *key, uint64_t *out);
 /* The members of a sample / event / start-record (meta) / summary object,
  * after its '{' and n members already read (a "type" member is skipped).
  * Meta: known keys of another type and unknown keys go to m->extra;
@@ -41,7 +41,7 @@ void st_jw_event_members(st_jw *w, const st_event *ev);
  * far (for commas) and is updated.  Extra keys are re-validated. */
 void st_jw_meta_members(st_jw *w, const struct st_trace_meta *m, int *n);
 /* (The summary object, st_jw_summary, is public: trace.h.) */
-/* The bounded summary writer (st_jw_summary_max) is public too: trace.h. */
+/* The bounded summary writer (st_trace_summary_max) is public too: trace.h. */
 
 /* Write the whole JSON document (docs/trace-format.md) to w. */
 void st_jw_trace_doc(st_jw *w, const struct st_trace_meta *meta, const st_sample *a, size_t a_len,

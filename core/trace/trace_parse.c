@@ -26,7 +26,7 @@ const char *st_jr_type_name(int ty)
 }
 
 /* Read a number token for what/key, or fail naming what was there. */
-int st_jr_want_num(st_jr *r, const char *what, const char *key, const char **tok, size_t *n)
+int st_trace_want_num(st_jr *r, const char *what, const char *key, const char **tok, size_t *n)
 {
     int ty = st_jr_peek(r);
     if (ty != ST_J_NUM) {
@@ -49,11 +49,11 @@ static int num_fail(st_jr *r, const char *what, const char *key, int why, const 
                       range);
 }
 
-int st_jr_want_bytes(st_jr *r, const char *what, const char *key, uint64_t *out)
+int st_trace_want_bytes(st_jr *r, const char *what, const char *key, uint64_t *out)
 {
     const char *tok;
     size_t n;
-    int rc = st_jr_want_num(r, what, key, &tok, &n);
+    int rc = st_trace_want_num(r, what, key, &tok, &n);
     if (rc)
         return rc;
     int c = st_jnum_u53(tok, n, out);
@@ -65,7 +65,7 @@ static int want_scaled(st_jr *r, const char *what, const char *key, int digits, 
 {
     const char *tok;
     size_t n;
-    int rc = st_jr_want_num(r, what, key, &tok, &n);
+    int rc = st_trace_want_num(r, what, key, &tok, &n);
     if (rc)
         return rc;
     int c = st_jnum_scaled(tok, n, digits, max, out);
@@ -122,7 +122,7 @@ int st_trace_parse_sample(st_jr *r, int n, st_sample *s)
             continue;
         }
         if (l->max == 0) /* bytes: JSON's exact integers */
-            rc = st_jr_want_bytes(r, what, key, &v);
+            rc = st_trace_want_bytes(r, what, key, &v);
         else
             rc = want_scaled(r, what, key, st_lane_centi(l) ? 2 : 0, l->max, l->range, &v);
         if (rc)
@@ -170,17 +170,17 @@ int st_trace_parse_event(st_jr *r, int n, st_event *ev)
             rc = st_trace_want_str(r, what, key, ev->note, sizeof ev->note, &set);
             ev->has = (uint16_t)(set ? ev->has | ST_EVF_NOTE : ev->has & ~ST_EVF_NOTE);
         } else if (strcmp(key, "nbytes") == 0 && st_jr_peek(r) != ST_J_NULL) {
-            rc = st_jr_want_bytes(r, what, key, &ev->nbytes);
+            rc = st_trace_want_bytes(r, what, key, &ev->nbytes);
             ev->has |= ST_EVF_NBYTES;
         } else if (strcmp(key, "seconds") == 0 && st_jr_peek(r) != ST_J_NULL) {
-            if ((rc = st_jr_want_num(r, what, key, &tok, &tn)))
+            if ((rc = st_trace_want_num(r, what, key, &tok, &tn)))
                 return rc;
             if (st_jnum_double(tok, tn, &ev->seconds))
                 return num_fail(r, what, key, ST_JN_RANGE, tok, tn, "finite numbers");
             ev->has |= ST_EVF_SECONDS;
         } else if ((strcmp(key, "value") == 0 || strcmp(key, "limit") == 0) && st_jr_peek(r) != ST_J_NULL) {
             int is_value = key[0] == 'v';
-            if ((rc = st_jr_want_num(r, what, key, &tok, &tn)))
+            if ((rc = st_trace_want_num(r, what, key, &tok, &tn)))
                 return rc;
             int c = st_jnum_i53(tok, tn, is_value ? &ev->value : &ev->limit);
             if (c)
@@ -297,7 +297,7 @@ int st_trace_parse_summary(st_jr *r, st_summary *sum)
         return rc;
     while ((k = st_jr_obj_next(r, &n, key, sizeof key, NULL)) == 1) {
         if (strcmp(key, "kernel_peak") == 0 && st_jr_peek(r) != ST_J_NULL) {
-            if ((rc = st_jr_want_bytes(r, "summary", key, &v)))
+            if ((rc = st_trace_want_bytes(r, "summary", key, &v)))
                 return rc;
             has_v = 1;
         } else if (strcmp(key, "kernel_peak_source") == 0) {

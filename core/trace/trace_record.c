@@ -319,7 +319,7 @@ int st_recorder_end(st_recorder *r, const st_summary *s, uint64_t dropped_sample
         /* one line every reader takes, with the page padding before it
          * (up to a page): stages beyond it are left out (and counted),
          * since readers recompute them from the events */
-        st_jw_summary_max(&r->line, s, NULL, ST_TRACE_MAX_LINE - ST_REC_PAGE - 64);
+        st_trace_summary_max(&r->line, s, NULL, ST_TRACE_MAX_LINE - ST_REC_PAGE - 64);
     }
     st_jw_lit(&r->line, ",\"dropped_samples\":");
     st_jw_u64(&r->line, dropped_samples);

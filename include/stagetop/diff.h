@@ -31,7 +31,7 @@ typedef struct st_diff_side {
 typedef struct st_diff_stage {
     char stage[64];
     st_diff_side a, b;
-    double peak_pct; int has_peak_pct; /* the peak's change (st_rm_delta) */
+    double peak_pct; int has_peak_pct; /* the peak's change (st_report_delta) */
     double time_s; int has_time;       /* the time's change, seconds (both sides) */
     double time_pct; int has_time_pct; /* and percent (A's time not 0) */
 } st_diff_stage;
@@ -40,7 +40,7 @@ typedef struct st_diff {
     const st_trace *a, *b;   /* borrowed */
     st_diff_stage *stages;   /* owned */
     size_t n_stages, cap_stages;
-    st_rm_row rows[ST_RM_MAX_ROWS]; /* the summary rows with their changes */
+    st_report_row rows[ST_RM_MAX_ROWS]; /* the summary rows with their changes */
     size_t n_rows;
     /* the changes the gate and callers read, from rows: */
     double peak_pct; int has_peak_pct; /* both have samples, A's peak is not 0 */
@@ -67,7 +67,7 @@ int st_diff_time_exceeds(const st_diff *d, double pct);
  * in style (report_model.h). */
 enum { ST_DIFF_COL_TIME, ST_DIFF_COL_PEAK, ST_DIFF_COL_PEAK_CHANGE, ST_DIFF_COL_TIME_CHANGE,
        ST_DIFF_COL_SWAP, ST_DIFF_COL_LEVEL };
-const char *st_diff_stage_cell(const st_diff_stage *s, int col, int side_b, enum st_rm_style style,
+const char *st_diff_stage_cell(const st_diff_stage *s, int col, int side_b, enum st_report_style style,
                                char *buf, size_t n);
 
 /* The stage table's columns, in order, for every renderer: the text's

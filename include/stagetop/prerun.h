@@ -57,14 +57,14 @@ int st_prerun_is_zombie(const st_platform *plat, int32_t pid);
 void st_prerun_job_group(char *where, size_t len);
 
 /* `doctor -p`: the footprint of pid's tree as the screen sums it, against
- * the sum of each member's reference reading (doctor.h's st_doc_check,
+ * the sum of each member's reference reading (doctor.h's st_doctor_check,
  * judged): on Linux each member's PSS, so a tree sum that counts shared
- * memory more than once disagrees (st_doc_share_judge).  *per_proc gets
+ * memory more than once disagrees (st_doctor_share_judge).  *per_proc gets
  * the members' own footprints summed (Linux: status, a shared page in
  * each).  Returns 1 when every member had a reference, 0 when one had
  * none (c->has_ref 0), -1 when the tree could not be read (err). */
-struct st_doc_check;
-int st_prerun_tree_check(const st_platform *plat, int32_t pid, struct st_doc_check *c,
+struct st_doctor_check;
+int st_prerun_tree_check(const st_platform *plat, int32_t pid, struct st_doctor_check *c,
                          uint32_t *procs, uint64_t *per_proc, st_error *err);
 
 #endif

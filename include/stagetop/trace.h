@@ -90,7 +90,7 @@ void st_jw_summary(struct st_jw *w, const st_summary *s, const st_trace_meta *me
  * (the stages and outside_stage names that do not fit are left out and
  * counted in "stages_omitted" / "outside_stage_omitted"; readers recompute
  * them from the events anyway).  SIZE_MAX: unbounded. */
-void st_jw_summary_max(struct st_jw *w, const st_summary *s, const st_trace_meta *meta, size_t max);
+void st_trace_summary_max(struct st_jw *w, const st_summary *s, const st_trace_meta *meta, size_t max);
 
 /* ---- record stream (JSONL) ---- */
 

@@ -73,10 +73,10 @@ U core/platform/proc_vec st_monitor_step
 U core/notify st_job_pause
 U tui/pick st_proc_vec_free
 U core/newthing/x st_format_bytes
-D core/doctor/doctor_ref st_doc_reference
-D core/doctor/doctor_parse st_doc_parse_size
-U core/run/prerun_tree st_doc_reference
-U core/run/prerun_tree st_doc_parse_size
+D core/doctor/doctor_ref st_doctor_reference
+D core/doctor/doctor_parse st_doctor_parse_size
+U core/run/prerun_tree st_doctor_reference
+U core/run/prerun_tree st_doctor_parse_size
 EOF
 layering_calls "$RULES" "$D/syn.tab" >"$D/syn.out"
 check "the screen calling the run module outside the monitor and the view fails" \
@@ -105,8 +105,8 @@ layering_no_cycles "$D/one.tab" >"$D/one.out"
 check "a call one way passes" has "$D/one.out" "PASS: layering: no two objects call each other"
 check "an object with no floor fails" has "$D/syn.out" "core/newthing/x.o"
 check "run calling doctor outside its references fails, the references pass" \
-    sh -c "grep -qF 'core/run/prerun_tree.o calls st_doc_parse_size (core/doctor/doctor_parse.o, module doctor)' '$D/syn.out' &&
-           ! grep -qF 'core/run/prerun_tree.o calls st_doc_reference' '$D/syn.out'"
+    sh -c "grep -qF 'core/run/prerun_tree.o calls st_doctor_parse_size (core/doctor/doctor_parse.o, module doctor)' '$D/syn.out' &&
+           ! grep -qF 'core/run/prerun_tree.o calls st_doctor_reference' '$D/syn.out'"
 : >"$D/empty.tab"
 layering_calls "$RULES" "$D/empty.tab" >"$D/empty.out"
 check "no calls read is a failure, not a pass" \

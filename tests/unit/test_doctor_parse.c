@@ -30,9 +30,9 @@ static void vmmap_real_capture(void **state)
 {
     size_t len;
     char *t = fixture_load("macos", "vmmap-gopls-macos13.txt", &len);
-    st_doc_fp fp;
+    st_doctor_fp fp;
     (void)state;
-    assert_int_equal(st_doc_parse_vmmap(t, len, &fp, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_vmmap(t, len, &fp, NULL), ST_OK);
     assert_int_equal(fp.valid, ST_DOC_FP_NOW | ST_DOC_FP_PEAK);
     assert_int_equal(fp.now, 12 * GIB / 10);     /* "1.2G" */
     assert_int_equal(fp.now_res, GIB / 10);      /* one unit of the last digit */
@@ -44,10 +44,10 @@ static void footprint_real_capture(void **state)
 {
     size_t len;
     char *t = fixture_load("macos", "footprint-webkit.txt", &len);
-    st_doc_fp fp;
+    st_doctor_fp fp;
     char *aux;
     (void)state;
-    assert_int_equal(st_doc_parse_footprint(t, len, &fp, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_footprint(t, len, &fp, NULL), ST_OK);
     assert_int_equal(fp.valid, ST_DOC_FP_NOW | ST_DOC_FP_PEAK);
     assert_int_equal(fp.now, 142 * MIB);   /* "phys_footprint: 142 MB" */
     assert_int_equal(fp.peak, 424 * MIB);  /* "phys_footprint_peak: 424 MB" */
@@ -56,7 +56,7 @@ static void footprint_real_capture(void **state)
     aux = strstr(t, "Auxiliary data:");
     assert_non_null(aux);
     *aux = '\0';
-    assert_int_equal(st_doc_parse_footprint(t, strlen(t), &fp, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_footprint(t, strlen(t), &fp, NULL), ST_OK);
     assert_int_equal(fp.valid, ST_DOC_FP_NOW);
     assert_int_equal(fp.now, 142 * MIB);
     free(t);
@@ -64,22 +64,22 @@ static void footprint_real_capture(void **state)
 
 static void footprint_bytes_and_errors(void **state)
 {
-    st_doc_fp fp;
+    st_doctor_fp fp;
     st_error e;
     (void)state;
     /* -f bytes; "footprint: Unable to analyze" lines for other pids are skipped */
-    assert_int_equal(st_doc_parse_footprint(S("footprint: Unable to analyze process with pid 418\n"
+    assert_int_equal(st_doctor_parse_footprint(S("footprint: Unable to analyze process with pid 418\n"
                                               "Auxiliary data:\n    phys_footprint: 214,483,976 B\n"
                                               "    phys_footprint_peak: 250954712 B\n"), &fp, NULL), ST_OK);
     assert_int_equal(fp.now, 214483976);
     assert_int_equal(fp.peak, 250954712);
     assert_int_equal(fp.now_res, 1);
-    assert_int_equal(st_doc_parse_footprint(S("footprint: Unable to analyze process with pid 1 (try as root?)\n"),
+    assert_int_equal(st_doctor_parse_footprint(S("footprint: Unable to analyze process with pid 1 (try as root?)\n"),
                                             &fp, &e), ST_EPARSE);
     assert_non_null(strstr(e.msg, "phys_footprint"));
-    assert_int_equal(st_doc_parse_vmmap(S("Physical footprint:         lots\n"), &fp, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_vmmap(S("Physical footprint:         lots\n"), &fp, &e), ST_EPARSE);
     assert_non_null(strstr(e.msg, "line 1"));
-    assert_int_equal(st_doc_parse_vmmap(S(""), &fp, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_vmmap(S(""), &fp, &e), ST_EPARSE);
 }
 
 static void swapusage_real_capture(void **state)
@@ -89,16 +89,16 @@ static void swapusage_real_capture(void **state)
     uint64_t total, used, res;
     st_error e;
     (void)state;
-    assert_int_equal(st_doc_parse_swapusage(t, len, &total, &used, &res, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_swapusage(t, len, &total, &used, &res, NULL), ST_OK);
     assert_int_equal(total, 2048 * MIB);            /* "2048.00M" */
     assert_int_equal(used, 146250 * MIB / 100);     /* "1462.50M" */
     assert_int_equal(res, MIB / 100);
     /* sysctl -n prints the same without the name */
-    assert_int_equal(st_doc_parse_swapusage(S("total = 0.00M  used = 0.00M  free = 0.00M  (encrypted)\n"),
+    assert_int_equal(st_doctor_parse_swapusage(S("total = 0.00M  used = 0.00M  free = 0.00M  (encrypted)\n"),
                                             &total, &used, &res, NULL), ST_OK);
     assert_int_equal(used, 0);
-    assert_int_equal(st_doc_parse_swapusage(S("vm.swapusage: total = 1G"), &total, &used, &res, &e), ST_EPARSE);
-    assert_int_equal(st_doc_parse_swapusage(S("total = x used = y"), &total, &used, &res, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_swapusage(S("vm.swapusage: total = 1G"), &total, &used, &res, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_swapusage(S("total = x used = y"), &total, &used, &res, &e), ST_EPARSE);
     free(t);
 }
 
@@ -109,14 +109,14 @@ static void memory_pressure_real_capture(void **state)
     uint16_t c;
     st_error e;
     (void)state;
-    assert_int_equal(st_doc_parse_memory_pressure(t, len, &c, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_memory_pressure(t, len, &c, NULL), ST_OK);
     assert_int_equal(c, 86 * 100);
-    assert_int_equal(st_doc_parse_memory_pressure(S("System-wide memory free percentage: 150%\n"), &c, &e),
+    assert_int_equal(st_doctor_parse_memory_pressure(S("System-wide memory free percentage: 150%\n"), &c, &e),
                      ST_EPARSE);
-    assert_int_equal(st_doc_parse_memory_pressure(S("System-wide memory free percentage: %\n"), &c, &e),
+    assert_int_equal(st_doctor_parse_memory_pressure(S("System-wide memory free percentage: %\n"), &c, &e),
                      ST_EPARSE);
     /* cut off before the line: the whole capture minus its last line */
-    assert_int_equal(st_doc_parse_memory_pressure(t, (size_t)(strstr(t, "System-wide") - t), &c, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_memory_pressure(t, (size_t)(strstr(t, "System-wide") - t), &c, &e), ST_EPARSE);
     assert_non_null(strstr(e.msg, "System-wide memory free percentage"));
     free(t);
 }
@@ -126,20 +126,20 @@ static void sizes(void **state)
     uint64_t b, r;
     st_error e;
     (void)state;
-    assert_int_equal(st_doc_parse_size(S("2192K"), &b, &r, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_size(S("2192K"), &b, &r, NULL), ST_OK);
     assert_int_equal(b, 2192 * 1024ull);
-    assert_int_equal(st_doc_parse_size(S("213.8M"), &b, &r, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_size(S("213.8M"), &b, &r, NULL), ST_OK);
     assert_int_equal(b, 2138 * MIB / 10);
-    assert_int_equal(st_doc_parse_size(S("0 B"), &b, &r, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_size(S("0 B"), &b, &r, NULL), ST_OK);
     assert_int_equal(b, 0);
-    assert_int_equal(st_doc_parse_size(S(""), &b, &r, &e), ST_EPARSE);
-    assert_int_equal(st_doc_parse_size(S("1.5Q"), &b, &r, &e), ST_EPARSE);
-    assert_int_equal(st_doc_parse_size(S("99999999999999999999G"), &b, &r, &e), ST_EPARSE);
-    assert_int_equal(st_doc_parse_size(S("99999999999P"), &b, &r, &e), ST_EPARSE);
-    assert_int_equal(st_doc_parse_uint(S("  4236\n"), &b, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_size(S(""), &b, &r, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_size(S("1.5Q"), &b, &r, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_size(S("99999999999999999999G"), &b, &r, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_size(S("99999999999P"), &b, &r, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_uint(S("  4236\n"), &b, NULL), ST_OK);
     assert_int_equal(b, 4236);
-    assert_int_equal(st_doc_parse_uint(S("4236 12\n"), &b, &e), ST_EPARSE);
-    assert_int_equal(st_doc_parse_uint(S(""), &b, &e), ST_EPARSE); /* ps for a gone pid */
+    assert_int_equal(st_doctor_parse_uint(S("4236 12\n"), &b, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_uint(S(""), &b, &e), ST_EPARSE); /* ps for a gone pid */
 }
 
 static void nvidia_smi(void **state)
@@ -150,23 +150,23 @@ static void nvidia_smi(void **state)
     size_t len;
     char *t = fixture_load("nvidia", "compute-apps-h200.txt", &len); /* a real H200 capture */
     (void)state;
-    assert_int_equal(st_doc_parse_nvsmi(t, len, 493, &bytes, &lines, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_nvsmi(t, len, 493, &bytes, &lines, NULL), ST_OK);
     assert_int_equal(bytes, 2658 * MIB);
     assert_int_equal(lines, 1);
-    assert_int_equal(st_doc_parse_nvsmi(t, len, 494, &bytes, &lines, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_nvsmi(t, len, 494, &bytes, &lines, NULL), ST_OK);
     assert_int_equal(bytes, 0);
     free(t);
     /* one line per GPU the pid uses; other pids and [N/A] left out */
-    assert_int_equal(st_doc_parse_nvsmi(S("1234, 612\n5678, 10240\n1234, 100\n1234, [N/A]\n"), 1234, &bytes,
+    assert_int_equal(st_doctor_parse_nvsmi(S("1234, 612\n5678, 10240\n1234, 100\n1234, [N/A]\n"), 1234, &bytes,
                                         &lines, NULL), ST_OK);
     assert_int_equal(bytes, 712 * MIB);
     assert_int_equal(lines, 3);
-    assert_int_equal(st_doc_parse_nvsmi(S("No running processes found\n"), 1234, &bytes, &lines, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_nvsmi(S("No running processes found\n"), 1234, &bytes, &lines, NULL), ST_OK);
     assert_int_equal(bytes, 0);
     assert_int_equal(lines, 0);
-    assert_int_equal(st_doc_parse_nvsmi(S("1234 612\n"), 1234, &bytes, &lines, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_nvsmi(S("1234 612\n"), 1234, &bytes, &lines, &e), ST_EPARSE);
     assert_non_null(strstr(e.msg, "line 1"));
-    assert_int_equal(st_doc_parse_nvsmi(S("1234, lots\n"), 1234, &bytes, &lines, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_nvsmi(S("1234, lots\n"), 1234, &bytes, &lines, &e), ST_EPARSE);
 }
 
 /* ---- Linux files and tools, captured here ---- */
@@ -175,12 +175,12 @@ static void linux_captures(void **state)
 {
     size_t len;
     char *t;
-    st_doc_smaps sm;
-    st_doc_free f;
+    st_doctor_smaps sm;
+    st_doctor_free f;
     uint64_t used, total, kib;
     (void)state;
     t = fixture_load("linux", "smaps_rollup.txt", &len);
-    assert_int_equal(st_doc_parse_smaps_rollup(t, len, &sm, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_smaps_rollup(t, len, &sm, NULL), ST_OK);
     assert_int_equal(sm.valid, 63u); /* Pss_Anon and SwapPss too (Linux 5.8 on) */
     assert_int_equal(sm.rss, 1736 * 1024ull);
     assert_int_equal(sm.pss_anon, 112 * 1024ull);
@@ -188,17 +188,17 @@ static void linux_captures(void **state)
     assert_int_equal(sm.anonymous, 112 * 1024ull);
     free(t);
     t = fixture_load("linux", "free-b.txt", &len);
-    assert_int_equal(st_doc_parse_free(t, len, &f, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_free(t, len, &f, NULL), ST_OK);
     assert_int_equal(f.mem_total, 25275990016ull);
     assert_int_equal(f.mem_available, 24647897088ull);
     assert_int_equal(f.swap_total, 0);
     free(t);
     t = fixture_load("linux", "proc-swaps.txt", &len); /* no swap device: the header only */
-    assert_int_equal(st_doc_parse_proc_swaps(t, len, &used, &total, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_proc_swaps(t, len, &used, &total, NULL), ST_OK);
     assert_int_equal(used, 0);
     free(t);
     t = fixture_load("linux", "ps-rss.txt", &len);
-    assert_int_equal(st_doc_parse_uint(t, len, &kib, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_uint(t, len, &kib, NULL), ST_OK);
     assert_int_equal(kib, strtoull(t, NULL, 10));
     free(t);
 }
@@ -206,29 +206,29 @@ static void linux_captures(void **state)
 static void linux_hostile(void **state)
 {
     uint64_t used, total;
-    st_doc_free f;
-    st_doc_smaps sm;
+    st_doctor_free f;
+    st_doctor_smaps sm;
     uint16_t c;
     st_error e;
     (void)state;
-    assert_int_equal(st_doc_parse_proc_swaps(S("Filename Type Size Used Priority\n"
+    assert_int_equal(st_doctor_parse_proc_swaps(S("Filename Type Size Used Priority\n"
                                                "/swapfile file 2097148 524288 -2\n"
                                                "/dev/sda2 partition 1000 10 -3\n"), &used, &total, NULL), ST_OK);
     assert_int_equal(used, (524288 + 10) * 1024ull);
     assert_int_equal(total, (2097148 + 1000) * 1024ull);
-    assert_int_equal(st_doc_parse_proc_swaps(S("Filename Type Size Used Priority\n/x file big 1 -2\n"),
+    assert_int_equal(st_doctor_parse_proc_swaps(S("Filename Type Size Used Priority\n/x file big 1 -2\n"),
                                              &used, &total, &e), ST_EPARSE);
     assert_non_null(strstr(e.msg, "line 2"));
     /* procps before 3.3.10: no "available" column */
-    assert_int_equal(st_doc_parse_free(S("             total       used       free     shared    buffers     cached\n"
+    assert_int_equal(st_doctor_parse_free(S("             total       used       free     shared    buffers     cached\n"
                                          "Mem:       1000 900 100 0 10\n"
                                          "Swap:      0 0 0\n"), &f, &e), ST_EPARSE);
-    assert_int_equal(st_doc_parse_free(S("nothing\n"), &f, &e), ST_EPARSE);
-    assert_int_equal(st_doc_parse_smaps_rollup(S("Rss: lots kB\n"), &sm, &e), ST_EPARSE);
-    assert_int_equal(st_doc_parse_psi_some(S("some avg10=1.23 avg60=0.50 avg300=0.00 total=1\n"
+    assert_int_equal(st_doctor_parse_free(S("nothing\n"), &f, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_smaps_rollup(S("Rss: lots kB\n"), &sm, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_psi_some(S("some avg10=1.23 avg60=0.50 avg300=0.00 total=1\n"
                                              "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"), &c, NULL), ST_OK);
     assert_int_equal(c, 123);
-    assert_int_equal(st_doc_parse_psi_some(S("full avg10=0.00\n"), &c, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_psi_some(S("full avg10=0.00\n"), &c, &e), ST_EPARSE);
 }
 
 /* ---- the runner and the held child, on real processes ---- */
@@ -244,30 +244,30 @@ static void runner(void **state)
     const char *big[] = {"sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo 0123456789; i=$((i+1)); done", NULL};
     const char *loc[] = {"sh", "-c", "echo \"$LC_ALL\"", NULL};
     (void)state;
-    assert_int_equal(st_doc_run(nosuch, 10, out, sizeof out, &len, &e), ST_ENOTSUP);
+    assert_int_equal(st_doctor_run_tool(nosuch, 10, out, sizeof out, &len, &e), ST_ENOTSUP);
     assert_non_null(strstr(e.msg, "not found"));
-    assert_int_equal(st_doc_run(fail, 10, out, sizeof out, &len, &e), ST_EIO);
+    assert_int_equal(st_doctor_run_tool(fail, 10, out, sizeof out, &len, &e), ST_EIO);
     assert_non_null(strstr(e.msg, "exit status 3"));
     assert_string_equal(out, "partial\n");
-    assert_int_equal(st_doc_run(slow, 0.2, out, sizeof out, &len, &e), ST_EIO);
+    assert_int_equal(st_doctor_run_tool(slow, 0.2, out, sizeof out, &len, &e), ST_EIO);
     assert_non_null(strstr(e.msg, "did not finish"));
     /* more output than room: kept up to the room, the rest drained */
-    assert_int_equal(st_doc_run(big, 30, out, sizeof out, &len, &e), ST_OK);
+    assert_int_equal(st_doctor_run_tool(big, 30, out, sizeof out, &len, &e), ST_OK);
     assert_int_equal(len, sizeof out - 1);
-    assert_int_equal(st_doc_run(loc, 10, out, sizeof out, &len, &e), ST_OK);
+    assert_int_equal(st_doctor_run_tool(loc, 10, out, sizeof out, &len, &e), ST_OK);
     assert_string_equal(out, "C\n");
 }
 
 static void held_child(void **state)
 {
-    st_doc_child c;
+    st_doctor_child c;
     st_error e;
     uint64_t maxrss = 0;
     char path[64];
     FILE *f;
     int32_t pid;
     (void)state;
-    assert_int_equal(st_doc_child_start(&c, 16 * MIB, 60, &e), ST_OK);
+    assert_int_equal(st_doctor_child_start(&c, 16 * MIB, 60, &e), ST_OK);
     assert_true(c.pid > 0);
     pid = c.pid;
     assert_int_equal(kill(pid, 0), 0);
@@ -281,45 +281,45 @@ static void held_child(void **state)
         fclose(f);
         assert_true(kb * 1024 >= 16 * MIB);
     }
-    st_doc_child_stop(&c, &maxrss);
+    st_doctor_child_stop(&c, &maxrss);
     assert_int_equal(c.pid, 0);
     assert_true(maxrss > 0);
     assert_int_equal(kill(pid, 0), -1); /* reaped: the pid is gone */
     assert_int_equal(errno, ESRCH);
-    st_doc_child_stop(&c, NULL); /* twice is harmless */
+    st_doctor_child_stop(&c, NULL); /* twice is harmless */
 }
 
 /* ---- verdict and JSON ---- */
 
 static void judge(void **state)
 {
-    st_doc_check c;
+    st_doctor_check c;
     (void)state;
     memset(&c, 0, sizeof c);
     c.has_value = c.has_ref = 1;
     c.value = 100 * MIB, c.ref = 103 * MIB, c.tol = 4 * MIB;
-    st_doc_judge(&c);
+    st_doctor_judge(&c);
     assert_int_equal(c.ok, ST_DOC_AGREES);
     c.ref = 105 * MIB;
-    st_doc_judge(&c);
+    st_doctor_judge(&c);
     assert_int_equal(c.ok, ST_DOC_MISMATCH);
     c.has_after = 1, c.after = 110 * MIB; /* the memory grew between the reads */
-    st_doc_judge(&c);
+    st_doctor_judge(&c);
     assert_int_equal(c.ok, ST_DOC_AGREES);
     c.has_after = 0, c.rule = ST_DOC_AT_LEAST, c.ref = 50 * MIB;
-    st_doc_judge(&c);
+    st_doctor_judge(&c);
     assert_int_equal(c.ok, ST_DOC_AGREES);
     c.ref = 200 * MIB;
-    st_doc_judge(&c);
+    st_doctor_judge(&c);
     assert_int_equal(c.ok, ST_DOC_MISMATCH);
     c.has_ref = 0;
-    st_doc_judge(&c);
+    st_doctor_judge(&c);
     assert_int_equal(c.ok, ST_DOC_NOT_CHECKED);
 }
 
 static void json_report(void **state)
 {
-    st_doc_report *r = calloc(1, sizeof *r);
+    st_doctor_report *r = calloc(1, sizeof *r);
     st_jw w;
     char *text;
     cJSON *j, *ch;
@@ -336,7 +336,7 @@ static void json_report(void **state)
     snprintf(r->checks[1].lane, sizeof r->checks[1].lane, "gpu");
     r->checks[1].has_value = 1, r->checks[1].value = 3 * GIB, r->checks[1].ok = ST_DOC_NOT_CHECKED;
     st_jw_init(&w, -1);
-    st_doc_json(&w, r);
+    st_doctor_json(&w, r);
     text = st_jw_take(&w);
     assert_non_null(text);
     j = cJSON_Parse(text);
@@ -366,20 +366,20 @@ static void cputime(void **state)
 {
     uint64_t ms;
     (void)state;
-    assert_int_equal(st_doc_parse_cputime("00:00:07\n", strlen("00:00:07\n"), &ms, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_cputime("00:00:07\n", strlen("00:00:07\n"), &ms, NULL), ST_OK);
     assert_int_equal(ms, 7000);
-    assert_int_equal(st_doc_parse_cputime("01:02:03", strlen("01:02:03"), &ms, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_cputime("01:02:03", strlen("01:02:03"), &ms, NULL), ST_OK);
     assert_int_equal(ms, 3723000);
-    assert_int_equal(st_doc_parse_cputime("2-03:00:01", strlen("2-03:00:01"), &ms, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_cputime("2-03:00:01", strlen("2-03:00:01"), &ms, NULL), ST_OK);
     assert_int_equal(ms, (2 * 86400 + 3 * 3600 + 1) * 1000ull);
-    assert_int_equal(st_doc_parse_cputime("  0:01.25\n", strlen("  0:01.25\n"), &ms, NULL), ST_OK); /* macOS */
+    assert_int_equal(st_doctor_parse_cputime("  0:01.25\n", strlen("  0:01.25\n"), &ms, NULL), ST_OK); /* macOS */
     assert_int_equal(ms, 1250);
-    assert_int_equal(st_doc_parse_cputime("12:34.5", strlen("12:34.5"), &ms, NULL), ST_OK);
+    assert_int_equal(st_doctor_parse_cputime("12:34.5", strlen("12:34.5"), &ms, NULL), ST_OK);
     assert_int_equal(ms, (12 * 60 + 34) * 1000 + 500);
-    assert_int_equal(st_doc_parse_cputime("7", strlen("7"), &ms, NULL), ST_EPARSE);
-    assert_int_equal(st_doc_parse_cputime("1:2:3:4", strlen("1:2:3:4"), &ms, NULL), ST_EPARSE);
-    assert_int_equal(st_doc_parse_cputime("", strlen(""), &ms, NULL), ST_EPARSE);
-    assert_int_equal(st_doc_parse_cputime("00:00:07 x", strlen("00:00:07 x"), &ms, NULL), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_cputime("7", strlen("7"), &ms, NULL), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_cputime("1:2:3:4", strlen("1:2:3:4"), &ms, NULL), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_cputime("", strlen(""), &ms, NULL), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_cputime("00:00:07 x", strlen("00:00:07 x"), &ms, NULL), ST_EPARSE);
 }
 
 int main(void)

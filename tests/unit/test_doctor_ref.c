@@ -1,7 +1,7 @@
 /* test_doctor_ref: the macOS references of `stagetop doctor` run end to end on
  * any system: stand-ins for footprint, vmmap, sysctl, memory_pressure and ps,
  * put first on PATH, print the captured real outputs of
- * tests/fixtures/macos; st_doc_reference on a table whose doctor_refs is
+ * tests/fixtures/macos; st_doctor_reference on a table whose doctor_refs is
  * ST_DOCTOR_REFS_MACOS must run them through
  * the runner, parse them and set the reference, its source and tolerance
  * (docs/doctor.md).  The stand-ins fail when given arguments the real tools
@@ -75,9 +75,9 @@ static void with_path(const char *dir)
     setenv("PATH", path, 1);
 }
 
-static st_doc_check lane(const char *name, uint64_t value)
+static st_doctor_check lane(const char *name, uint64_t value)
 {
-    st_doc_check c;
+    st_doctor_check c;
     memset(&c, 0, sizeof c);
     snprintf(c.lane, sizeof c.lane, "%s", name);
     c.has_value = 1;
@@ -89,53 +89,53 @@ static void darwin_references(void **state)
 {
     const char *dir = *state;
     char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-    st_doc_check c;
+    st_doctor_check c;
     stand_ins(dir, 1);
     with_path(dir);
 
     c = lane("footprint", 140 * MIB);
-    st_doc_reference(&darwin_refs, 4242, &c);
+    st_doctor_reference(&darwin_refs, 4242, &c);
     assert_true(c.has_ref);
     assert_int_equal(c.ref, 142 * MIB);               /* phys_footprint: 142 MB */
     assert_int_equal(c.tol, 4 * MIB + MIB);           /* max(1 %, 4 MiB) + the printed resolution */
     assert_non_null(strstr(c.source, "footprint -p PID"));
-    st_doc_judge(&c);
+    st_doctor_judge(&c);
     assert_int_equal(c.ok, ST_DOC_AGREES);
 
     c = lane("kernel peak", 424 * MIB);
-    st_doc_reference(&darwin_refs, 4242, &c);
+    st_doctor_reference(&darwin_refs, 4242, &c);
     assert_true(c.has_ref);
     assert_int_equal(c.ref, 424 * MIB);               /* phys_footprint_peak: 424 MB */
     assert_non_null(strstr(c.source, "phys_footprint_peak"));
 
     c = lane("rss", 120 * MIB);
-    st_doc_reference(&darwin_refs, 4242, &c);
+    st_doctor_reference(&darwin_refs, 4242, &c);
     assert_int_equal(c.ref, 123456 * 1024ull);        /* ps prints KiB */
 
     c = lane("swap used", 0);
-    st_doc_reference(&darwin_refs, 4242, &c);
+    st_doctor_reference(&darwin_refs, 4242, &c);
     assert_int_equal(c.ref, 146250 * MIB / 100);      /* used = 1462.50M */
     assert_int_equal(c.tol, 2048 * MIB / 100 + MIB / 100); /* max(1 % of 2048 MiB, 16 MiB) + 0.01M */
 
     c = lane("level", 8600);
-    st_doc_reference(&darwin_refs, 4242, &c);
+    st_doctor_reference(&darwin_refs, 4242, &c);
     assert_int_equal(c.ref, 8600);                    /* 86 %, in hundredths */
     assert_non_null(strstr(c.source, "memory_pressure"));
 
     c = lane("pressure", 200);
-    st_doc_reference(&darwin_refs, 4242, &c);
+    st_doctor_reference(&darwin_refs, 4242, &c);
     assert_int_equal(c.ref, 200);                     /* 2, stored as 200 like the backend */
     assert_int_equal(c.tol, 0);
 
     c = lane("gpu", 0);                               /* none on macOS */
-    st_doc_reference(&darwin_refs, 4242, &c);
+    st_doctor_reference(&darwin_refs, 4242, &c);
     assert_false(c.has_ref);
     assert_non_null(strstr(c.note, "no reference"));
 
     /* no footprint tool: vmmap --summary is the fallback */
     stand_ins(dir, 0);
     c = lane("footprint", 12 * GIB / 10);
-    st_doc_reference(&darwin_refs, 4242, &c);
+    st_doctor_reference(&darwin_refs, 4242, &c);
     assert_true(c.has_ref);
     assert_int_equal(c.ref, 12 * GIB / 10);           /* Physical footprint: 1.2G */
     assert_int_equal(c.tol, 12 * GIB / 10 / 100 + GIB / 10);
@@ -144,10 +144,10 @@ static void darwin_references(void **state)
     /* a tool that fails: no reference, the reason in the note, not a failure */
     tool(dir, "memory_pressure", "exit 1");
     c = lane("level", 5000);
-    st_doc_reference(&darwin_refs, 4242, &c);
+    st_doctor_reference(&darwin_refs, 4242, &c);
     assert_false(c.has_ref);
     assert_non_null(strstr(c.note, "memory_pressure failed"));
-    st_doc_judge(&c);
+    st_doctor_judge(&c);
     assert_int_equal(c.ok, ST_DOC_NOT_CHECKED);
 
     setenv("PATH", saved, 1);

@@ -60,7 +60,7 @@ static void forked_tree_flagged(void **state)
     int life[2], ready[2];
     unsigned char *held = malloc(HELD);
     uint64_t per_proc = 0, pss = 0;
-    st_doc_check c;
+    st_doctor_check c;
     (void)state;
     assert_non_null(held);
     fill_random(held, HELD);
@@ -91,7 +91,7 @@ static void forked_tree_flagged(void **state)
         uint64_t v;
         st_error e;
         per_proc += status_sum(pids[k]);
-        assert_int_equal(st_doc_pss_reference(pids[k], &v, &e), ST_OK);
+        assert_int_equal(st_doctor_pss_reference(pids[k], &v, &e), ST_OK);
         pss += v;
     }
     close(life[1]);
@@ -108,7 +108,7 @@ static void forked_tree_flagged(void **state)
     memset(&c, 0, sizeof c); /* a tree that sums status: shared pages per process */
     c.has_value = 1;
     c.value = per_proc;
-    st_doc_share_judge(&c, pss);
+    st_doctor_share_judge(&c, pss);
     assert_int_equal(c.ok, ST_DOC_MISMATCH);
     assert_int_equal(c.ref, pss);
     assert_non_null(strstr(c.note, "counts shared memory more than once"));
@@ -117,7 +117,7 @@ static void forked_tree_flagged(void **state)
     memset(&c, 0, sizeof c); /* a tree that counts each page once */
     c.has_value = 1;
     c.value = pss;
-    st_doc_share_judge(&c, pss);
+    st_doctor_share_judge(&c, pss);
     assert_int_equal(c.ok, ST_DOC_AGREES);
     assert_string_equal(c.note, "");
 }
@@ -125,26 +125,26 @@ static void forked_tree_flagged(void **state)
 /* The bound: 2 % of the PSS sum + 1 MiB, above and below. */
 static void tolerance_edges(void **state)
 {
-    st_doc_check c;
+    st_doctor_check c;
     uint64_t sum = 100 * MIB, tol = sum / 100 * ST_DOC_SHARE_PCT + MIB;
     (void)state;
     memset(&c, 0, sizeof c);
     c.has_value = 1;
     c.value = sum + tol;
-    st_doc_share_judge(&c, sum);
+    st_doctor_share_judge(&c, sum);
     assert_int_equal(c.ok, ST_DOC_AGREES);
     assert_int_equal(c.tol, tol);
     c.value = sum + tol + 1;
-    st_doc_share_judge(&c, sum);
+    st_doctor_share_judge(&c, sum);
     assert_int_equal(c.ok, ST_DOC_MISMATCH);
     assert_non_null(strstr(c.note, "more than once"));
     c.has_after = 1; /* the second reading brackets the reference: agrees */
     c.after = sum;
-    st_doc_share_judge(&c, sum);
+    st_doctor_share_judge(&c, sum);
     assert_int_equal(c.ok, ST_DOC_AGREES);
     c.has_after = 0;
     c.value = sum - tol - 1; /* below: a stale correction, not counted twice */
-    st_doc_share_judge(&c, sum);
+    st_doctor_share_judge(&c, sum);
     assert_int_equal(c.ok, ST_DOC_MISMATCH);
     assert_null(strstr(c.note, "more than once"));
     assert_non_null(strstr(c.note, "below"));
@@ -161,7 +161,7 @@ static void gone_member(void **state)
     if (p == 0)
         _exit(0);
     assert_int_equal(waitpid(p, NULL, 0), p);
-    assert_int_equal(st_doc_pss_reference(p, &v, &e), ST_ESRCH);
+    assert_int_equal(st_doctor_pss_reference(p, &v, &e), ST_ESRCH);
 }
 
 int main(void)

@@ -162,7 +162,7 @@ static void test_doctor_rows(void **state)
     for (size_t k = 0; k < n; k++) {
         const st_lane *l = &st_lanes[ids[k]];
         assert_true(l->doctor_rank > 0);
-        assert_true(strlen(l->doctor) < sizeof ((st_doc_check *)0)->lane);
+        assert_true(strlen(l->doctor) < sizeof ((st_doctor_check *)0)->lane);
         if (l->rule == ST_LR_RATE)
             assert_true(l->counter_div > 0);
         for (size_t j = 0; j < k; j++) {
@@ -172,7 +172,7 @@ static void test_doctor_rows(void **state)
         /* Linux's references know it (a lane Linux samples) */
         if (l->platforms & ST_LPL_LINUX) {
             st_platform plat;
-            st_doc_check c;
+            st_doctor_check c;
             memset(&plat, 0, sizeof plat);
             memset(&c, 0, sizeof c);
             plat.doctor_refs = ST_DOCTOR_REFS_PROC;
@@ -181,7 +181,7 @@ static void test_doctor_rows(void **state)
             c.value = 1;
             c.has_value = 1;
             c.unit = ST_DOC_BYTES;
-            st_doc_reference(&plat, (int32_t)getpid(), &c);
+            st_doctor_reference(&plat, (int32_t)getpid(), &c);
             assert_null(strstr(c.note, "no reference for"));
         }
     }

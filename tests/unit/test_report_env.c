@@ -38,9 +38,9 @@ static void the_rows(void **state)
 {
     (void)state;
     st_trace t;
-    st_rm_env env[ST_RM_MAX_ENV];
+    st_report_env env[ST_RM_MAX_ENV];
     load_trace(STAGETOP_TRACE, &t);
-    size_t n = st_rm_environment(&t, env, ST_RM_MAX_ENV);
+    size_t n = st_report_environment(&t, env, ST_RM_MAX_ENV);
     assert_int_equal(n, 7);
     assert_string_equal(env[0].label, "RAM");
     assert_string_equal(env[0].value, "16.0 GiB");

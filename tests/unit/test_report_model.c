@@ -51,15 +51,15 @@ static void lane_rows_come_from_the_table(void **state)
     (void)state;
     st_trace t;
     load_trace(TRACE_ALL, &t);
-    st_rm_row rows[ST_RM_MAX_ROWS];
-    size_t n = st_rm_summary(&t.summary, NULL, rows, ST_RM_MAX_ROWS), seen = 0;
+    st_report_row rows[ST_RM_MAX_ROWS];
+    size_t n = st_report_summary(&t.summary, NULL, rows, ST_RM_MAX_ROWS), seen = 0;
     int ids[ST_LANE_COUNT], last = -1;
     size_t n_lanes = st_lanes_order(ST_LO_REPORT, ids);
     assert_true(n_lanes >= 8);
     for (size_t k = 0; k < n_lanes; k++) {
         const st_lane *l = &st_lanes[ids[k]];
         assert_non_null(l->report_key);
-        const st_rm_row *r = st_rm_find(rows, n, l->report_key);
+        const st_report_row *r = st_report_find(rows, n, l->report_key);
         assert_non_null(r);
         assert_string_equal(r->label, l->report_label);
         assert_true(r->a.has);
@@ -67,16 +67,16 @@ static void lane_rows_come_from_the_table(void **state)
         last = (int)(r - rows);
         seen++;
         if (l->rule == ST_LR_GROWTH) {
-            r = st_rm_find(rows, n, l->report_rise_key);
+            r = st_report_find(rows, n, l->report_rise_key);
             assert_non_null(r);
             assert_string_equal(r->label, l->report_rise_label);
             assert_int_equal(r->a.i[0], 200); /* 1000 -> 1200 */
         }
     }
     assert_int_equal(seen, n_lanes);
-    assert_int_equal(st_rm_find(rows, n, "peak_tree_swap")->a.i[0], 40);
-    assert_int_equal(st_rm_find(rows, n, "peak_compressed")->a.i[0], 60);
-    assert_int_equal(st_rm_find(rows, n, "min_level")->a.i[0], 8000);
+    assert_int_equal(st_report_find(rows, n, "peak_tree_swap")->a.i[0], 40);
+    assert_int_equal(st_report_find(rows, n, "peak_compressed")->a.i[0], 60);
+    assert_int_equal(st_report_find(rows, n, "min_level")->a.i[0], 8000);
     st_trace_free(&t);
 }
 
@@ -86,31 +86,31 @@ static void rows_are_typed_and_changes_computed_once(void **state)
     st_trace a, b;
     load_trace(TRACE_A, &a);
     load_trace(TRACE_B, &b);
-    st_rm_row rows[ST_RM_MAX_ROWS];
-    size_t n = st_rm_summary(&a.summary, &b.summary, rows, ST_RM_MAX_ROWS);
+    st_report_row rows[ST_RM_MAX_ROWS];
+    size_t n = st_report_summary(&a.summary, &b.summary, rows, ST_RM_MAX_ROWS);
     static const char *const keys[] = {"duration", "peak_footprint", "kernel_peak", "swap",
                                        "swap_peak_rise", "min_level", "peak_gpu"};
     assert_int_equal(n, 7); /* a comparison has no loads/releases rows */
     for (size_t i = 0; i < n; i++)
         assert_string_equal(rows[i].key, keys[i]);
-    const st_rm_row *r = st_rm_find(rows, n, "peak_footprint");
+    const st_report_row *r = st_report_find(rows, n, "peak_footprint");
     assert_true(r->has_delta);
     assert_true(r->delta > 49.99 && r->delta < 50.01); /* 800 -> 1200 */
-    r = st_rm_find(rows, n, "duration");
+    r = st_report_find(rows, n, "duration");
     assert_true(r->has_delta && r->delta > -1.001 && r->delta < -0.999); /* 3 s -> 2 s */
-    r = st_rm_find(rows, n, "swap_peak_rise");
+    r = st_report_find(rows, n, "swap_peak_rise");
     assert_int_equal(r->a.i[0], 500);
     assert_int_equal(r->b.i[0], 600);
     assert_int_equal((int64_t)r->delta, 100);
-    r = st_rm_find(rows, n, "min_level");
+    r = st_report_find(rows, n, "min_level");
     assert_int_equal(r->a.i[0], 6000);
     assert_int_equal(r->b.i[0], 4550);
     assert_int_equal((int64_t)r->delta, -1450);
-    r = st_rm_find(rows, n, "kernel_peak");
+    r = st_report_find(rows, n, "kernel_peak");
     assert_false(r->a.has);
     assert_false(r->has_delta);
     /* one trace: its loads and releases too, no changes */
-    n = st_rm_summary(&a.summary, NULL, rows, ST_RM_MAX_ROWS);
+    n = st_report_summary(&a.summary, NULL, rows, ST_RM_MAX_ROWS);
     assert_int_equal(n, 9);
     assert_string_equal(rows[7].key, "loads");
     assert_int_equal(rows[7].a.i[0], 1);
@@ -125,37 +125,37 @@ static void one_formatter_two_styles(void **state)
 {
     (void)state;
     char buf[64];
-    st_rm_value v = st_rm_seconds(1, 19.94);
-    assert_string_equal(st_rm_format(&v, ST_RM_SECONDS, ST_RM_TEXT, buf, sizeof buf), "19.9s");
-    assert_string_equal(st_rm_format(&v, ST_RM_SECONDS, ST_RM_MD, buf, sizeof buf), "19.9 s");
-    v = st_rm_bytes(1, 5600);
-    assert_string_equal(st_rm_format(&v, ST_RM_LEVEL, ST_RM_TEXT, buf, sizeof buf), "56%");
-    assert_string_equal(st_rm_format(&v, ST_RM_LEVEL, ST_RM_MD, buf, sizeof buf), "56 %");
-    v = st_rm_bytes(1, 4550);
-    assert_string_equal(st_rm_format(&v, ST_RM_LEVEL, ST_RM_TEXT, buf, sizeof buf), "45.50%");
-    v = st_rm_bytes(0, 4550);
-    assert_string_equal(st_rm_format(&v, ST_RM_LEVEL, ST_RM_MD, buf, sizeof buf), "\xE2\x80\x93");
-    st_rm_row r;
+    st_report_value v = st_report_seconds(1, 19.94);
+    assert_string_equal(st_report_format(&v, ST_RM_SECONDS, ST_RM_TEXT, buf, sizeof buf), "19.9s");
+    assert_string_equal(st_report_format(&v, ST_RM_SECONDS, ST_RM_MD, buf, sizeof buf), "19.9 s");
+    v = st_report_bytes(1, 5600);
+    assert_string_equal(st_report_format(&v, ST_RM_LEVEL, ST_RM_TEXT, buf, sizeof buf), "56%");
+    assert_string_equal(st_report_format(&v, ST_RM_LEVEL, ST_RM_MD, buf, sizeof buf), "56 %");
+    v = st_report_bytes(1, 4550);
+    assert_string_equal(st_report_format(&v, ST_RM_LEVEL, ST_RM_TEXT, buf, sizeof buf), "45.50%");
+    v = st_report_bytes(0, 4550);
+    assert_string_equal(st_report_format(&v, ST_RM_LEVEL, ST_RM_MD, buf, sizeof buf), "\xE2\x80\x93");
+    st_report_row r;
     memset(&r, 0, sizeof r);
     r.unit = ST_RM_LEVEL;
     r.change = ST_RM_CH_POINTS;
     r.has_delta = 1;
     r.delta = 5000;
-    assert_string_equal(st_rm_format_change(&r, ST_RM_TEXT, buf, sizeof buf), "+50 pts");
+    assert_string_equal(st_report_format_change(&r, ST_RM_TEXT, buf, sizeof buf), "+50 pts");
     r.delta = -1450;
-    assert_string_equal(st_rm_format_change(&r, ST_RM_MD, buf, sizeof buf), "-14.50 pts");
+    assert_string_equal(st_report_format_change(&r, ST_RM_MD, buf, sizeof buf), "-14.50 pts");
     r.unit = ST_RM_DURATION;
     r.change = ST_RM_CH_DELTA;
     r.delta = 5.866;
-    assert_string_equal(st_rm_format_change(&r, ST_RM_TEXT, buf, sizeof buf), "+5.9s");
-    assert_string_equal(st_rm_format_change(&r, ST_RM_MD, buf, sizeof buf), "+5.9 s");
+    assert_string_equal(st_report_format_change(&r, ST_RM_TEXT, buf, sizeof buf), "+5.9s");
+    assert_string_equal(st_report_format_change(&r, ST_RM_MD, buf, sizeof buf), "+5.9 s");
     r.unit = ST_RM_BYTES;
     r.change = ST_RM_CH_PCT;
     r.delta = -56.38;
-    assert_string_equal(st_rm_format_change(&r, ST_RM_TEXT, buf, sizeof buf), "-56.4%");
-    assert_string_equal(st_rm_format_change(&r, ST_RM_MD, buf, sizeof buf), "-56.4 %");
+    assert_string_equal(st_report_format_change(&r, ST_RM_TEXT, buf, sizeof buf), "-56.4%");
+    assert_string_equal(st_report_format_change(&r, ST_RM_MD, buf, sizeof buf), "-56.4 %");
     r.has_delta = 0;
-    assert_string_equal(st_rm_format_change(&r, ST_RM_MD, buf, sizeof buf), "\xE2\x80\x93");
+    assert_string_equal(st_report_format_change(&r, ST_RM_MD, buf, sizeof buf), "\xE2\x80\x93");
 }
 
 /* Every row of the model is in the text and in the Markdown, with the
@@ -174,21 +174,21 @@ static void every_output_renders_the_same_rows(void **state)
     assert_non_null(md);
     assert_non_null(js);
     for (size_t i = 0; i < d.n_rows; i++) {
-        const st_rm_row *r = &d.rows[i];
+        const st_report_row *r = &d.rows[i];
         char x[128], y[128], z[64], want[512];
         snprintf(want, sizeof want, "| %s | %s | %s | %s |\n", r->label,
-                 st_rm_format(&r->a, r->unit, ST_RM_MD, x, sizeof x),
-                 st_rm_format(&r->b, r->unit, ST_RM_MD, y, sizeof y),
-                 st_rm_format_change(r, ST_RM_MD, z, sizeof z));
+                 st_report_format(&r->a, r->unit, ST_RM_MD, x, sizeof x),
+                 st_report_format(&r->b, r->unit, ST_RM_MD, y, sizeof y),
+                 st_report_format_change(r, ST_RM_MD, z, sizeof z));
         if (!strstr(md, want))
             fail_msg("Markdown lacks %s", want);
         const char *line = strstr(tx, r->label);
         assert_non_null(line);
         const char *nl = strchr(line, '\n');
         snprintf(want, sizeof want, "%.*s", (int)(nl - line), line);
-        assert_non_null(strstr(want, st_rm_format(&r->a, r->unit, ST_RM_TEXT, x, sizeof x)));
-        assert_non_null(strstr(want, st_rm_format(&r->b, r->unit, ST_RM_TEXT, y, sizeof y)));
-        assert_non_null(strstr(want, st_rm_format_change(r, ST_RM_TEXT, z, sizeof z)));
+        assert_non_null(strstr(want, st_report_format(&r->a, r->unit, ST_RM_TEXT, x, sizeof x)));
+        assert_non_null(strstr(want, st_report_format(&r->b, r->unit, ST_RM_TEXT, y, sizeof y)));
+        assert_non_null(strstr(want, st_report_format_change(r, ST_RM_TEXT, z, sizeof z)));
     }
     assert_non_null(strstr(js, "\"change\":{\"peak_footprint_pct\":50,\"duration_s\":-1.000,"
                                "\"duration_pct\":-33.33"));          /* 3 s -> 2 s */
