@@ -23,7 +23,7 @@ PKG_CONFIG ?= pkg-config
 
 # A Mac build's flags (also mk/macos-build.mk's, which builds for macOS here).
 # Apple's own curses.h (ncurses 5.7 in the SDK of macOS 13 and older)
-# declares the wide-character API (cchar_t, setcchar: tui/lanes.c) only
+# declares the wide-character API (cchar_t, setcchar: tui/view_lanes.c) only
 # under _XOPEN_SOURCE_EXTENDED, and ignores NCURSES_WIDECHAR; ncurses 6
 # (Homebrew's, and Apple's on 14 and 15) takes _XOPEN_SOURCE_EXTENDED too
 # (docs/macos.md, "Curses on a Mac").

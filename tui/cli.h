@@ -133,7 +133,7 @@ char *cli_report_svg_path(const char *out);
  * exit code after saying why. */
 int cli_check_outputs(const cli_args *a);
 int cli_report_svg_beside(const char *out);
-/* `stagetop doctor [-p PID] [--json] [--no-gpu]` (tui/doctor.c). */
+/* `stagetop doctor [-p PID] [--json] [--no-gpu]` (tui/cmd_doctor.c). */
 int cli_doctor(int argc, char **argv);
 /* --record-sync never|1s|always -> enum st_rec_sync; -1 for anything else. */
 int cli_parse_record_sync(const char *s, int *mode);

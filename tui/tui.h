@@ -20,7 +20,7 @@ typedef struct tui_opts {
 } tui_opts;
 
 /* Parse --lanes LIST (trace keys, comma-separated; "swap" for swap_used)
- * into lane bits for tui_opts.lanes (tui/lanes.c).  0, or -1 with the
+ * into lane bits for tui_opts.lanes (tui/view_lanes.c).  0, or -1 with the
  * unknown name in bad. */
 int tui_lanes_parse(const char *list, unsigned *mask, char *bad, size_t badlen);
 

@@ -1,6 +1,6 @@
 /* view.c: the live screen's state (zoom, freeze, messages, the row cache,
  * the layout) and its frame: what is drawn where and when.  The panels are
- * in view_panels.c, the lanes in lanes.c, the helpers in view_util.c. */
+ * in view_panels.c, the lanes in view_lanes.c, the helpers in view_util.c. */
 #include "view.h"
 #include "sanitize.h"
 #include "spark.h"
@@ -122,7 +122,7 @@ static void row_cache_fit(tui_view *v)
 }
 
 /* Clear the screen for a frame: all of it, or all but the plots' cells
- * (which lanes.c redraws only where they changed). */
+ * (which view_lanes.c redraws only where they changed). */
 static void clear_for_frame(tui_view *v)
 {
     int full = v->full || v->help || v->drawn_help || v->stages || v->drawn_stages ||

@@ -1,4 +1,4 @@
-/* viewdraw.h: drawing pieces shared by view.c and lanes.c (curses). */
+/* viewdraw.h: drawing pieces shared by view.c and view_lanes.c (curses). */
 #ifndef STAGETOP_TUI_VIEWDRAW_H
 #define STAGETOP_TUI_VIEWDRAW_H
 

@@ -10,7 +10,7 @@
  *    given (it holds random bytes and says when it is ready).
  *  - core/doctor/doctor.c, core/doctor/doctor_ref.c: the checks and the facts.
  *  - core/doctor/doctor_json.c: the report as JSON.
- * Nothing here prints; tui/doctor.c does. */
+ * Nothing here prints; tui/cmd_doctor.c does. */
 #ifndef STAGETOP_DOCTOR_H
 #define STAGETOP_DOCTOR_H
 

@@ -2,7 +2,7 @@
  * read by every output that takes a lane's value out of a sample: the
  * record and export (core/trace/trace_export.c), the reader
  * (trace_parse.c), the metrics file (core/metrics.c), the plot
- * (core/plot/plot_draw.c), the screen (tui/lanes.c, tui/spark.c) and the
+ * (core/plot/plot_draw.c), the screen (tui/view_lanes.c, tui/spark.c) and the
  * summary's per-lane statistics (st_lane_stats, core/model/summary.c).
  *
  * The lane ids and valid bits are in sample.h (enum st_lane_id); the rows

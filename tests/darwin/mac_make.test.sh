@@ -64,6 +64,6 @@ flags=$(env PATH="$T/bin:$PATH" "$MAKE" -s --no-print-directory -f Makefile -f -
 macflags: ; @echo $(DARWIN_CPPFLAGS)
 MK
 )
-check "tui/lanes.c compiles with the Mac flags when only _XOPEN_SOURCE_EXTENDED opens the wide API ($flags)" \
+check "tui/view_lanes.c compiles with the Mac flags when only _XOPEN_SOURCE_EXTENDED opens the wide API ($flags)" \
     ${CC:-cc} -std=c11 -Iinclude $flags -UNCURSES_WIDECHAR $(pkg-config --cflags-only-I ncursesw 2>/dev/null) \
-        -fsyntax-only tui/lanes.c
+        -fsyntax-only tui/view_lanes.c

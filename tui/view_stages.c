@@ -1,4 +1,4 @@
-/* stages.c: the stage table (key `s`), drawn over the lanes, live and in
+/* view_stages.c: the stage table (key `s`), drawn over the lanes, live and in
  * replay: per stage the time, peak footprint, swap growth, min level and
  * loads, the same numbers as `stagetop summary` (core/model/summary.c). */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* lanes.c: the lanes the table puts on the screen (stagetop/lanes.h:
+/* view_lanes.c: the lanes the table puts on the screen (stagetop/lanes.h:
  * footprint, swap, memory level, GPU): label, sparkline or graph, and the
  * shared time axis and event row under them. */
 #include "sanitize.h"

@@ -1,4 +1,4 @@
-/* doctor.c: `stagetop doctor [-p PID] [--json] [--no-gpu]`: every lane read
+/* cmd_doctor.c: `stagetop doctor [-p PID] [--json] [--no-gpu]`: every lane read
  * through the backend and through an independent reference, printed as a
  * table (or JSON) with the facts a bug report needs (docs/doctor.md).
  * Exit 0 when every checked lane agrees, 1 when one does not or the pid
