@@ -1,5 +1,6 @@
 /* atomic_file.c: temp file beside the target + rename (atomic_file.h). */
 #include "stagetop/atomic_file.h"
+#include "stagetop/fd_sync.h"
 #include "stagetop/clock.h"
 
 #include <errno.h>
@@ -10,24 +11,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Write all of buf; 0 or an errno. */
-static int write_all(int fd, const char *p, size_t left)
-{
-    while (left > 0) {
-        ssize_t k = write(fd, p, left);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        if (k == 0)
-            return EIO;
-        p += k;
-        left -= (size_t)k;
-    }
-    return 0;
-}
 
 /* A name of an open descriptor: /proc/..., /dev/fd/N, /dev/stdout,
  * /dev/stderr (a regular file in /dev/shm is not one). */
@@ -220,7 +203,7 @@ int st_atomic_write(const char *path, const char *data, size_t len, unsigned fla
     int rc = st_atomic_open(&af, path, flags, err);
     if (rc != ST_OK)
         return rc;
-    int e = write_all(af.fd, data, len);
+    int e = st_fd_write_all(af.fd, data, len);
     if (e) {
         st_atomic_abort(&af);
         return st_error_set(err, ST_EIO, e, "writing %s: %s", path, strerror(e));

@@ -9,6 +9,8 @@
  * fails, fsync is the best left.  Its cost was not measured (no Mac here):
  * docs/macos.md. */
 #include "stagetop/fd_sync.h"
+#include <time.h>
+#include <errno.h>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -24,4 +26,27 @@ int st_fd_sync_data(int fd)
 #else
     return fsync(fd);
 #endif
+}
+
+int st_fd_write_all(int fd, const void *buf, size_t left)
+{
+    const char *p = buf;
+    while (left > 0) {
+        ssize_t k = write(fd, p, left);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                struct timespec ts = { 0, 1000000L };
+                nanosleep(&ts, NULL);
+                continue;
+            }
+            return errno;
+        }
+        if (k == 0)
+            return EIO;
+        p += k;
+        left -= (size_t)k;
+    }
+    return 0;
 }

@@ -48,13 +48,9 @@ static int check(const st_trace *t, const char *side, const st_plot_opts *o, st_
                  st_error *err)
 {
     memset(p, 0, sizeof *p);
-    p->W = o && o->width ? o->width : ST_PLOT_WIDTH;
-    p->H = o && o->height ? o->height : ST_PLOT_HEIGHT;
-    if (p->W < ST_PLOT_MIN_WIDTH || p->W > ST_PLOT_MAX_SIDE || p->H < ST_PLOT_MIN_HEIGHT ||
-        p->H > ST_PLOT_MAX_SIDE)
-        return st_error_set(err, ST_EINVAL, 0, "plot size %dx%d is out of range (%dx%d to %dx%d)",
-                            p->W, p->H, ST_PLOT_MIN_WIDTH, ST_PLOT_MIN_HEIGHT, ST_PLOT_MAX_SIDE,
-                            ST_PLOT_MAX_SIDE);
+    int rc = st_plot_size(p, o, err);
+    if (rc != ST_OK)
+        return rc;
     if (!t)
         return st_error_set(err, ST_EINVAL, 0, "no trace %s to plot", side);
     p->t = t;

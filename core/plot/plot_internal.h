@@ -121,4 +121,8 @@ void st_plot_draw_legend(st_plot_ctx *p);
  * row, without the group (the comparison puts its line styles first). */
 void st_plot_legend_items(st_plot_ctx *p, double x);
 
+/* The chart's size from o (0: the defaults) into p->W, p->H, refused out
+ * of range (plot_svg.c; one chart and two on one, plot_cmp.c). */
+int st_plot_size(st_plot_ctx *p, const st_plot_opts *o, st_error *err);
+
 #endif

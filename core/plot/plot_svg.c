@@ -172,9 +172,8 @@ void st_plot_opts_init(st_plot_opts *o)
     memset(o, 0, sizeof *o);
 }
 
-static int check_args(const st_trace *t, const st_plot_opts *o, st_plot_ctx *p, st_error *err)
+int st_plot_size(st_plot_ctx *p, const st_plot_opts *o, st_error *err)
 {
-    memset(p, 0, sizeof *p);
     p->W = o && o->width ? o->width : ST_PLOT_WIDTH;
     p->H = o && o->height ? o->height : ST_PLOT_HEIGHT;
     if (p->W < ST_PLOT_MIN_WIDTH || p->W > ST_PLOT_MAX_SIDE || p->H < ST_PLOT_MIN_HEIGHT ||
@@ -182,6 +181,15 @@ static int check_args(const st_trace *t, const st_plot_opts *o, st_plot_ctx *p, 
         return st_error_set(err, ST_EINVAL, 0, "plot size %dx%d is out of range (%dx%d to %dx%d)",
                             p->W, p->H, ST_PLOT_MIN_WIDTH, ST_PLOT_MIN_HEIGHT, ST_PLOT_MAX_SIDE,
                             ST_PLOT_MAX_SIDE);
+    return ST_OK;
+}
+
+static int check_args(const st_trace *t, const st_plot_opts *o, st_plot_ctx *p, st_error *err)
+{
+    memset(p, 0, sizeof *p);
+    int rc = st_plot_size(p, o, err);
+    if (rc != ST_OK)
+        return rc;
     if (!t)
         return st_error_set(err, ST_EINVAL, 0, "no trace to plot");
     p->t = t;

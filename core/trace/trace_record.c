@@ -157,28 +157,6 @@ int st_recorder_open(st_recorder **out, const char *path, int fd, unsigned flags
     return ST_OK;
 }
 
-/* Write all of buf; 0 or an errno. */
-static int write_all(int fd, const char *p, size_t left)
-{
-    while (left > 0) {
-        ssize_t k = write(fd, p, left);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK) {
-                usleep(1000);
-                continue;
-            }
-            return errno;
-        }
-        if (k == 0)
-            return EIO;
-        p += k;
-        left -= (size_t)k;
-    }
-    return 0;
-}
-
 void st_recorder_set_sync(st_recorder *r, int mode)
 {
     r->sync = mode;
@@ -245,13 +223,13 @@ static int emit_line(st_recorder *r, int urgent, st_error *err)
             size_t n = ST_REC_PAGE - in;
             memset(pad, ' ', n);
             pad[n - 1] = '\n'; /* a line of its own: every record starts its line */
-            e = write_all(r->fd, pad, n);
+            e = st_fd_write_all(r->fd, pad, n);
             if (!e && r->end >= 0)
                 r->end += (off_t)n;
         }
     }
     if (!e)
-        e = write_all(r->fd, r->line.buf, r->line.len);
+        e = st_fd_write_all(r->fd, r->line.buf, r->line.len);
     if (!e && r->regular && r->end >= 0)
         r->end += (off_t)r->line.len;
     st_jw_reset(&r->line);
