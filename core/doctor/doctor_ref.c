@@ -96,18 +96,29 @@ static void any_rss(int32_t pid, st_doctor_check *c)
 /* `ps -o time=` (CPU time, user + system, of the process itself; Linux in
  * whole seconds, macOS in hundredths) and `ps -o majflt=`: the counters the
  * cpu and pageins lanes are rates of, read by another program. */
-static void any_cpu(int32_t pid, st_doctor_check *c)
+/* `ps -o FIELD= -p PID` read by parse into *v; 0, or -1 after no_ref
+ * (source: the command as the report names it). */
+static int ps_value(int32_t pid, const char *field, const char *source,
+                    int (*parse)(const char *, size_t, uint64_t *, st_error *), uint64_t *v,
+                    st_doctor_check *c)
 {
     ref_buf b;
     char p[24];
-    uint64_t ms;
     st_error e;
-    const char *argv[] = {"ps", "-o", "time=", "-p", p, NULL};
+    const char *argv[] = {"ps", "-o", field, "-p", p, NULL};
     pid_str(pid, p, sizeof p);
-    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_cputime(b.text, b.len, &ms, &e) != ST_OK) {
-        no_ref(c, "ps -o time= -p PID", &e);
-        return;
+    if (run(argv, &b, &e) != ST_OK || parse(b.text, b.len, v, &e) != ST_OK) {
+        no_ref(c, source, &e);
+        return -1;
     }
+    return 0;
+}
+
+static void any_cpu(int32_t pid, st_doctor_check *c)
+{
+    uint64_t ms;
+    if (ps_value(pid, "time=", "ps -o time= -p PID", st_doctor_parse_cputime, &ms, c) != 0)
+        return;
     /* ps truncates: Linux to the second below, macOS to the hundredth */
     c->rule = ST_DOC_WITHIN;
     set_ref(c, ms, 1000 + c->value / 100, "ps -o time= -p PID (CPU time, user + system)");
@@ -115,16 +126,9 @@ static void any_cpu(int32_t pid, st_doctor_check *c)
 
 static void any_pageins(int32_t pid, st_doctor_check *c)
 {
-    ref_buf b;
-    char p[24];
     uint64_t v;
-    st_error e;
-    const char *argv[] = {"ps", "-o", "majflt=", "-p", p, NULL};
-    pid_str(pid, p, sizeof p);
-    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_uint(b.text, b.len, &v, &e) != ST_OK) {
-        no_ref(c, "ps -o majflt= -p PID", &e);
+    if (ps_value(pid, "majflt=", "ps -o majflt= -p PID", st_doctor_parse_uint, &v, c) != 0)
         return;
-    }
     set_ref(c, v, 2 + c->value / 100, "ps -o majflt= -p PID (major faults)");
 }
 

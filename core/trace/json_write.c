@@ -249,6 +249,25 @@ void st_jw_centi(st_jw *w, uint32_t c)
     st_jw_raw(w, p, (size_t)(e - p));
 }
 
+/* The C locale for this thread around a printf of a number (a decimal
+ * point whatever the user's locale): 0, or -1 with w->err set. */
+static int c_locale_enter(st_jw *w, locale_t *c, locale_t *old)
+{
+    *c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (!*c) {
+        w->err = w->err ? w->err : ENOMEM;
+        return -1;
+    }
+    *old = uselocale(*c);
+    return 0;
+}
+
+static void c_locale_leave(locale_t c, locale_t old)
+{
+    uselocale(old);
+    freelocale(c);
+}
+
 void st_jw_double(st_jw *w, double v)
 {
     if (!(v == v) || v > 1.7976931348623157e308 || v < -1.7976931348623157e308) {
@@ -261,20 +280,16 @@ void st_jw_double(st_jw *w, double v)
         st_jw_i64(w, (int64_t)v); /* whole numbers: no locale, no exponent */
         return;
     }
-    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    if (!c) {
-        w->err = w->err ? w->err : ENOMEM;
+    locale_t c, old;
+    if (c_locale_enter(w, &c, &old) != 0)
         return;
-    }
-    locale_t old = uselocale(c);
     char buf[40];
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, sizeof buf, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
             break;
     }
-    uselocale(old);
-    freelocale(c);
+    c_locale_leave(c, old);
     st_jw_raw(w, buf, strlen(buf));
 }
 
@@ -284,15 +299,11 @@ void st_jw_fixed3(st_jw *w, double v)
         st_jw_double(w, v);
         return;
     }
-    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    if (!c) {
-        w->err = w->err ? w->err : ENOMEM;
+    locale_t c, old;
+    if (c_locale_enter(w, &c, &old) != 0)
         return;
-    }
-    locale_t old = uselocale(c);
     char buf[48];
     snprintf(buf, sizeof buf, "%.3f", v);
-    uselocale(old);
-    freelocale(c);
+    c_locale_leave(c, old);
     st_jw_raw(w, strcmp(buf, "-0.000") == 0 ? "0.000" : buf, strcmp(buf, "-0.000") == 0 ? 5 : strlen(buf));
 }
