@@ -1,5 +1,5 @@
 /* cli_outputs.c: the end-of-run outputs checked before a job is started
- * (docs/reliability.md, issue 30 items 9 and 11): --report and --plot must
+ * (docs/reliability.md, "Outputs refused only at the end"): --report and --plot must
  * be writable now (a read-only or missing directory is refused before the
  * run, not after it), the temporary directory they are drawn through must
  * take a directory, and no two outputs may name one file (--record,

@@ -138,8 +138,10 @@ int cli_watch(cli_args *a)
            : st_error_set(&e, ST_ENOMEM, 0, "out of memory");
     if (rc != ST_OK) {
         st_monitor_free(m);
-        if (a->cmd) /* never a job left running unwatched (its start record could not be written) */
+        if (a->cmd) { /* never a job left running unwatched (its start record could not be written) */
             abandon_job(&job);
+            cli_log_drop_empty(logpath, a->job_log != NULL); /* nor an empty log of it */
+        }
         cli_job_events_end(&jev, 0, 0);
         cli_say("%s%s", e.msg, a->cmd ? " (the job was stopped: it ran unwatched for no longer than this)" : "");
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;

@@ -465,7 +465,7 @@ void tui_panel_alert(const tui_view *v, const st_run_view *rv)
                  g->value / 100.0);
         snprintf(limit, sizeof limit, "under the --kill-free limit of %.1f%%", g->limit / 100.0);
     }
-    char share[96] = ""; /* the job's share, where the OS tells it ([lanes]) */
+    char share[96] = ""; /* the job's share, where the OS tells it (docs/guard.md) */
     if (g->reason == ST_GUARD_SWAP && g->share_kind != ST_SHARE_NONE) {
         st_format_bytes((uint64_t)(g->share < 0 ? -g->share : g->share), a, sizeof a);
         snprintf(share, sizeof share, g->share_kind == ST_SHARE_TREE_SWAP

@@ -274,7 +274,7 @@ void st_lanes_from_sys(st_sample *s, const st_sys_mem *sys)
         const st_lane *l = &st_lanes[i];
         if (!l->sys_bit)
             continue;
-        st_lane_set_raw(l, s, st_lane_sys_raw(l, sys)); /* the value always, as 0.2 did ... */
+        st_lane_set_raw(l, s, st_lane_sys_raw(l, sys)); /* the value always (a reader of the raw field sees it) ... */
         if (!(sys->valid & l->sys_bit)) /* ... the bit only when read */
             s->valid &= ~st_lane_bit(i);
     }

@@ -187,7 +187,7 @@ static int stage_rows(st_sb *w, const st_trace *t, st_error *err)
         else
             st_sb_str(w, "0 |\n");
     }
-    if (t->summary.act.has) { /* each stage's activity ([lanes]) */
+    if (t->summary.act.has) { /* each stage's activity: CPU seconds and page-ins of the window */
         char e[64];
         st_sb_str(w, "\n| stage | CPU | page-ins | tree swap peak | compressed peak |\n"
                      "|---|--:|--:|--:|--:|\n");

@@ -282,7 +282,7 @@ void st_trace_summary_max(st_jw *w, const st_summary *s, const st_trace_meta *me
         else
             st_jw_u64(w, v);
     }
-    if (s->act.has & ST_F_CPU) { /* the rates' integrals ([lanes], docs/trace-format.md) */
+    if (s->act.has & ST_F_CPU) { /* the rates' integrals: CPU seconds, page-ins (docs/trace-format.md) */
         char num[32];
         snprintf(num, sizeof num, ",\"cpu_seconds\":%.3f", s->act.cpu_s);
         st_jw_raw(w, num, strlen(num));

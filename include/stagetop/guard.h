@@ -30,7 +30,7 @@ typedef struct st_guard {
     uint64_t swap_base; int has_base;  /* swap used when the job started */
     int low_count;                     /* consecutive samples under kill_free */
     int tripped;
-    /* the job's share of the swap growth since the base ([lanes]): its own
+    /* the job's share of the swap growth since the base: its own
      * swap (tree_swap) at the base, and the page-ins since then */
     uint64_t tree_swap_base, last_tree_swap; int has_tree_swap_base, has_last_tree_swap;
     double pageins_since; int has_pageins; uint32_t share_t_ms; int has_share_t;
