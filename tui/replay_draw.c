@@ -495,10 +495,7 @@ void rp_draw(replay *r, double now)
     tui_view *v = &r->v;
     erase();
     if (v->L.too_small) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "terminal too small (%dx%d)", v->L.cols, v->L.rows);
-        if (v->L.cols > 0 && v->L.rows > 0)
-            tui_put(0, 0, v->L.cols - (v->L.rows == 1), msg, A_BOLD);
+        tui_put_too_small(v);
     } else {
         st_run_view vm;
         edge_view(r, &vm);

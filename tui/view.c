@@ -232,10 +232,7 @@ void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
     v->drawn_stages = v->stages;
     v->drawn_log = v->log;
     if (v->L.too_small) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "terminal too small (%dx%d)", v->L.cols, v->L.rows);
-        if (v->L.cols > 0 && v->L.rows > 0)
-            tui_put(0, 0, v->L.cols - (v->L.rows == 1), msg, A_BOLD);
+        tui_put_too_small(v);
     } else {
         tui_panel_header(v, rv);
         tui_lanes_draw(v, rv, now);

@@ -162,3 +162,11 @@ char *tui_short_bytes(uint64_t bytes, char *buf, size_t len)
 {
     return st_format_bytes_as((double)bytes, ST_UNITS_COMPACT, buf, len);
 }
+
+void tui_put_too_small(const tui_view *v)
+{
+    char msg[64];
+    snprintf(msg, sizeof msg, "terminal too small (%dx%d)", v->L.cols, v->L.rows);
+    if (v->L.cols > 0 && v->L.rows > 0)
+        tui_put(0, 0, v->L.cols - (v->L.rows == 1), msg, A_BOLD);
+}

@@ -20,6 +20,9 @@ attr_t tui_attr(const tui_view *v, int pair);
 /* Draw safe UTF-8 text s at (y, x), at most w columns, with attribute a.
  * Returns the columns drawn. */
 int tui_put(int y, int x, int w, const char *s, attr_t a);
+/* "terminal too small (COLSxROWS)" at the top left, where it fits (the
+ * live screen and replay alike). */
+void tui_put_too_small(const tui_view *v);
 
 /* The absolute column of the newest sample at the current zoom. */
 int64_t tui_newest_col(const tui_view *v, const st_run_view *rv);
