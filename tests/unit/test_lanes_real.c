@@ -80,6 +80,20 @@ static void sample_until_readable(st_tree *t, acc *a, int fd, long usec)
     }
 }
 
+/* Watch the child pid as a tree of its own: sample until its answer (n
+ * bytes) is on fd, read it into out, then sample once more. */
+static void watch_child(st_tree *t, st_backend **b, acc *a, pid_t pid, int fd, long usec, void *out,
+                        size_t n)
+{
+    assert_int_equal(P->open(b, NULL), ST_OK);
+    assert_int_equal(st_tree_init(t, P, *b, pid, 0, NULL), ST_OK);
+    a->last = mono();
+    sample(t, a);
+    sample_until_readable(t, a, fd, usec);
+    assert_int_equal(read(fd, out, n), (ssize_t)n);
+    sample(t, a);
+}
+
 /* Busy on one core for 3 s, then asleep: the lane reads the child's own
  * CPU while busy (100 on an idle core; less when the machine is shared,
  * and then exactly what the child got) and ~0 asleep. */
@@ -177,13 +191,7 @@ static void reaped_children_counted_once(void **state)
             pause();
     }
     close(fd[1]);
-    assert_int_equal(P->open(&b, NULL), ST_OK);
-    assert_int_equal(st_tree_init(&t, P, b, pid, 0, NULL), ST_OK);
-    a.last = mono();
-    sample(&t, &a);
-    sample_until_readable(&t, &a, fd[0], 500000);
-    assert_int_equal(read(fd[0], &got, sizeof got), (ssize_t)sizeof got);
-    sample(&t, &a);
+    watch_child(&t, &b, &a, pid, fd[0], 500000, &got, sizeof got);
     printf("# lane integral %.3f s, the tree's own %.3f s\n", a.cpu_s, got);
     assert_true(got > 0.5);
     assert_true(a.cpu_s > got * 0.95 && a.cpu_s < got * 1.05 + 0.02);
@@ -244,13 +252,7 @@ static void pageins_match_majflt(void **state)
             pause();
     }
     close(fd[1]);
-    assert_int_equal(P->open(&b, NULL), ST_OK);
-    assert_int_equal(st_tree_init(&t, P, b, pid, 0, NULL), ST_OK);
-    a.last = mono();
-    sample(&t, &a);
-    sample_until_readable(&t, &a, fd[0], 200000);
-    assert_int_equal(read(fd[0], &got, sizeof got), (ssize_t)sizeof got);
-    sample(&t, &a);
+    watch_child(&t, &b, &a, pid, fd[0], 200000, &got, sizeof got);
     printf("# lane integral %.0f page-ins, the child's own majflt %ld, pages %d\n", a.faults, got,
            FILE_MIB * 256);
     assert_true(got > FILE_MIB * 256 / 2); /* the cache was dropped: most pages came from disk */
