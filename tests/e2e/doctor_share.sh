@@ -33,22 +33,7 @@ kids=$(cat "$T/ready")
 for k in $kids; do remember_job $k; done
 
 # pss_sum PID...: Pss_Anon + Pss_Shmem + SwapPss summed, bytes (-1: none)
-pss_sum() {
-    python3 - "$@" <<'PY'
-import sys
-t = 0
-for pid in sys.argv[1:]:
-    r = {}
-    for l in open(f"/proc/{pid}/smaps_rollup"):
-        k, _, v = l.partition(":")
-        if v.strip().endswith("kB"):
-            r[k] = int(v.split()[0]) * 1024
-    if "Pss_Anon" not in r or "Pss_Shmem" not in r:
-        print(-1); sys.exit()
-    t += r["Pss_Anon"] + r["Pss_Shmem"] + r.get("SwapPss", 0)
-print(t)
-PY
-}
+pss_sum() { python3 "$ST_ROOT/tests/tools/pss_sum.py" "$@" | cut -d" " -f1; }
 mine=$(pss_sum $root $kids)
 if [ "$mine" -lt 0 ]; then
     skip "doctor's counted-once check" "the kernel's smaps_rollup has no Pss_Anon (before 5.8)"

@@ -13,28 +13,7 @@ T=$(mktemp -d)
 trap 'exec 8>&- 9>&-; cleanup_jobs; rm -rf "$T"' EXIT
 
 # own_sums PID...: "PSS_SUM STATUS_SUM" in bytes (-1 PSS: no Pss_Anon)
-own_sums() {
-    python3 - "$@" <<'PY'
-import sys
-pss = st = 0
-for pid in sys.argv[1:]:
-    r = {}
-    for l in open(f"/proc/{pid}/smaps_rollup"):
-        k, _, v = l.partition(":")
-        if v.strip().endswith("kB"):
-            r[k] = int(v.split()[0]) * 1024
-    if "Pss_Anon" not in r or "Pss_Shmem" not in r:
-        print(-1, 0); sys.exit()
-    pss += r["Pss_Anon"] + r["Pss_Shmem"] + r.get("SwapPss", 0)
-    s = {}
-    for l in open(f"/proc/{pid}/status"):
-        k, _, v = l.partition(":")
-        if v.strip().endswith("kB"):
-            s[k] = int(v.split()[0]) * 1024
-    st += s["RssAnon"] + s["RssShmem"] + s.get("VmSwap", 0)
-print(pss, st)
-PY
-}
+own_sums() { python3 "$ST_ROOT/tests/tools/pss_sum.py" "$@"; }
 
 # samples_with FILE N: the record holds N samples of 5 processes
 samples_with() {
