@@ -1,4 +1,4 @@
-/* live.c: the live screen's loop: one poll() on the keyboard and the signal
+/* live.c: the live screen's loop: one select() on the keyboard and the signal
  * pipe whose timeout is the sooner of the next sample's deadline and the
  * next frame.  Sampling follows st_monitor_deadline(); frames come at most
  * every redraw_s seconds (and once a second for the clock), so sampling at
@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -244,6 +243,7 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
     s.o = o;
     WINDOW *keys_in = tui_term_keys();
     tui_view_init(&s.v, o);
+    int empty = 0; /* ready keys with none read: tui_term_gone */
     s.v.mon = m;
     tui_view_colors(&s.v);
     st_run_view rv;
@@ -303,14 +303,12 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
             wake = next_frame;
         double left = wake - st_now();
         int ms = left <= 0 ? 0 : left > 1.0 ? 1000 : (int)ceil(left * 1000.0);
-        struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
-                              {.fd = o->wake_fd, .events = POLLIN}};
-        int np = o->wake_fd >= 0 ? 2 : 1;
-        int r = poll(p, (nfds_t)np, ms);
+        int fds[2] = {STDIN_FILENO, o->wake_fd}, ready[2];
+        int r = tui_term_wait(fds, ready, 2, ms); /* never poll(): viewdraw.h */
         if (r < 0 && errno != EINTR)
             break;
         int resized = tui_term_sync_size();
-        if (r < 0 || resized || (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+        if (r < 0 || resized || ready[0]) {
             int ch, keys = 0;
             while ((ch = wgetch(keys_in)) != ERR && keys++ < 64)
                 on_key(&s, ch, st_now());
@@ -318,7 +316,7 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
             tui_crash_job(&rv); /* p or k may have changed what a crash must undo */
             if (s.dirty)
                 last_frame = -1e9; /* answer a key at once */
-            if (p[0].revents & (POLLHUP | POLLERR)) {
+            if (tui_term_gone(&empty, ready[0], keys)) {
                 if (o->got_signal && !*o->got_signal)
                     *o->got_signal = SIGHUP; /* the terminal went away: a hangup */
                 break;

@@ -9,7 +9,6 @@
 #include "viewdraw.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +103,7 @@ int tui_pick(const st_platform *plat, const tui_opts *o, int32_t *pid, st_error 
     tui_view_init(&v, o);
     tui_view_colors(&v);
     double next = 0;
-    int done = 0;
+    int done = 0, empty = 0;
     rc = ST_EAGAIN;
     while (!done && !(o->got_signal && *o->got_signal)) {
         double now = st_now();
@@ -119,15 +118,14 @@ int tui_pick(const st_platform *plat, const tui_opts *o, int32_t *pid, st_error 
             draw(&p, &v);
             doupdate();
         }
-        struct pollfd fds[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
-                                {.fd = o->wake_fd, .events = POLLIN}};
+        int fds[2] = {STDIN_FILENO, o->wake_fd}, ready[2];
         int ms = (int)((next - st_now()) * 1000) + 1;
-        int r = poll(fds, o->wake_fd >= 0 ? 2 : 1, ms < 0 ? 0 : ms);
+        int r = tui_term_wait(fds, ready, 2, ms < 0 ? 0 : ms); /* never poll(): viewdraw.h */
         if (r < 0 && errno != EINTR)
             break;
-        int ch, rows = LINES;
+        int ch, rows = LINES, keys = 0;
         tui_term_sync_size();
-        while ((ch = wgetch(keys_in)) != ERR) {
+        while ((ch = wgetch(keys_in)) != ERR && ++keys) {
             int page = rows > 4 ? rows - 3 : 1;
             if (ch == 'q' || ch == 'Q' || ch == 27) {
                 done = 1;
@@ -157,6 +155,8 @@ int tui_pick(const st_platform *plat, const tui_opts *o, int32_t *pid, st_error 
             if (p.sel < 0)
                 p.sel = 0;
         }
+        if (r > 0 && tui_term_gone(&empty, ready[0], keys))
+            break; /* the terminal went away */
     }
     tui_term_end(scr);
     tui_view_free(&v);

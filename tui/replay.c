@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +270,7 @@ static void loop(replay *r, int key_fd)
     const tui_opts *o = r->o;
     double redraw = o->redraw_s > 0 ? o->redraw_s : 0.1, last_frame = -1e9;
     WINDOW *keys_in = tui_term_keys(); /* getch() on stdscr would refresh it */
+    int empty = 0;
     r->dirty = 1;
     while (!r->quit && !(o->got_signal && *o->got_signal)) {
         double now = st_now(), next = last_frame + (r->dirty ? redraw : 1.0);
@@ -285,21 +285,11 @@ static void loop(replay *r, int key_fd)
         }
         double left = next - st_now();
         int ms = left <= 0 ? 0 : left > 1.0 ? 1000 : (int)ceil(left * 1000.0);
-        struct pollfd p[3];
-        int np = 0, ik = np++, id = -1, iw = -1;
-        p[ik] = (struct pollfd){.fd = key_fd, .events = POLLIN};
-        if (r->follow && !r->ended) {
-            id = np++;
-            p[id] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
-        }
-        if (o->wake_fd >= 0) {
-            iw = np++;
-            p[iw] = (struct pollfd){.fd = o->wake_fd, .events = POLLIN};
-        }
-        int rc = poll(p, (nfds_t)np, ms);
+        int fds[3] = {key_fd, r->follow && !r->ended ? STDIN_FILENO : -1, o->wake_fd}, ready[3];
+        int rc = tui_term_wait(fds, ready, 3, ms); /* never poll(): viewdraw.h */
         if (rc < 0 && errno != EINTR)
             break;
-        if (rc > 0 && id >= 0 && (p[id].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) {
+        if (rc > 0 && ready[1]) {
             size_t stages = r->t.summary.n_stages;
             int lanes = lanes_shown(r);
             read_stream(r); /* frames still come at most every redraw_s */
@@ -307,13 +297,13 @@ static void loop(replay *r, int key_fd)
                 rp_relayout(r);
         }
         int resized = tui_term_sync_size(); /* queues KEY_RESIZE */
-        if (rc < 0 || resized || (p[ik].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) {
+        if (rc < 0 || resized || ready[0]) {
             int ch, keys = 0;
             while ((ch = wgetch(keys_in)) != ERR && keys++ < 64)
                 on_key(r, ch, st_now());
             if (r->dirty)
                 last_frame = -1e9; /* answer a key at once */
-            if (p[ik].revents & (POLLHUP | POLLERR | POLLNVAL))
+            if (tui_term_gone(&empty, ready[0], keys))
                 break; /* the terminal went away */
         }
     }

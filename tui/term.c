@@ -7,7 +7,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/ioctl.h>
+#include <sys/select.h>
 #include <unistd.h>
 
 int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err)
@@ -19,7 +21,7 @@ int tui_term_start(const tui_opts *o, SCREEN **scr, st_error *err)
     return tui_term_start_on(stdin, scr, err);
 }
 
-/* SIGWINCH only interrupts poll(): tui_term_sync_size() then reads the size.
+/* SIGWINCH only interrupts select(): tui_term_sync_size() then reads the size.
  * Installed before newterm(), which then leaves SIGWINCH alone: ncurses'
  * own handler would let doupdate() resize the screen by itself, after the
  * loop checked tui_term_drawable() (see viewdraw.h). */
@@ -31,7 +33,7 @@ int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err)
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = tui_on_winch;
-    sa.sa_flags = SA_RESTART; /* for reads and writes; poll() returns EINTR anyway */
+    sa.sa_flags = SA_RESTART; /* for reads and writes; select() returns EINTR anyway */
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGWINCH, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
         sigaction(SIGWINCH, &sa, NULL);
@@ -63,6 +65,39 @@ WINDOW *tui_term_keys(void)
     keypad(in, TRUE);
     nodelay(in, TRUE);
     return in;
+}
+
+int tui_term_wait(const int *fds, int *ready, int n, int ms)
+{
+    fd_set rd;
+    int top = -1;
+    FD_ZERO(&rd);
+    for (int i = 0; i < n; i++) {
+        ready[i] = 0;
+        if (fds[i] < 0)
+            continue;
+        if (fds[i] >= FD_SETSIZE) {
+            errno = EBADF;
+            return -1;
+        }
+        FD_SET(fds[i], &rd);
+        if (fds[i] > top)
+            top = fds[i];
+    }
+    struct timeval tv = {.tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000};
+    int rc = select(top + 1, &rd, NULL, NULL, ms < 0 ? NULL : &tv);
+    for (int i = 0; rc > 0 && i < n; i++)
+        ready[i] = fds[i] >= 0 && FD_ISSET(fds[i], &rd);
+    return rc;
+}
+
+int tui_term_gone(int *empty, int ready, int keys)
+{
+    if (!ready || keys > 0) {
+        *empty = 0;
+        return 0;
+    }
+    return ++*empty >= TUI_TERM_EMPTY_MAX;
 }
 
 int tui_term_drawable(void) { return COLS >= 2; }

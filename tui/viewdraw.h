@@ -75,6 +75,26 @@ int tui_term_start_on(FILE *in, SCREEN **scr, st_error *err);
 /* Restore the terminal (and its cursor) and free the screen. */
 void tui_term_end(SCREEN *scr);
 
+/* Wait up to ms (-1: no limit) until one of fds[0..n) (-1: not watched) can
+ * be read: ready[i] says which.  select(2), never poll(2), on every
+ * platform: XNU answers poll() on /dev/tty with POLLNVAL (poll is built on
+ * kqueue, and the controlling terminal's device does not register with it:
+ * xnu bsd/kern/sys_generic.c:1788-1790 poll_nocancel, an EV_ERROR
+ * registration is POLLNVAL; bsd/miscfs/specfs/spec_vnops.c:913,922-929 and
+ * 3106-3110, a D_TTY device without CDEVSW_SELECT_KQUEUE gets EINVAL;
+ * bsd/dev/arm64/conf.c:180-182, cttysw registers no such flag), while
+ * select() reaches its tty (bsd/kern/tty_tty.c:235 cttyselect).  Returns
+ * select's value (-1 with errno: EINTR for a signal, EBADF for a descriptor
+ * at or above FD_SETSIZE). */
+int tui_term_wait(const int *fds, int *ready, int n, int ms);
+/* select() has no POLLHUP: a terminal that went away reads as ready with no
+ * key (EOF or EIO).  Call after each wait with whether the keys' descriptor
+ * was ready and how many keys were read: 1 once it was ready with no key
+ * TUI_TERM_EMPTY_MAX times in a row (the terminal went away); *empty
+ * (start at 0) counts them. */
+#define TUI_TERM_EMPTY_MAX 3
+int tui_term_gone(int *empty, int ready, int keys);
+
 /* ncurses 6.4 reads outside a line's cells (valgrind: invalid read in
  * doupdate) when it draws the bottom-right cell of a terminal one column
  * wide (the insert-character trick for the last cell uses column - 1).  So
@@ -87,8 +107,8 @@ void tui_term_end(SCREEN *scr);
  * lands between tui_term_drawable() and doupdate() drew that cell anyway
  * (the flaky valgrind fault test; tests/faults/ncurses_onecol.c shows the
  * ncurses bug alone).  tui_term_start_on() therefore installs a SIGWINCH
- * handler that only interrupts poll() (tui_term_end() puts the default
- * back), and tui_term_sync_size() alone resizes (after poll() returns, a
+ * handler that only interrupts select() (tui_term_end() puts the default
+ * back), and tui_term_sync_size() alone resizes (after select() returns, a
  * SIGWINCH included), queueing KEY_RESIZE when the size changed
  * (returns 1). */
 WINDOW *tui_term_keys(void);
