@@ -1,6 +1,6 @@
 #!/bin/sh
 # The job's terminal and output (stagetop(1), "THE JOB'S TERMINAL AND OUTPUT"):
-#   N  no terminal (a pipe, setsid): the screen is refused with exit 2 before
+#   N  no terminal (a pipe, a session of its own): the screen is refused with exit 2 before
 #      anything starts (the job never runs);
 #   J  --headless --jsonl -- CMD > trace: the job's stdout goes to stderr, the
 #      trace on stdout is stagetop's alone (summary reads it, the job's forged
@@ -21,14 +21,12 @@ rc=$?
 check "N: from a pipe the screen is refused with exit 2 (got $rc)" [ $rc -eq 2 ]
 check "N: ... and the job was never started" test ! -e "$T/n.started"
 check "N: ... and says why, and what to do" grep -q "needs a terminal.*nothing was started.*--headless" "$T/n.err"
-if command -v setsid >/dev/null 2>&1; then
-    setsid "$STAGETOP" -- touch "$T/n2.started" </dev/null >"$T/n2.out" 2>&1
-    rc=$?
-    check "N: setsid without a terminal: exit 2 (got $rc), nothing started" \
-        sh -c "[ $rc -eq 2 ] && [ ! -e '$T/n2.started' ]"
-else
-    skip "N: setsid" "no setsid here"
-fi
+# (a session of its own through python: macOS has no setsid command)
+$PY -c 'import os, sys; os.setsid(); os.execvp(sys.argv[1], sys.argv[1:])' \
+    "$STAGETOP" -- touch "$T/n2.started" </dev/null >"$T/n2.out" 2>&1
+rc=$?
+check "N: a session without a terminal: exit 2 (got $rc), nothing started" \
+    sh -c "[ $rc -eq 2 ] && [ ! -e '$T/n2.started' ]"
 
 # --- J: the trace on stdout is stagetop's alone --------------------------------------
 "$STAGETOP" --headless --jsonl --no-gpu -i .2 -- \
@@ -50,8 +48,15 @@ check "J: stagetop summary reads it" "$STAGETOP" summary "$T/j.jsonl"
 
 # --- F: headless in the terminal's foreground ----------------------------------------
 if need_tool "F: headless on a terminal" script; then
-    printf 'typed-line\n' | script -qec "\"$STAGETOP\" --headless --no-gpu -i .2 -- sh -c 'read x; echo \"got:\$x\" >\"$T/f.got\"'" \
-        /dev/null >"$T/f.out" 2>&1 &
+    # in_pty CMD: CMD on a terminal of its own.  util-linux's script takes
+    # it with -c; Apple's as arguments after the file (script(1):
+    # `script [-q] [file [command ...]]`).
+    in_pty() {
+        if [ "$(uname -s)" = Darwin ]; then script -q /dev/null sh -c "$1"
+        else script -qec "$1" /dev/null; fi   # portable: util-linux's branch, Apple's above
+    }
+    printf 'typed-line\n' | in_pty "\"$STAGETOP\" --headless --no-gpu -i .2 -- sh -c 'read x; echo \"got:\$x\" >\"$T/f.got\"'" \
+        >"$T/f.out" 2>&1 &
     sc=$!
     remember_job $sc
     check "F: the job reads the terminal (owns its foreground)" wait_for "f.got" 20 grep -q "got:typed-line" "$T/f.got"

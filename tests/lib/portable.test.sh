@@ -40,13 +40,20 @@ timeout|timeout 120 "$STAGETOP" --headless -- true
 C.UTF-8|env LC_ALL=C.UTF-8 sh x
 GNU findutils/coreutils|find . -printf '%p '
 GNU findutils/coreutils|n=$(nproc)
+setsid command|setsid "$STAGETOP" -- touch x
+setsid command|    sh -c 'setsid sleep 5 & echo $!'
+ps -o sid|[ "$(ps -o sid= -p $w)" = $w ]
+ps --long option|ps -o stat= --ppid $st
+script -c|script -qec "$cmd" /dev/null
 EOF_IDIOMS
 
 cat >"$T/clean.sh" <<'EOF_CLEAN'
 kill -0 "$pid"; kill -TERM "$pid"; kill -s USR1 $st
 trap 'cleanup' EXIT INT TERM
 sed -n 's/a/b/p' "$f"; grep -qE 'a|b' "$f"; sed -E 's/x+/y/' "$f"
-pgrep -P "$pid"; ps -o ppid= -p "$pid"
+pgrep -P "$pid"; ps -o ppid= -p "$pid"; ps -A -o ppid= -o stat=
+$PY -c 'import os, sys; os.setsid(); os.execvp(sys.argv[1], sys.argv[1:])' cmd; $PY "$T/setsid.py" sleep 5
+script -q /dev/null sh -c "$cmd"
 t=$(date +%s); stat -f %z "$f" 2>/dev/null
 x=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 99999)   # portable: a fallback where there is no /proc
 # a comment may say timeout 5 or /proc/self: it is not run
