@@ -294,6 +294,65 @@ int st_doctor_parse_uint(const char *text, size_t len, uint64_t *v, st_error *er
     return ST_OK;
 }
 
+/* Apple's top in logging mode (top-144 logging.c log_print_all, 198-227):
+ * the global lines, a blank line, the columns' headers (each padded to its
+ * column's width, one blank between: log_print_header_iter, 79-117), then
+ * one line a process, its cells padded the same way (log_print_cell,
+ * 143-190).  The pageins column's header is "PAGEINS" (statistic.c:92;
+ * narrowed on an interactive screen, so any header starting "PAGE"); its
+ * cell the counter in decimal, "+" or "-" after it on a later sample
+ * (uinteger.c top_uinteger_format_result, 147-177; memstats.c:236-247).
+ * A cell with a blank in it (COMMAND) would shift the columns: doctor asks
+ * for pid and pageins only. */
+static size_t split_ws(const char *s, size_t n, const char **tok, size_t *tl, size_t max)
+{
+    const char *p = s, *e = s + n;
+    size_t k = 0;
+    for (;;) {
+        skip_ws(&p, e);
+        if (p >= e || k == max)
+            return k;
+        tok[k] = p;
+        while (p < e && *p != ' ' && *p != '\t' && *p != '\r')
+            p++;
+        tl[k] = (size_t)(p - tok[k]);
+        k++;
+    }
+}
+
+int st_doctor_parse_top_pageins(const char *text, size_t len, int32_t pid, uint64_t *v,
+                                st_error *err)
+{
+    line_it it = {text, text + len, 0};
+    const char *s, *tok[64];
+    size_t n, tl[64], col = 0;
+    while (next_line(&it, &s, &n)) {
+        size_t nt = split_ws(s, n, tok, tl, 64);
+        uint64_t p;
+        if (!col) {
+            if (nt < 2 || tl[0] != 3 || memcmp(tok[0], "PID", 3) != 0)
+                continue;
+            for (size_t i = 1; i < nt && !col; i++)
+                if (tl[i] >= 4 && memcmp(tok[i], "PAGE", 4) == 0)
+                    col = i;
+            if (!col)
+                return st_error_set(err, ST_EPARSE, 0, "top output, line %zu: no PAGEINS column", it.no);
+            continue;
+        }
+        if (nt <= col || scan_uint(tok[0], tok[0] + tl[0], &p) != tl[0] || p != (uint64_t)(uint32_t)pid)
+            continue;
+        size_t u = scan_uint(tok[col], tok[col] + tl[col], v);
+        if (!u || (u != tl[col] && !(u + 1 == tl[col] && (tok[col][u] == '+' || tok[col][u] == '-'))))
+            return st_error_set(err, ST_EPARSE, 0, "top output, line %zu: pageins '%.*s' is not a count",
+                                it.no, (int)(tl[col] > 20 ? 20 : tl[col]), tok[col]);
+        return ST_OK;
+    }
+    if (!col)
+        return st_error_set(err, ST_EPARSE, 0, "top output has no 'PID ... PAGEINS' header");
+    return st_error_set(err, ST_EPARSE, 0,
+                        "top printed no row for pid %ld (it could not read the process)", (long)pid);
+}
+
 int st_doctor_parse_cputime(const char *text, size_t len, uint64_t *ms, st_error *err)
 {
     const char *p = text, *e = text + len;

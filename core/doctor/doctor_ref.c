@@ -124,12 +124,36 @@ static void any_cpu(int32_t pid, st_doctor_check *c)
     set_ref(c, ms, 1000 + c->value / 100, "ps -o time= -p PID (CPU time, user + system)");
 }
 
-static void any_pageins(int32_t pid, st_doctor_check *c)
+static void lx_pageins(int32_t pid, st_doctor_check *c)
 {
     uint64_t v;
     if (ps_value(pid, "majflt=", "ps -o majflt= -p PID", st_doctor_parse_uint, &v, c) != 0)
         return;
     set_ref(c, v, 2 + c->value / 100, "ps -o majflt= -p PID (major faults)");
+}
+
+/* Apple's ps never fills the rusage fields (adv_cmds-237 ps/ps.c:1233,
+ * saveuser() sets u_valid = 0), so `ps -o majflt=` prints "-" on a Mac
+ * (ps/print.c:1186-1196, rvar).  top reads
+ * the task's pageins with task_info(TASK_EVENTS_INFO) (top-144 libtop.c
+ * libtop_pinfo_update_events_info, 1512-1528): the same kernel counter as
+ * the backend's ri_pageins (xnu-11417.101.15 osfmk/kern/task.c:5743 and
+ * osfmk/kern/bsd_kern.c:1274, both counter_load(&task->pageins); task_info
+ * caps it at INT32_MAX). */
+static void dw_pageins(int32_t pid, st_doctor_check *c)
+{
+    static const char src[] = "top -l 1 -pid PID -stats pid,pageins";
+    ref_buf b;
+    char p[24];
+    st_error e;
+    uint64_t v;
+    const char *argv[] = {"top", "-l", "1", "-pid", p, "-stats", "pid,pageins", NULL};
+    pid_str(pid, p, sizeof p);
+    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_top_pageins(b.text, b.len, pid, &v, &e) != ST_OK) {
+        no_ref(c, src, &e);
+        return;
+    }
+    set_ref(c, v, 2 + c->value / 100, "top -l 1 -pid PID -stats pid,pageins (task pageins)");
 }
 
 static void lx_peak(int32_t pid, st_doctor_check *c)
@@ -322,10 +346,10 @@ typedef struct sys_refs {
 static const sys_refs refs[] = {
     {ST_DOCTOR_REFS_PROC,
      {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", "gpu", "cpu", "pageins"},
-     {lx_footprint, any_rss, lx_peak, lx_swap, lx_level, lx_pressure, lx_gpu, any_cpu, any_pageins}},
+     {lx_footprint, any_rss, lx_peak, lx_swap, lx_level, lx_pressure, lx_gpu, any_cpu, lx_pageins}},
     {ST_DOCTOR_REFS_MACOS,
      {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", NULL, "cpu", "pageins"},
-     {dw_footprint, any_rss, dw_peak, dw_swap, dw_level, dw_pressure, NULL, any_cpu, any_pageins}},
+     {dw_footprint, any_rss, dw_peak, dw_swap, dw_level, dw_pressure, NULL, any_cpu, dw_pageins}},
 };
 
 void st_doctor_reference(const st_platform *plat, int32_t pid, st_doctor_check *c)

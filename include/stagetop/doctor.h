@@ -54,6 +54,10 @@ int st_doctor_parse_memory_pressure(const char *text, size_t len, uint16_t *free
 /* One unsigned integer, blanks around it (`ps -o rss= -p PID`,
  * `sysctl -n kern.memorystatus_vm_pressure_level`). */
 int st_doctor_parse_uint(const char *text, size_t len, uint64_t *v, st_error *err);
+/* `top -l 1 -pid PID -stats pid,pageins` (Apple's top): the PAGEINS cell
+ * of pid's row (a trailing + or - ignored). */
+int st_doctor_parse_top_pageins(const char *text, size_t len, int32_t pid, uint64_t *v,
+                                st_error *err);
 /* `ps -o time=`: [[DD-]HH:]MM:SS[.ss] (Linux whole seconds, macOS
  * hundredths) in milliseconds. */
 int st_doctor_parse_cputime(const char *text, size_t len, uint64_t *ms, st_error *err);

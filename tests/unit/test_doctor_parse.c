@@ -142,6 +142,45 @@ static void sizes(void **state)
     assert_int_equal(st_doctor_parse_uint(S(""), &b, &e), ST_EPARSE); /* ps for a gone pid */
 }
 
+/* Apple's top: the PAGEINS column of the pid's row. */
+static void top_pageins(void **state)
+{
+    uint64_t v = 0;
+    st_error e;
+    size_t len;
+    char *t = fixture_load("macos", "top-docker.txt", &len); /* a real capture: 29 columns */
+    (void)state;
+    assert_int_equal(st_doctor_parse_top_pageins(t, len, 1841, &v, &e), ST_OK);
+    assert_int_equal(v, 17); /* PAGEIN, not FAULTS' 202373842+ or CSW's 48973831+ */
+    assert_int_equal(st_doctor_parse_top_pageins(t, len, 1842, &v, &e), ST_EPARSE);
+    assert_non_null(strstr(e.msg, "no row for pid 1842"));
+    free(t);
+    /* `top -l 1 -pid 4242 -stats pid,pageins` as top-144's logging.c prints it
+     * (log_print_all 198-227: global lines, a blank line, the headers padded
+     * to each column's width with one blank between, then one row a
+     * process); a later sample's cell carries "+" (uinteger.c:160-173). */
+    static const char logged[] =
+        "Processes: 612 total, 3 running, 609 sleeping, 3214 threads \n"
+        "2026/12/04 03:10:00\n"
+        "Load Avg: 2.10, 2.33, 2.41 \n"
+        "PhysMem: 47G used (3012M wired, 1904M compressor), 512M unused.\n"
+        "\n"
+        "PID  PAGEINS\n"
+        "4242 3187   \n";
+    assert_int_equal(st_doctor_parse_top_pageins(S(logged), 4242, &v, &e), ST_OK);
+    assert_int_equal(v, 3187);
+    assert_int_equal(st_doctor_parse_top_pageins(S("PID  PAGEINS\n4242 3190+\n"), 4242, &v, &e), ST_OK);
+    assert_int_equal(v, 3190);
+    /* not a count; no header (top refused the options); a pid top could not read */
+    assert_int_equal(st_doctor_parse_top_pageins(S("PID  PAGEINS\n4242 31x\n"), 4242, &v, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_top_pageins(S("invalid option -- l\n"), 4242, &v, &e), ST_EPARSE);
+    assert_non_null(strstr(e.msg, "no 'PID ... PAGEINS' header"));
+    assert_int_equal(st_doctor_parse_top_pageins(S("PID  PAGEINS\n"), 4242, &v, &e), ST_EPARSE);
+    assert_int_equal(st_doctor_parse_top_pageins(S("PID  COMMAND\n4242 sleep\n"), 4242, &v, &e), ST_EPARSE);
+    /* a pid that is a prefix of the row's is not the row */
+    assert_int_equal(st_doctor_parse_top_pageins(S("PID   PAGEINS\n42420 9\n"), 4242, &v, &e), ST_EPARSE);
+}
+
 static void nvidia_smi(void **state)
 {
     uint64_t bytes;
@@ -399,6 +438,7 @@ int main(void)
         cmocka_unit_test(judge),
         cmocka_unit_test(json_report),
         cmocka_unit_test(cputime),
+        cmocka_unit_test(top_pageins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
