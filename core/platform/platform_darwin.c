@@ -86,6 +86,7 @@ struct st_backend {
     size_t snap_n, snap_cap;  /* entries held, entries allocated */
     dw_node *nodes;           /* snapshot sorted by (ppid, pid) for the walk */
     size_t nodes_cap;
+    int held, snap_fresh, nodes_fresh; /* in a discovery: one snapshot, sorted once */
     char *argbuf;             /* KERN_PROCARGS2 buffer, kern.argmax bytes */
     size_t argmax;
     st_dw_sys sys;            /* system reads and units (darwin_sys.c) */
@@ -196,6 +197,9 @@ static int take_snapshot(st_backend *b, st_error *err)
     int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_ALL, 0};
     const size_t ksz = sizeof(struct kinfo_proc);
 
+    if (b->held && b->snap_fresh)
+        return ST_OK; /* this discovery's snapshot */
+    b->nodes_fresh = 0;
     for (int tries = 0; tries < SNAP_TRIES; tries++) {
         size_t need = 0, len;
         if (sysctl(mib, 4, NULL, &need, NULL, 0) != 0) {
@@ -216,6 +220,7 @@ static int take_snapshot(st_backend *b, st_error *err)
         len = b->snap_cap * ksz;
         if (sysctl(mib, 4, b->snap, &len, NULL, 0) == 0) {
             b->snap_n = len / ksz;
+            b->snap_fresh = b->held;
             return ST_OK;
         }
         if (errno != ENOMEM) {
@@ -276,6 +281,10 @@ static int darwin_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, 
     st_proc_vec_clear(out);
     if (rc != ST_OK)
         return rc;
+    for (i = 0; b->nodes_fresh && i < n; i++) /* the same snapshot, sorted already */
+        b->nodes[i].visited = 0;
+    if (b->nodes_fresh)
+        goto walk;
     if (n > b->nodes_cap) {
         dw_node *nv = realloc(b->nodes, n * sizeof *nv);
         if (!nv)
@@ -288,6 +297,8 @@ static int darwin_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, 
         b->nodes[i] = (dw_node){kp->kp_proc.p_pid, kp->kp_eproc.e_ppid, start_token(kp), 0};
     }
     qsort(b->nodes, n, sizeof *b->nodes, node_cmp);
+    b->nodes_fresh = b->held;
+walk:
     for (i = 0; i < n && !r; i++)
         if (b->nodes[i].pid == root.pid && b->nodes[i].start == root.start)
             r = &b->nodes[i];
@@ -319,6 +330,13 @@ static int darwin_descendants(st_backend *b, st_proc_id root, st_proc_vec *out, 
         }
     }
     return ST_OK;
+}
+
+/* One snapshot per discovery: the root's walk and each orphan's (tree.c). */
+static void darwin_discovery(st_backend *b, int begin)
+{
+    b->held = begin;
+    b->snap_fresh = b->nodes_fresh = 0;
 }
 
 static int darwin_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err)
@@ -562,6 +580,7 @@ const st_platform st_platform_native = {
     .close = darwin_close,
     .identify = darwin_identify,
     .descendants = darwin_descendants,
+    .discovery = darwin_discovery,
     .read_proc = darwin_read_proc,
     .release = NULL,
     .read_system = darwin_read_system,

@@ -151,7 +151,19 @@ int st_tree_adopt_orphans_of(st_tree *t, int32_t pid, st_error *err)
 }
 
 /* Replace the member list with a fresh discovery (readings follow). */
+static int discover_all(st_tree *t, double now_s, st_error *err);
+
 static int discover(st_tree *t, double now_s, st_error *err)
+{
+    if (t->plat->discovery)
+        t->plat->discovery(t->b, 1);
+    int rc = discover_all(t, now_s, err);
+    if (t->plat->discovery)
+        t->plat->discovery(t->b, 0);
+    return rc;
+}
+
+static int discover_all(st_tree *t, double now_s, st_error *err)
 {
     int rc = ST_ESRCH;
     if (t->root_alive) {

@@ -83,6 +83,12 @@ typedef struct st_platform {
      * Linux; may use one snapshot on macOS. */
     int (*descendants)(st_backend *b, st_proc_id root, st_proc_vec *out, st_error *err);
 
+    /* A discovery begins (1) or ends (0): between the two, descendants()
+     * may answer every call from one view of the process table (macOS: one
+     * KERN_PROC_ALL snapshot for the root and each orphaned subtree, not
+     * one each).  Optional (NULL: every call reads afresh). */
+    void (*discovery)(st_backend *b, int begin);
+
     /* Memory of one process.  ST_ESRCH when it is gone or its pid now
      * belongs to another process; ST_EPERM when the kernel refuses. */
     int (*read_proc)(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err);

@@ -116,11 +116,51 @@ static void middle_member_exits(void **state)
     st_tree_free(&t);
 }
 
+/* 300 orphans, each with a child: after the root exits, each is the top of
+ * a subtree that discovery walks on its own (tree.c discover_orphans).
+ * One KERN_PROC_ALL snapshot serves the whole discovery (docs/macos.md,
+ * "Tree discovery"), not one per subtree: 300 x 16 KiB of copyout. */
+static void one_snapshot_per_discovery(void **state)
+{
+    st_backend *b = *state;
+    st_tree t;
+    st_sample s;
+    st_error err;
+    fake_darwin_knobs *k = fake_darwin_knobs_get();
+
+    for (int32_t i = 0; i < 300; i++) {
+        add(1000 + i, 100, T0 + 20 * SEC + (uint64_t)i, "worker", 2 * MIB);
+        add(2000 + i, 1000 + i, T0 + 30 * SEC + (uint64_t)i, "helper", 1 * MIB);
+    }
+    memset(&s, 0, sizeof s);
+    assert_int_equal(st_tree_init(&t, P, b, 100, 0, &err), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, &err), ST_OK);
+    assert_int_equal(s.procs, 4 + 600);
+    assert_int_equal(fake_darwin_remove(102), 0);
+    assert_int_equal(fake_darwin_exit(100), 0); /* its 302 children go to launchd */
+    unsigned before = k->fetches;
+    assert_int_equal(st_tree_sample(&t, 1.0, &s, &err), ST_OK);
+    assert_int_equal(k->fetches - before, 1); /* the root's walk and 302 orphans' */
+    assert_int_equal(s.procs, 2 + 600);
+    assert_true(is_member(&t, id_of(1299)) && is_member(&t, id_of(2299)) && is_member(&t, id_of(103)));
+    assert_int_equal(fake_darwin_remove(100), 0); /* reaped: only the orphans are walked */
+    before = k->fetches;
+    assert_int_equal(st_tree_sample(&t, 2.0, &s, &err), ST_OK);
+    assert_int_equal(k->fetches - before, 1);
+    assert_int_equal(s.procs, 2 + 600);
+    /* a process that appears between two discoveries is seen by the next */
+    add(3000, 1299, T0 + 40 * SEC, "late", 1 * MIB);
+    assert_int_equal(st_tree_sample(&t, 3.0, &s, &err), ST_OK);
+    assert_true(is_member(&t, id_of(3000)));
+    st_tree_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(root_exits_before_its_children, setup_job, teardown),
         cmocka_unit_test_setup_teardown(middle_member_exits, setup_job, teardown),
+        cmocka_unit_test_setup_teardown(one_snapshot_per_discovery, setup_job, teardown),
     };
     return cmocka_run_group_tests_name("darwin tree (XNU exit and re-parenting)", tests, NULL, NULL);
 }
