@@ -158,13 +158,29 @@ const char *tui_graph_glyph(int fill, int ascii)
     return ascii ? asc[fill] : blocks[fill - 1];
 }
 
+enum { MAX_ROW = 1024 };
+
+/* The columns a row draws: ncols, at most MAX_ROW, none when negative. */
+static int row_cols(int ncols)
+{
+    return ncols > MAX_ROW ? MAX_ROW : ncols < 0 ? 0 : ncols;
+}
+
+/* The start of a row: out holds the empty string (when it has room for
+ * one); returns the columns to draw, 0 when out has no room. */
+static int row_start(char *out, size_t outlen, int ncols)
+{
+    if (outlen == 0)
+        return 0;
+    out[0] = '\0';
+    return row_cols(ncols);
+}
+
 /* Glyphs of levels into out, stopping at a glyph that does not fit. */
 static size_t glyphs(const unsigned char *lv, int n, int ascii, int graph, char *out, size_t outlen)
 {
     size_t o = 0;
-    if (outlen == 0)
-        return 0;
-    out[0] = '\0';
+    n = row_start(out, outlen, n);
     for (int i = 0; i < n; i++) {
         const char *g = graph ? tui_graph_glyph(lv[i], ascii) : tui_spark_glyph(lv[i], ascii);
         if (!put(out, outlen, &o, g, strlen(g)))
@@ -173,15 +189,10 @@ static size_t glyphs(const unsigned char *lv, int n, int ascii, int graph, char 
     return o;
 }
 
-enum { MAX_ROW = 1024 };
-
 size_t tui_spark(const double *v, int n, double lo, double hi, int ascii, char *out, size_t outlen)
 {
     unsigned char lv[MAX_ROW];
-    if (n > MAX_ROW)
-        n = MAX_ROW;
-    if (n < 0)
-        n = 0;
+    n = row_cols(n);
     tui_spark_levels(v, n, lo, hi, ascii, lv);
     return glyphs(lv, n, ascii, 0, out, outlen);
 }
@@ -190,10 +201,7 @@ size_t tui_graph_row(const double *v, int n, double lo, double hi, int rows, int
                      char *out, size_t outlen)
 {
     unsigned char lv[MAX_ROW];
-    if (n > MAX_ROW)
-        n = MAX_ROW;
-    if (n < 0)
-        n = 0;
+    n = row_cols(n);
     tui_graph_levels(v, n, lo, hi, rows, r, lv);
     return glyphs(lv, n, ascii, 1, out, outlen);
 }
@@ -230,12 +238,8 @@ size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
     enum { RULE = 1, TICK = 2 };
     char t[MAX_ROW];
     size_t o = 0;
-    if (outlen == 0)
-        return 0;
-    out[0] = '\0';
-    if (ncols > MAX_ROW)
-        ncols = MAX_ROW;
-    if (ncols <= 0 || !(col_s > 0))
+    ncols = row_start(out, outlen, ncols);
+    if (ncols == 0 || !(col_s > 0))
         return 0;
     memset(t, RULE, (size_t)ncols);
     double step = tui_axis_step(col_s);
@@ -313,12 +317,8 @@ size_t tui_events_row(const st_event *ev, size_t nev, uint32_t interval_ms, unsi
     int cnt[MAX_ROW]; /* events in each column */
     int txt[MAX_ROW]; /* the latest event with a text in each column, -1 none */
     size_t o = 0;
-    if (outlen == 0)
-        return 0;
-    out[0] = '\0';
-    if (ncols > MAX_ROW)
-        ncols = MAX_ROW;
-    if (ncols <= 0)
+    ncols = row_start(out, outlen, ncols);
+    if (ncols == 0)
         return 0;
     if (per_col == 0)
         per_col = 1;

@@ -65,3 +65,31 @@ private_mounts() {
     fi
     ST_FAULT_MOUNT_NS=1 exec unshare --mount --propagation private sh "$0" "$@"
 }
+
+# pidns_test NAME STEM SESSION BASE: the two halves of a test run in new
+# pid namespaces (pidreuse, widetree).  Returns 1, after saying SKIP for
+# NAME, where `unshare --pid --fork --mount-proc` is refused.  Else runs
+# tests/faults/STEM_inner.sh in one (the headless scenarios: their result
+# lines) with T, a new temporary directory, exported, and removes it; then
+# sources the tmux helpers (tests/e2e/tui_common.inc: another T, removed on
+# exit) and starts the screen's half: a 120x30 pane SESSION running
+# STEM_pane.sh in a pid namespace of its own, with T, UNIQ (BASE + $$ %
+# 10000, exported) and STAGETOP.  PANE is the pane's shell.  The
+# namespace's pid 1 ignores a closing pane's SIGHUP: on exit, the pane's
+# processes are SIGKILLed from here (the parent namespace), then
+# tui_cleanup.
+pidns_test() {
+    if ! unshare --pid --fork --mount-proc true 2>/dev/null; then
+        skip "$1" "unshare --pid --fork --mount-proc is refused here"; return 1
+    fi
+    T=$(mktemp -d)
+    export T
+    unshare --pid --fork --mount-proc sh "$ST_ROOT/tests/faults/$2_inner.sh"
+    rm -rf "$T"   # the namespace is gone, and all in it; tui_common.inc makes its own
+    . "$ST_ROOT/tests/e2e/tui_common.inc"
+    UNIQ=$(($4 + $$ % 10000))
+    export UNIQ
+    start_pane "$3" 120 30 "T='$T' UNIQ=$UNIQ STAGETOP='$STAGETOP' unshare --pid --fork --mount-proc sh '$ST_ROOT/tests/faults/$2_pane.sh'"
+    trap 'touch "$T/end" 2>/dev/null; kill -KILL $(tree_pids "$PANE") 2>/dev/null; tui_cleanup' EXIT
+    PANE=$(tm display -p -t "$3" '#{pane_pid}')
+}

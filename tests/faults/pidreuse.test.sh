@@ -18,22 +18,9 @@ if [ "$(id -u)" != 0 ]; then
     skip "pid reuse" "needs root (a new pid namespace and ns_last_pid)"; exit 0
 fi
 need_tool "pid reuse" unshare util-linux || exit 0
-if ! unshare --pid --fork --mount-proc true 2>/dev/null; then
-    skip "pid reuse" "unshare --pid --fork --mount-proc is refused here"; exit 0
-fi
-T=$(mktemp -d)
-export T
-unshare --pid --fork --mount-proc sh "$ST_ROOT/tests/faults/pidreuse_inner.sh"
+pidns_test "pid reuse" pidreuse reuse 900000 || exit 0
 
-# --- S: the screen --------------------------------------------------------------
-. "$ST_ROOT/tests/e2e/tui_common.inc"   # tmux helpers; its EXIT trap removes $T
-UNIQ=$((900000 + $$ % 10000))
-export UNIQ
-start_pane reuse 120 30 "T='$T' UNIQ=$UNIQ STAGETOP='$STAGETOP' unshare --pid --fork --mount-proc sh '$ST_ROOT/tests/faults/pidreuse_pane.sh'"
-# The namespace's pid 1 ignores a closing pane's SIGHUP: on exit, SIGKILL
-# this pane's processes from here (the parent namespace), then clean up.
-trap 'touch "$T/end" 2>/dev/null; kill -KILL $(tree_pids "$PANE") 2>/dev/null; tui_cleanup' EXIT
-PANE=$(tm display -p -t reuse '#{pane_pid}')
+# --- S: the screen (pidreuse_pane.sh) ---------------------------------------------
 until_ok 15 test -s "$T/victim"
 victim=$(cat "$T/victim")
 check "S: the screen watches the victim" wait_screen reuse 15 "^\[RUNNING\] pid $victim .*sleep 600"

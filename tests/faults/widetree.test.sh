@@ -19,20 +19,9 @@ set -u
 if [ "$(id -u)" != 0 ]; then
     skip "wide tree" "needs root (a new pid namespace)"; exit 0
 fi
-if ! unshare --pid --fork --mount-proc true 2>/dev/null; then
-    skip "wide tree" "unshare --pid --fork --mount-proc is refused here"; exit 0
-fi
-T=$(mktemp -d)
-export T
-unshare --pid --fork --mount-proc sh "$ST_ROOT/tests/faults/widetree_inner.sh"
+pidns_test "wide tree" widetree wide 810000 || exit 0
 
-# --- S: the screen -----------------------------------------------------------------
-. "$ST_ROOT/tests/e2e/tui_common.inc"   # tmux helpers; its EXIT trap removes $T
-UNIQ=$((810000 + $$ % 10000))
-export UNIQ
-start_pane wide 120 30 "T='$T' UNIQ=$UNIQ STAGETOP='$STAGETOP' unshare --pid --fork --mount-proc sh '$ST_ROOT/tests/faults/widetree_pane.sh'"
-trap 'touch "$T/end" 2>/dev/null; kill -KILL $(tree_pids "$PANE") 2>/dev/null; tui_cleanup' EXIT
-PANE=$(tm display -p -t wide '#{pane_pid}')
+# --- S: the screen (widetree_pane.sh) ----------------------------------------------
 members() { pgrep -x -f "sleep $UNIQ"; }
 none_stopped() { for _p in $(members); do [ "$(proc_state "$_p")" != T ] || return 1; done; }
 all_stopped() { [ -n "$(members)" ] && for _p in $(members); do [ "$(proc_state "$_p")" = T ] || return 1; done; }

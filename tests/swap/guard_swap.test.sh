@@ -20,58 +20,23 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
-ROOT=${ST_ROOT:-$(cd "$HERE/../.." && pwd)}
-. "$ROOT/tests/lib/proc.sh"
-STAGETOP=${STAGETOP:-$ROOT/stagetop}
-WORKLOADS=${WORKLOADS:-$ROOT/build/workloads}
-FILL=$WORKLOADS/fillmem
 NAMES="guard_swap_setup guard_swap_kill guard_swap_pause"
 LIMIT=256M
 BUDGET=$((128 * 1024 * 1024))
 IVAL=0.2
 
-FAILED=0
-
-why=$(swap_why_not)
-[ -z "$why" ] || skip_all "$why"
-[ -x "$FILL" ] || fail_all "workload $FILL is not built (make $WORKLOADS/fillmem)"
-
-T=$(mktemp -d /tmp/stagetop-swap-test.XXXXXX)
 UNREL=""
 SPID=""
 POLLER=""
-finish() {
+swap_test_stop() {
     [ -n "$POLLER" ] && kill "$POLLER" 2>/dev/null
     [ -n "$SPID" ] && kill -TERM "$SPID" 2>/dev/null
     [ -n "$UNREL" ] && kill -KILL "$UNREL" 2>/dev/null
-    swap_cleanup
-    rm -rf "$T"
 }
-trap 'finish' EXIT
-trap 'finish; exit 130' INT
-trap 'finish; exit 143' TERM
-
-# (not in a $(...) subshell: the variables it sets are needed by the cleanup)
-if ! swap_setup "$LIMIT" >"$T/why"; then
-    skip_all "$(cat "$T/why")"
-fi
-
-# Jobs run in the cgroup through a tiny wrapper: sh writes its own pid into
-# the cgroup, then becomes the workload (same pid, same process group):
-#   sh -c "$IN_CG" "$SW_PROCS" CMD ARGS...
-IN_CG='echo $$ >"$0" && exec "$@"'
+swap_fill_start swap-test "$LIMIT"
 
 state() { proc_state "$1"; }
 now() { date +%s.%N; }
-# Wait up to $1 seconds for "$2" (a shell condition) to hold.
-wait_cond() {
-    _end=$(($(date +%s) + $1))
-    while ! eval "$2"; do
-        [ "$(date +%s)" -ge "$_end" ] && return 1
-        sleep 0.05
-    done
-    return 0
-}
 # Record SwapTotal - SwapFree every 0.1 s into $1 (the test's own readings).
 start_poller() {
     (while :; do swap_used_kib; sleep 0.1; done) >"$1" &

@@ -6,6 +6,8 @@
 #   swap_in_cgroup CMD...        (as a command line for stagetop) runs CMD in the cgroup
 #   swap_used_kib                system swap in use (SwapTotal - SwapFree), KiB
 #   swap_cleanup                 kills what runs in the cgroup, removes it, swapoff + rm
+#   swap_fill_start TMPNAME LIMIT  the start of a test that fills memory in the cgroup
+#   wait_cond SECONDS COND       waits for a shell condition
 #
 # Everything is undone by swap_cleanup, which is idempotent and meant for
 # `trap ... EXIT INT TERM`.
@@ -100,4 +102,56 @@ swap_cleanup() {
     fi
     if [ -n "$SW_FILE" ]; then rm -f "$SW_FILE"; SW_FILE=""; fi
     return 0
+}
+
+# Wait up to $1 seconds for "$2" (a shell condition) to hold.
+wait_cond() {
+    _end=$(($(date +%s) + $1))
+    while ! eval "$2"; do
+        [ "$(date +%s)" -ge "$_end" ] && return 1
+        sleep 0.05
+    done
+    return 0
+}
+
+# What a test started, ended on its exit (swap_fill_start's traps call it
+# first); a test that starts processes defines its own.
+swap_test_stop() { :; }
+swap_test_end() {
+    swap_test_stop
+    swap_cleanup
+    rm -rf "$T"
+}
+
+# swap_fill_start TMPNAME LIMIT: the start of a test whose checks ($NAMES)
+# run the fillmem workload in the memory cgroup (guard_swap, tree_swap;
+# HERE is the test's folder).  Sets ROOT, STAGETOP, WORKLOADS, FILL and
+# FAILED=0, and sources tests/lib/proc.sh; skips every check where this
+# machine cannot swap (swap_why_not, or swap_setup refused, with the
+# reason), fails every check when fillmem is not built.  Makes the test's
+# directory T (/tmp/stagetop-TMPNAME.XXXXXX), then the swap file and the
+# cgroup with the memory limit LIMIT; on EXIT, INT and TERM, swap_test_end
+# undoes it all.  IN_CG runs a job in the cgroup through a tiny wrapper:
+# sh writes its own pid into the cgroup, then becomes the workload (same
+# pid, same process group):
+#   sh -c "$IN_CG" "$SW_PROCS" CMD ARGS...
+swap_fill_start() {
+    ROOT=${ST_ROOT:-$(cd "$HERE/../.." && pwd)}
+    . "$ROOT/tests/lib/proc.sh"
+    STAGETOP=${STAGETOP:-$ROOT/stagetop}
+    WORKLOADS=${WORKLOADS:-$ROOT/build/workloads}
+    FILL=$WORKLOADS/fillmem
+    FAILED=0
+    _why=$(swap_why_not)
+    [ -z "$_why" ] || skip_all "$_why"
+    [ -x "$FILL" ] || fail_all "workload $FILL is not built (make $WORKLOADS/fillmem)"
+    T=$(mktemp -d "/tmp/stagetop-$1.XXXXXX")
+    trap 'swap_test_end' EXIT
+    trap 'swap_test_end; exit 130' INT
+    trap 'swap_test_end; exit 143' TERM
+    # (not in a $(...) subshell: the variables it sets are needed by the cleanup)
+    if ! swap_setup "$2" >"$T/why"; then
+        skip_all "$(cat "$T/why")"
+    fi
+    IN_CG='echo $$ >"$0" && exec "$@"'
 }

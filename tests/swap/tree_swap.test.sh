@@ -18,42 +18,11 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
-ROOT=${ST_ROOT:-$(cd "$HERE/../.." && pwd)}
-. "$ROOT/tests/lib/proc.sh"
-STAGETOP=${STAGETOP:-$ROOT/stagetop}
-WORKLOADS=${WORKLOADS:-$ROOT/build/workloads}
-FILL=$WORKLOADS/fillmem
 NAMES="tree_swap_equals_vmswap tree_swap_attribution"
 
-FAILED=0
-
-why=$(swap_why_not)
-[ -z "$why" ] || skip_all "$why"
-[ -x "$FILL" ] || fail_all "workload $FILL is not built (make $WORKLOADS/fillmem)"
-
-T=$(mktemp -d /tmp/stagetop-treeswap-test.XXXXXX)
 SPID=""
-finish() {
-    [ -n "$SPID" ] && kill -TERM "$SPID" 2>/dev/null
-    swap_cleanup
-    rm -rf "$T"
-}
-trap 'finish' EXIT
-trap 'finish; exit 130' INT
-trap 'finish; exit 143' TERM
-
-if ! swap_setup 256M >"$T/why"; then
-    skip_all "$(cat "$T/why")"
-fi
-IN_CG='echo $$ >"$0" && exec "$@"'
-wait_cond() {
-    _end=$(($(date +%s) + $1))
-    while ! eval "$2"; do
-        [ "$(date +%s)" -ge "$_end" ] && return 1
-        sleep 0.05
-    done
-    return 0
-}
+swap_test_stop() { [ -n "$SPID" ] && kill -TERM "$SPID" 2>/dev/null; }
+swap_fill_start treeswap-test 256M
 samples() { _n=$(grep -c '"type":"sample"' "$T/rec.jsonl" 2>/dev/null); echo "${_n:-0}"; }
 
 timeout -k 5 120 "$STAGETOP" --headless --interval 0.2 --swap-budget 128M --on-budget pause \

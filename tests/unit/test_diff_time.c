@@ -15,7 +15,7 @@
 
 #include "stagetop/diff.h"
 #include "stagetop/report.h"
-#include "tracetext.h"
+#include "report_fixture.h"
 
 /* A: setup 0-1 s, enc 1-2 s, dec 2-3 s, enc again 3-4 s; B: enc 0-3 s,
  * dec 3-4 s.  Swap rises in A's first enc window by 100, in the second by
@@ -42,13 +42,10 @@ static const char TRACE_B[] =
 static void per_stage_time_swap_level(void **state)
 {
     (void)state;
-    st_trace a, b;
-    st_diff d;
-    load_trace(TRACE_A, &a);
-    load_trace(TRACE_B, &b);
-    assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
-    assert_int_equal(d.n_stages, 3);
-    const st_diff_stage *enc = &d.stages[1];
+    rf_pair p;
+    rf_compare(&p, TRACE_A, TRACE_B);
+    assert_int_equal(p.d.n_stages, 3);
+    const st_diff_stage *enc = &p.d.stages[1];
     assert_string_equal(enc->stage, "enc");
     assert_int_equal(enc->a.seconds_ms, 2000); /* 1-2 and 3-4 */
     assert_int_equal(enc->b.seconds_ms, 3000);
@@ -59,19 +56,15 @@ static void per_stage_time_swap_level(void **state)
     assert_int_equal(enc->a.min_level_c, 6000);      /* the lower of 70 and 60 */
     assert_int_equal(enc->b.swap_growth, 700 - 500);
     assert_int_equal(enc->b.min_level_c, 4000);
-    assert_false(d.stages[0].b.present);             /* setup: A only */
-    assert_false(d.stages[0].has_time);
+    assert_false(p.d.stages[0].b.present);           /* setup: A only */
+    assert_false(p.d.stages[0].has_time);
     /* the run: 4 s -> 5 s, +25 % */
-    assert_true(d.has_duration_pct && d.duration_pct > 24.99 && d.duration_pct < 25.01);
-    assert_true(st_diff_time_exceeds(&d, 24.9));
-    assert_false(st_diff_time_exceeds(&d, 25.1));
+    assert_true(p.d.has_duration_pct && p.d.duration_pct > 24.99 && p.d.duration_pct < 25.01);
+    assert_true(st_diff_time_exceeds(&p.d, 24.9));
+    assert_false(st_diff_time_exceeds(&p.d, 25.1));
 
-    char *tx = st_diff_text(&d, "a", "b"), *md = st_report_diff_md(&d, "a", "b", NULL);
-    char *js = st_diff_json(&d);
-    assert_non_null(tx);
-    assert_non_null(md);
-    assert_non_null(js);
-    const char *row = strstr(tx, "\nenc ");
+    rf_render(&p);
+    const char *row = strstr(p.tx, "\nenc ");
     assert_non_null(row);
     char line[256];
     snprintf(line, sizeof line, "%.*s", (int)(strchr(row + 1, '\n') - row - 1), row + 1);
@@ -80,22 +73,17 @@ static void per_stage_time_swap_level(void **state)
     assert_non_null(strstr(line, "+200 B"));
     assert_non_null(strstr(line, "60%"));
     assert_non_null(strstr(line, "40%"));
-    assert_non_null(strstr(tx, "+1.0s (+25.0%)")); /* duration */
-    assert_non_null(strstr(md, "| enc | 2.0 s | 40 B | 3.0 s | 10 B | -75.0 % | +1.0 s (+50.0 %) | "
-                               "+150 B | +200 B | 60 % | 40 % |\n"));
-    assert_non_null(strstr(md, "| duration | 4.0s | 5.0s | +1.0 s (+25.0 %) |\n"));
-    assert_non_null(strstr(js, "{\"stage\":\"enc\",\"a\":{\"seconds\":2.000,\"peak_footprint\":40,"
-                               "\"swap_growth\":150,\"min_level\":60},\"b\":{\"seconds\":3.000,"
-                               "\"peak_footprint\":10,\"swap_growth\":200,\"min_level\":40},"
-                               "\"change\":{\"seconds\":1.000,\"seconds_pct\":50,"
-                               "\"peak_footprint_pct\":-75}}"));
-    assert_non_null(strstr(js, "\"duration_s\":1.000,\"duration_pct\":25,"));
-    free(tx);
-    free(md);
-    free(js);
-    st_diff_free(&d);
-    st_trace_free(&a);
-    st_trace_free(&b);
+    assert_non_null(strstr(p.tx, "+1.0s (+25.0%)")); /* duration */
+    assert_non_null(strstr(p.md, "| enc | 2.0 s | 40 B | 3.0 s | 10 B | -75.0 % | +1.0 s (+50.0 %) | "
+                                 "+150 B | +200 B | 60 % | 40 % |\n"));
+    assert_non_null(strstr(p.md, "| duration | 4.0s | 5.0s | +1.0 s (+25.0 %) |\n"));
+    assert_non_null(strstr(p.js, "{\"stage\":\"enc\",\"a\":{\"seconds\":2.000,\"peak_footprint\":40,"
+                                 "\"swap_growth\":150,\"min_level\":60},\"b\":{\"seconds\":3.000,"
+                                 "\"peak_footprint\":10,\"swap_growth\":200,\"min_level\":40},"
+                                 "\"change\":{\"seconds\":1.000,\"seconds_pct\":50,"
+                                 "\"peak_footprint_pct\":-75}}"));
+    assert_non_null(strstr(p.js, "\"duration_s\":1.000,\"duration_pct\":25,"));
+    rf_free(&p);
 }
 
 /* Two traces whose footprints have different definitions (docs/metrics.md,
@@ -104,31 +92,27 @@ static void per_stage_time_swap_level(void **state)
 static void footprint_definitions_that_differ_are_said(void **state)
 {
     (void)state;
-    st_trace a, b;
-    st_diff d;
+    rf_pair p;
     char *tx, *md;
-    load_trace(TRACE_A, &a);
-    load_trace(TRACE_B, &b);
-    assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
-    tx = st_diff_text(&d, "a", "b");
+    rf_compare(&p, TRACE_A, TRACE_B);
+    tx = st_diff_text(&p.d, "a", "b");
     assert_null(strstr(tx, "definition")); /* neither says one */
     free(tx);
-    snprintf(a.meta.footprint_metric, sizeof a.meta.footprint_metric, "anon+shmem+swap");
-    snprintf(b.meta.footprint_metric, sizeof b.meta.footprint_metric, "anon+shmem+swap");
-    tx = st_diff_text(&d, "a", "b");
+    snprintf(p.a.meta.footprint_metric, sizeof p.a.meta.footprint_metric, "anon+shmem+swap");
+    snprintf(p.b.meta.footprint_metric, sizeof p.b.meta.footprint_metric, "anon+shmem+swap");
+    tx = st_diff_text(&p.d, "a", "b");
     assert_null(strstr(tx, "definition"));
     free(tx);
-    snprintf(b.meta.footprint_metric, sizeof b.meta.footprint_metric, "pss_anon+pss_shmem+swap_pss");
-    tx = st_diff_text(&d, "a", "b");
-    md = st_report_diff_md(&d, "a", "b", NULL);
+    snprintf(p.b.meta.footprint_metric, sizeof p.b.meta.footprint_metric,
+             "pss_anon+pss_shmem+swap_pss");
+    tx = st_diff_text(&p.d, "a", "b");
+    md = st_report_diff_md(&p.d, "a", "b", NULL);
     assert_non_null(strstr(tx, "\nnote: the footprints differ in definition: A anon+shmem+swap, "
                                "B pss_anon+pss_shmem+swap_pss (docs/metrics.md)"));
     assert_non_null(strstr(md, "**Note:** the footprints differ in definition"));
     free(tx);
     free(md);
-    st_diff_free(&d);
-    st_trace_free(&a);
-    st_trace_free(&b);
+    rf_free(&p);
 }
 
 int main(void)

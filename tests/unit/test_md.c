@@ -15,6 +15,7 @@
 #include "stagetop/md.h"
 #include "stagetop/report.h"
 #include "stagetop/stages.h"
+#include "report_fixture.h"
 #include "tracetext.h"
 
 static char *esc(const char *s, size_t n, size_t max, int md)
@@ -175,25 +176,22 @@ static void test_stage_rows(void **state)
 static void test_diff_match_and_gate(void **state)
 {
     (void)state;
-    st_trace a, b;
-    st_diff d;
-    load_trace(TRACE_A, &a);
-    load_trace(TRACE_B, &b);
-    assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
-    assert_int_equal(d.n_stages, 4); /* setup, enc, a|b, then only-b */
-    assert_string_equal(d.stages[1].stage, "enc");
-    assert_int_equal(d.stages[1].a.seconds_ms, 2000 + 1000); /* both enc windows */
-    assert_int_equal(d.stages[1].a.peak_footprint, 900);
-    assert_int_equal(d.stages[1].b.peak_footprint, 1000);
-    assert_false(d.stages[0].b.present);
-    assert_string_equal(d.stages[3].stage, "only-b");
-    assert_false(d.stages[3].a.present);
-    assert_true(d.has_peak_pct);
-    assert_true(d.peak_pct > 11.11 && d.peak_pct < 11.12); /* 900 -> 1000 */
-    assert_true(st_diff_peak_exceeds(&d, 11.1));
-    assert_false(st_diff_peak_exceeds(&d, 11.2));
-    assert_int_equal(d.swap_peak_rise, 600 - 500);
-    char *js = st_diff_json(&d), *tx = st_diff_text(&d, "A.jsonl", "B\x1b.jsonl");
+    rf_pair p;
+    rf_compare(&p, TRACE_A, TRACE_B);
+    assert_int_equal(p.d.n_stages, 4); /* setup, enc, a|b, then only-b */
+    assert_string_equal(p.d.stages[1].stage, "enc");
+    assert_int_equal(p.d.stages[1].a.seconds_ms, 2000 + 1000); /* both enc windows */
+    assert_int_equal(p.d.stages[1].a.peak_footprint, 900);
+    assert_int_equal(p.d.stages[1].b.peak_footprint, 1000);
+    assert_false(p.d.stages[0].b.present);
+    assert_string_equal(p.d.stages[3].stage, "only-b");
+    assert_false(p.d.stages[3].a.present);
+    assert_true(p.d.has_peak_pct);
+    assert_true(p.d.peak_pct > 11.11 && p.d.peak_pct < 11.12); /* 900 -> 1000 */
+    assert_true(st_diff_peak_exceeds(&p.d, 11.1));
+    assert_false(st_diff_peak_exceeds(&p.d, 11.2));
+    assert_int_equal(p.d.swap_peak_rise, 600 - 500);
+    char *js = st_diff_json(&p.d), *tx = st_diff_text(&p.d, "A.jsonl", "B\x1b.jsonl");
     assert_non_null(js);
     assert_non_null(tx);
     assert_non_null(strstr(js, "{\"stage\":\"only-b\",\"a\":null,\"b\":{\"seconds\":1.000,"));
@@ -201,9 +199,7 @@ static void test_diff_match_and_gate(void **state)
     assert_non_null(strstr(tx, "+11.1%"));
     free(js);
     free(tx);
-    st_diff_free(&d);
-    st_trace_free(&a);
-    st_trace_free(&b);
+    rf_free(&p);
 }
 
 static void test_report_md(void **state)

@@ -15,6 +15,7 @@
 
 #include "stagetop/diff.h"
 #include "stagetop/report.h"
+#include "report_fixture.h"
 #include "tracetext.h"
 
 static const char RUN[] =
@@ -47,14 +48,10 @@ static void one_trace_block_and_link(void **state)
 static void comparison_has_charts(void **state)
 {
     (void)state;
-    st_trace a, b;
-    st_diff d;
-    st_error e;
-    load_trace(RUN, &a);
-    load_trace(RUN, &b);
-    assert_int_equal(st_diff_compute(&a, &b, &d, &e), ST_OK);
+    rf_pair p;
+    rf_compare(&p, RUN, RUN);
     st_report_charts c = {{"footprint A\n", "footprint B\n"}, "cmp.svg"};
-    char *md = st_report_diff_md_charts(&d, "a|1.jsonl", "b.jsonl", &c, NULL);
+    char *md = st_report_diff_md_charts(&p.d, "a|1.jsonl", "b.jsonl", &c, NULL);
     assert_non_null(md);
     assert_non_null(strstr(md, "#### Chart\n\n![Memory over time, A solid and B dashed](cmp.svg)\n\n"
                                "A: a\\|1.jsonl\n\n    footprint A\n\n"
@@ -62,13 +59,11 @@ static void comparison_has_charts(void **state)
     /* after the summary table */
     assert_true(strstr(md, "#### Chart") > strstr(md, "#### Summary"));
     free(md);
-    md = st_report_diff_md(&d, "a.jsonl", "b.jsonl", NULL);
+    md = st_report_diff_md(&p.d, "a.jsonl", "b.jsonl", NULL);
     assert_non_null(md);
     assert_null(strstr(md, "#### Chart"));
     free(md);
-    st_diff_free(&d);
-    st_trace_free(&a);
-    st_trace_free(&b);
+    rf_free(&p);
 }
 
 int main(void)

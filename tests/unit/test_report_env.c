@@ -15,6 +15,7 @@
 #include "stagetop/diff.h"
 #include "stagetop/report.h"
 #include "stagetop/report_model.h"
+#include "report_fixture.h"
 #include "tracetext.h"
 
 /* A stagetop trace on a 16 GiB machine with 4 GiB of swap, whose job
@@ -61,33 +62,29 @@ static void the_rows(void **state)
 static void in_the_header_table(void **state)
 {
     (void)state;
-    st_trace a, b;
-    load_trace(STAGETOP_TRACE, &a);
-    load_trace(STAGELOAD_TRACE, &b);
-    char *md = st_report_md(&a, "a.jsonl", NULL, NULL);
+    rf_pair p;
+    rf_load(&p, STAGETOP_TRACE, STAGELOAD_TRACE);
+    char *md = st_report_md(&p.a, "a.jsonl", NULL, NULL);
     assert_non_null(md);
     assert_non_null(strstr(md, "| RAM | 16.0 GiB |\n| swap size | 4.00 GiB |\n| exit status | 3 |\n"
                                "| torch | 2.14.0 |\n| ev\\|il | x\\|yz |\n| batch | 8 |\n| amp | true |\n"));
     assert_null(strstr(md, "\xE2\x80\xAE"));
     free(md);
-    md = st_report_md(&b, "b.jsonl", NULL, NULL);
+    md = st_report_md(&p.b, "b.jsonl", NULL, NULL);
     assert_non_null(md);
     assert_non_null(strstr(md, "| mode | staged |\n| pipeline | P |\n| steps | 20 |\n| seed | 7 |\n"
                                "| stageload | 0.1.0 |\n| torch | 2.11.0 |\n"));
     assert_null(strstr(md, "| utc |")); /* it is the "started" row */
     free(md);
-    st_diff d;
-    assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
-    md = st_report_diff_md(&d, "a", "b", NULL);
+    rf_diff(&p, &p.a, &p.b);
+    md = st_report_diff_md(&p.d, "a", "b", NULL);
     assert_non_null(md);
     assert_non_null(strstr(md, "| RAM | 16.0 GiB | \xE2\x80\x93 |\n"));
     assert_non_null(strstr(md, "| torch | 2.14.0 | 2.11.0 |\n"));
     assert_non_null(strstr(md, "| exit status | 3 | \xE2\x80\x93 |\n"));
     assert_non_null(strstr(md, "| seed | \xE2\x80\x93 | 7 |\n")); /* only B has it */
     free(md);
-    st_diff_free(&d);
-    st_trace_free(&a);
-    st_trace_free(&b);
+    rf_free(&p);
 }
 
 int main(void)

@@ -17,6 +17,7 @@
 #include "stagetop/lanes.h"
 #include "stagetop/report.h"
 #include "stagetop/report_model.h"
+#include "report_fixture.h"
 #include "tracetext.h"
 
 /* A: 3 s, peak 800, swap 1000 -> 1500 -> 1250, min level 60.00 %, a load.
@@ -83,11 +84,10 @@ static void lane_rows_come_from_the_table(void **state)
 static void rows_are_typed_and_changes_computed_once(void **state)
 {
     (void)state;
-    st_trace a, b;
-    load_trace(TRACE_A, &a);
-    load_trace(TRACE_B, &b);
+    rf_pair p;
+    rf_load(&p, TRACE_A, TRACE_B);
     st_report_row rows[ST_RM_MAX_ROWS];
-    size_t n = st_report_summary(&a.summary, &b.summary, rows, ST_RM_MAX_ROWS);
+    size_t n = st_report_summary(&p.a.summary, &p.b.summary, rows, ST_RM_MAX_ROWS);
     static const char *const keys[] = {"duration", "peak_footprint", "kernel_peak", "swap",
                                        "swap_peak_rise", "min_level", "peak_gpu"};
     assert_int_equal(n, 7); /* a comparison has no loads/releases rows */
@@ -110,15 +110,14 @@ static void rows_are_typed_and_changes_computed_once(void **state)
     assert_false(r->a.has);
     assert_false(r->has_delta);
     /* one trace: its loads and releases too, no changes */
-    n = st_report_summary(&a.summary, NULL, rows, ST_RM_MAX_ROWS);
+    n = st_report_summary(&p.a.summary, NULL, rows, ST_RM_MAX_ROWS);
     assert_int_equal(n, 9);
     assert_string_equal(rows[7].key, "loads");
     assert_int_equal(rows[7].a.i[0], 1);
     assert_int_equal(rows[7].a.i[1], 4096);
     for (size_t i = 0; i < n; i++)
         assert_false(rows[i].has_delta);
-    st_trace_free(&a);
-    st_trace_free(&b);
+    rf_free(&p);
 }
 
 static void one_formatter_two_styles(void **state)
@@ -163,26 +162,19 @@ static void one_formatter_two_styles(void **state)
 static void every_output_renders_the_same_rows(void **state)
 {
     (void)state;
-    st_trace a, b;
-    st_diff d;
-    load_trace(TRACE_A, &a);
-    load_trace(TRACE_B, &b);
-    assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
-    char *tx = st_diff_text(&d, "a", "b"), *md = st_report_diff_md(&d, "a", "b", NULL);
-    char *js = st_diff_json(&d);
-    assert_non_null(tx);
-    assert_non_null(md);
-    assert_non_null(js);
-    for (size_t i = 0; i < d.n_rows; i++) {
-        const st_report_row *r = &d.rows[i];
+    rf_pair p;
+    rf_compare(&p, TRACE_A, TRACE_B);
+    rf_render(&p);
+    for (size_t i = 0; i < p.d.n_rows; i++) {
+        const st_report_row *r = &p.d.rows[i];
         char x[128], y[128], z[64], want[512];
         snprintf(want, sizeof want, "| %s | %s | %s | %s |\n", r->label,
                  st_report_format(&r->a, r->unit, ST_RM_MD, x, sizeof x),
                  st_report_format(&r->b, r->unit, ST_RM_MD, y, sizeof y),
                  st_report_format_change(r, ST_RM_MD, z, sizeof z));
-        if (!strstr(md, want))
+        if (!strstr(p.md, want))
             fail_msg("Markdown lacks %s", want);
-        const char *line = strstr(tx, r->label);
+        const char *line = strstr(p.tx, r->label);
         assert_non_null(line);
         const char *nl = strchr(line, '\n');
         snprintf(want, sizeof want, "%.*s", (int)(nl - line), line);
@@ -190,15 +182,10 @@ static void every_output_renders_the_same_rows(void **state)
         assert_non_null(strstr(want, st_report_format(&r->b, r->unit, ST_RM_TEXT, y, sizeof y)));
         assert_non_null(strstr(want, st_report_format_change(r, ST_RM_TEXT, z, sizeof z)));
     }
-    assert_non_null(strstr(js, "\"change\":{\"peak_footprint_pct\":50,\"duration_s\":-1.000,"
-                               "\"duration_pct\":-33.33"));          /* 3 s -> 2 s */
-    assert_non_null(strstr(js, ",\"swap_peak_rise_bytes\":100}}"));
-    free(tx);
-    free(md);
-    free(js);
-    st_diff_free(&d);
-    st_trace_free(&a);
-    st_trace_free(&b);
+    assert_non_null(strstr(p.js, "\"change\":{\"peak_footprint_pct\":50,\"duration_s\":-1.000,"
+                                 "\"duration_pct\":-33.33"));          /* 3 s -> 2 s */
+    assert_non_null(strstr(p.js, ",\"swap_peak_rise_bytes\":100}}"));
+    rf_free(&p);
 }
 
 /* A side without samples has no peak: "–" in the text and the Markdown,
@@ -206,23 +193,18 @@ static void every_output_renders_the_same_rows(void **state)
 static void no_samples_no_change_anywhere(void **state)
 {
     (void)state;
-    st_trace a, b;
-    st_diff d;
-    load_trace(TRACE_A, &a);
-    load_trace(NO_SAMPLES, &b);
-    assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
-    assert_false(d.has_peak_pct);
-    char *js = st_diff_json(&d), *md = st_report_diff_md(&d, "a", "b", NULL);
+    rf_pair p;
+    rf_compare(&p, TRACE_A, NO_SAMPLES);
+    assert_false(p.d.has_peak_pct);
+    char *js = st_diff_json(&p.d), *md = st_report_diff_md(&p.d, "a", "b", NULL);
     assert_non_null(js);
     assert_non_null(md);
     assert_non_null(strstr(js, "\"peak_footprint_pct\":null"));
     assert_non_null(strstr(md, "| peak footprint | 800 B | \xE2\x80\x93 | \xE2\x80\x93 |\n"));
-    assert_false(st_diff_peak_exceeds(&d, 0.0)); /* no B peak: nothing exceeds */
+    assert_false(st_diff_peak_exceeds(&p.d, 0.0)); /* no B peak: nothing exceeds */
     free(js);
     free(md);
-    st_diff_free(&d);
-    st_trace_free(&a);
-    st_trace_free(&b);
+    rf_free(&p);
 }
 
 int main(void)

@@ -16,6 +16,7 @@
 
 #include "stagetop/diff.h"
 #include "stagetop/report.h"
+#include "report_fixture.h"
 #include "tracetext.h"
 
 static const char NO_STAGES[] =
@@ -59,31 +60,25 @@ static void one_trace(void **state)
 static void compared(void **state)
 {
     (void)state;
-    st_trace a, b;
-    st_diff d;
-    load_trace(NO_STAGES, &a);
-    load_trace(STAGED, &b);
-    assert_int_equal(st_diff_compute(&a, &b, &d, NULL), ST_OK);
-    assert_int_equal(d.n_stages, 1); /* B's enc only: no "setup" from A */
-    assert_string_equal(d.stages[0].stage, "enc");
-    assert_false(d.stages[0].a.present);
-    char *js = st_diff_json(&d);
+    rf_pair p;
+    rf_compare(&p, NO_STAGES, STAGED);
+    assert_int_equal(p.d.n_stages, 1); /* B's enc only: no "setup" from A */
+    assert_string_equal(p.d.stages[0].stage, "enc");
+    assert_false(p.d.stages[0].a.present);
+    char *js = st_diff_json(&p.d);
     assert_non_null(js);
     assert_non_null(strstr(js, "\"stages\":[\n{\"stage\":\"enc\",\"a\":null,"));
     free(js);
-    st_diff_free(&d);
-    assert_int_equal(st_diff_compute(&a, &a, &d, NULL), ST_OK);
-    assert_int_equal(d.n_stages, 0);
-    char *tx = st_diff_text(&d, "a", "a"), *md = st_report_diff_md(&d, "a", "a", NULL);
+    rf_diff(&p, &p.a, &p.a);
+    assert_int_equal(p.d.n_stages, 0);
+    char *tx = st_diff_text(&p.d, "a", "a"), *md = st_report_diff_md(&p.d, "a", "a", NULL);
     assert_non_null(tx);
     assert_non_null(md);
     assert_non_null(strstr(tx, "(no stages: neither trace has stage events)\n"));
     assert_non_null(strstr(md, "#### Stages\n\nNo stages: neither trace has stage events.\n"));
     free(tx);
     free(md);
-    st_diff_free(&d);
-    st_trace_free(&a);
-    st_trace_free(&b);
+    rf_free(&p);
 }
 
 int main(void)
