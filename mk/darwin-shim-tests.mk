@@ -10,7 +10,7 @@
 
 ifneq ($(UNAME),Darwin)
 # The backend: its table and processes, its system reads and units.
-DARWIN_BACKEND := core/platform/platform_darwin.c core/platform/darwin_sys.c
+DARWIN_BACKEND := core/platform/platform_darwin.c core/platform/darwin_sys.c core/platform/darwin_args.c
 DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c $(DARWIN_BACKEND) core/error.c core/platform/proc_vec.c
 DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwin/shim/sys/*.h \
                               tests/darwin/shim/mach/*.h) core/platform/darwin_internal.h \
