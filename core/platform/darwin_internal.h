@@ -40,5 +40,12 @@ int st_dw_args_read(st_dw_args *a, int32_t pid, size_t *n);
 int st_dw_args_join(const char *p, size_t n, char *buf, size_t len);
 /* Read pid's area and join its argv (the backend's command): 0 or -1. */
 int st_dw_args_command(st_dw_args *a, int32_t pid, char *buf, size_t len);
+/* The value of name in pid's environment as its area holds it, truncated
+ * to len-1 (buf "" when not set): ST_OK; ST_EPERM when it may not be read
+ * (another user's process, a zombie, or the environment left out of the
+ * area); ST_EIO when the area was cut or is malformed.  The caller checks
+ * the identity after it. */
+int st_dw_args_environ(st_dw_args *a, int32_t pid, const char *name, char *buf, size_t len,
+                       st_error *err);
 
 #endif

@@ -498,6 +498,30 @@ static int darwin_proc_name(st_backend *b, int32_t pid, char *buf, size_t len, s
     return rc;
 }
 
+/* One variable of the environment id was started with, from its
+ * KERN_PROCARGS2 area (darwin_args.c), of the process id still is: the
+ * identity is checked after the read.  A zombie's area is refused as
+ * another user's is (EINVAL): it has exited. */
+static int darwin_environ_var(st_backend *b, st_proc_id id, const char *name, char *buf,
+                              size_t len, st_error *err)
+{
+    struct kinfo_proc kp;
+    int rc, irc;
+
+    if (len)
+        buf[0] = '\0';
+    if (id.pid <= 0)
+        return st_error_set(err, ST_ESRCH, 0, "no process %d", (int)id.pid);
+    rc = st_dw_args_environ(&b->args, id.pid, name, buf, len, err);
+    if ((irc = check_identity(id, &kp, err)) != ST_OK)
+        rc = irc;
+    else if (rc == ST_EPERM && kp.kp_proc.p_stat == SZOMB)
+        rc = st_error_set(err, ST_ESRCH, ESRCH, "process %d has exited", (int)id.pid);
+    if (rc != ST_OK && len)
+        buf[0] = '\0';
+    return rc;
+}
+
 const st_platform st_platform_native = {
     .name = "darwin",
     .footprint_metric = "phys_footprint",
@@ -516,6 +540,7 @@ const st_platform st_platform_native = {
     .identify_parent = darwin_identify_parent,
     .proc_name = darwin_proc_name,
     .thread_group = NULL, /* a thread id is not a pid on macOS */
+    .environ_var = darwin_environ_var,
     .become_subreaper = NULL, /* none: orphans go to launchd (pid 1) */
     .no_gpu_lane = "no GPU lane: Metal memory is part of the footprint on macOS",
     .pressure_is_level = 1,
