@@ -111,7 +111,8 @@ TEST_JSON_LIBS   := $(CJSON_LIBS)
 # portable.  mk/macos-build.mk builds PLAT_SRC_darwin on a non-Mac.
 PLAT_SRC_linux  := core/platform/platform_linux.c core/platform/linux_procs.c core/platform/linux_read.c core/platform/linux_cgroup.c core/platform/linux_share.c \
                    core/platform/gpu_nvml.c
-PLAT_SRC_darwin := core/platform/platform_darwin.c core/platform/darwin_sys.c core/platform/gpu_none.c
+PLAT_SRC_darwin := core/platform/platform_darwin.c core/platform/darwin_sys.c core/platform/darwin_args.c \
+                   core/platform/gpu_none.c
 PLAT_SRC_ALL    := $(PLAT_SRC_linux) $(PLAT_SRC_darwin)
 CORE_SRC := $(filter-out $(PLAT_SRC_ALL),$(wildcard core/*.c core/*/*.c)) $(PLAT_SRC_$(PLATFORM))
 TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))

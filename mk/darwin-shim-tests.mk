@@ -9,16 +9,20 @@
 # are not built.
 
 ifneq ($(UNAME),Darwin)
-# The backend: its table and processes, its system reads and units.
-DARWIN_BACKEND := core/platform/platform_darwin.c core/platform/darwin_sys.c
+# The backend: its table and processes, its system reads and units, its
+# KERN_PROCARGS2 reads (and the environment parser they share with Linux).
+DARWIN_BACKEND := core/platform/platform_darwin.c core/platform/darwin_sys.c core/platform/darwin_args.c \
+                  core/platform/env_block.c
 DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c $(DARWIN_BACKEND) core/error.c core/platform/proc_vec.c
 DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwin/shim/sys/*.h \
                               tests/darwin/shim/mach/*.h) core/platform/darwin_internal.h \
-                   include/stagetop/platform.h include/stagetop/error.h include/stagetop/sample.h
+                   include/stagetop/platform.h include/stagetop/error.h include/stagetop/sample.h \
+                   include/stagetop/env_block.h
 
 # test_darwin: processes, trees, signals and refusals; test_darwin_sys: the
-# system's numbers, command lines, the process list.
-$(B)/tests/test_darwin $(B)/tests/test_darwin_sys: $(B)/tests/%: tests/darwin/%.c \
+# system's numbers, command lines, the process list; test_darwin_env: a
+# process's environment (environ_var).
+$(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_env: $(B)/tests/%: tests/darwin/%.c \
                         $(DARWIN_SHIM_SRC) $(DARWIN_SHIM_HDR)
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
@@ -76,7 +80,8 @@ $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwi
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)
 
-EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_peak \
+EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_env \
+                  $(B)/tests/test_darwin_peak \
                   $(B)/tests/test_darwin_ancestry $(B)/tests/test_darwin_tree $(B)/tests/test_darwin_lanes \
                   $(B)/tests/test_darwin_sync
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk

@@ -1,5 +1,5 @@
-/* darwin_internal.h: internal to the macOS backend (platform_darwin.c and
- * darwin_sys.c); not a public contract. */
+/* darwin_internal.h: internal to the macOS backend (platform_darwin.c,
+ * darwin_sys.c and darwin_args.c); not a public contract. */
 #ifndef STAGETOP_DARWIN_INTERNAL_H
 #define STAGETOP_DARWIN_INTERNAL_H
 
@@ -22,5 +22,30 @@ void st_dw_sys_init(st_dw_sys *s);
 uint64_t st_dw_abs_to_ns(const st_dw_sys *s, uint64_t abs);
 /* The backend table's read_system. */
 int st_dw_read_system(st_dw_sys *s, st_sys_mem *out, st_error *err);
+
+/* The KERN_PROCARGS2 buffer (darwin_args.c): kern.argmax bytes, allocated
+ * on first use. */
+typedef struct st_dw_args {
+    char *buf;
+    size_t cap;
+} st_dw_args;
+
+void st_dw_args_free(st_dw_args *a);
+/* sysctl KERN_PROCARGS2 of pid into a->buf: 0 and *n (the bytes the kernel
+ * wrote), or -1 with errno (EINVAL: another user's process, a zombie, no
+ * such pid). */
+int st_dw_args_read(st_dw_args *a, int32_t pid, size_t *n);
+/* argv of the area p[0..n) joined by spaces into buf (truncated to len-1):
+ * 0, or -1 when no byte of argv was found (malformed). */
+int st_dw_args_join(const char *p, size_t n, char *buf, size_t len);
+/* Read pid's area and join its argv (the backend's command): 0 or -1. */
+int st_dw_args_command(st_dw_args *a, int32_t pid, char *buf, size_t len);
+/* The value of name in pid's environment as its area holds it, truncated
+ * to len-1 (buf "" when not set): ST_OK; ST_EPERM when it may not be read
+ * (another user's process, a zombie, or the environment left out of the
+ * area); ST_EIO when the area was cut or is malformed.  The caller checks
+ * the identity after it. */
+int st_dw_args_environ(st_dw_args *a, int32_t pid, const char *name, char *buf, size_t len,
+                       st_error *err);
 
 #endif

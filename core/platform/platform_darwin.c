@@ -70,8 +70,6 @@ DW_AT(struct kinfo_proc, kp_eproc, 296);
 DW_AT(struct kinfo_proc, kp_eproc.e_ppid, 560);
 
 #define SNAP_TRIES 4          /* KERN_PROC_ALL attempts when the table grows */
-#define ARGMAX_FALLBACK 262144
-#define ARGMAX_LIMIT (8u << 20)
 
 /* One process of a snapshot, reduced to what the walk needs. */
 typedef struct dw_node {
@@ -87,8 +85,7 @@ struct st_backend {
     dw_node *nodes;           /* snapshot sorted by (ppid, pid) for the walk */
     size_t nodes_cap;
     int held, snap_fresh, nodes_fresh; /* in a discovery: one snapshot, sorted once */
-    char *argbuf;             /* KERN_PROCARGS2 buffer, kern.argmax bytes */
-    size_t argmax;
+    st_dw_args args;          /* KERN_PROCARGS2 buffer (darwin_args.c) */
     st_dw_sys sys;            /* system reads and units (darwin_sys.c) */
 };
 
@@ -166,7 +163,7 @@ static void darwin_close(st_backend *b)
         return;
     free(b->snap);
     free(b->nodes);
-    free(b->argbuf);
+    st_dw_args_free(&b->args);
     free(b);
 }
 
@@ -413,59 +410,6 @@ static int darwin_read_system(st_backend *b, st_sys_mem *out, st_error *err)
     return st_dw_read_system(&b->sys, out, err);
 }
 
-/* Join argv from a KERN_PROCARGS2 buffer: int argc, the exec path, NUL
- * padding, then argc NUL-terminated strings (then the environment).  The
- * buffer is bounded by n whatever it holds.  0 when at least one byte of
- * argv was found, -1 when the buffer is malformed. */
-static int join_procargs2(const char *p, size_t n, char *buf, size_t len)
-{
-    int argc;
-    size_t i = sizeof argc, o = 0;
-
-    if (n < sizeof argc)
-        return -1;
-    memcpy(&argc, p, sizeof argc);
-    if (argc <= 0)
-        return -1;
-    while (i < n && p[i] != '\0') /* exec path */
-        i++;
-    while (i < n && p[i] == '\0')
-        i++;
-    for (int a = 0; a < argc && i < n; a++) {
-        if (a > 0 && o + 1 < len)
-            buf[o++] = ' ';
-        for (; i < n && p[i] != '\0'; i++)
-            if (o + 1 < len)
-                buf[o++] = p[i];
-        i++;
-    }
-    buf[o] = '\0';
-    return o > 0 ? 0 : -1;
-}
-
-static int read_procargs2(st_backend *b, int32_t pid, char *buf, size_t len)
-{
-    int mib[3] = {CTL_KERN, KERN_PROCARGS2, (int)pid};
-    size_t n;
-
-    if (!b->argbuf) {
-        int mib_max[2] = {CTL_KERN, KERN_ARGMAX};
-        int argmax = 0;
-        size_t alen = sizeof argmax;
-        if (sysctl(mib_max, 2, &argmax, &alen, NULL, 0) != 0 || argmax < 4096 ||
-            (unsigned)argmax > ARGMAX_LIMIT)
-            argmax = ARGMAX_FALLBACK;
-        b->argbuf = malloc((size_t)argmax);
-        if (!b->argbuf)
-            return -1;
-        b->argmax = (size_t)argmax;
-    }
-    n = b->argmax;
-    if (sysctl(mib, 3, b->argbuf, &n, NULL, 0) != 0 || n > b->argmax)
-        return -1;
-    return join_procargs2(b->argbuf, n, buf, len);
-}
-
 static int darwin_command(st_backend *b, st_proc_id id, char *buf, size_t len, st_error *err)
 {
     struct kinfo_proc kp;
@@ -478,7 +422,7 @@ static int darwin_command(st_backend *b, st_proc_id id, char *buf, size_t len, s
         return st_error_set(err, ST_ESRCH, 0, "no process %d", (int)id.pid);
     /* argv (own processes, or root); else the executable's path; else the
      * short name.  Every read comes before the identity check. */
-    got = read_procargs2(b, id.pid, buf, len) == 0;
+    got = st_dw_args_command(&b->args, id.pid, buf, len) == 0;
     if (!got) {
         char path[PROC_PIDPATHINFO_MAXSIZE];
         int pl = proc_pidpath(id.pid, path, sizeof path);
@@ -572,6 +516,30 @@ static int darwin_proc_name(st_backend *b, int32_t pid, char *buf, size_t len, s
     return rc;
 }
 
+/* One variable of the environment id was started with, from its
+ * KERN_PROCARGS2 area (darwin_args.c), of the process id still is: the
+ * identity is checked after the read.  A zombie's area is refused as
+ * another user's is (EINVAL): it has exited. */
+static int darwin_environ_var(st_backend *b, st_proc_id id, const char *name, char *buf,
+                              size_t len, st_error *err)
+{
+    struct kinfo_proc kp;
+    int rc, irc;
+
+    if (len)
+        buf[0] = '\0';
+    if (id.pid <= 0)
+        return st_error_set(err, ST_ESRCH, 0, "no process %d", (int)id.pid);
+    rc = st_dw_args_environ(&b->args, id.pid, name, buf, len, err);
+    if ((irc = check_identity(id, &kp, err)) != ST_OK)
+        rc = irc;
+    else if (rc == ST_EPERM && kp.kp_proc.p_stat == SZOMB)
+        rc = st_error_set(err, ST_ESRCH, ESRCH, "process %d has exited", (int)id.pid);
+    if (rc != ST_OK && len)
+        buf[0] = '\0';
+    return rc;
+}
+
 const st_platform st_platform_native = {
     .name = "darwin",
     .footprint_metric = "phys_footprint",
@@ -591,6 +559,7 @@ const st_platform st_platform_native = {
     .identify_parent = darwin_identify_parent,
     .proc_name = darwin_proc_name,
     .thread_group = NULL, /* a thread id is not a pid on macOS */
+    .environ_var = darwin_environ_var,
     .become_subreaper = NULL, /* none: orphans go to launchd (pid 1) */
     .no_gpu_lane = "no GPU lane: Metal memory is part of the footprint on macOS",
     .pressure_is_level = 1,

@@ -150,7 +150,8 @@ typedef struct st_platform {
 
     /* The value of the variable name in the environment that id was
      * started with (Linux: /proc/PID/environ, readable by its own user and
-     * root; the block is read whole up to 1 MiB and parsed by env_block.h),
+     * root; the block is read whole up to 1 MiB and parsed by env_block.h;
+     * macOS: KERN_PROCARGS2's environment, not a restricted process's),
      * NUL-terminated, truncated to len-1: ST_OK (buf "" when it is not
      * set), ST_EPERM when that block is not readable, ST_ESRCH when id is
      * gone.  For -p: a job's $STAGETOP_EVENTS and $STAGELOAD_TRACE are

@@ -184,35 +184,96 @@ static int proc_all(void *oldp, size_t *oldlenp)
     return 0;
 }
 
+/* KERN_PROCARGS2 as XNU answers it (apple-oss-distributions/xnu, tag
+ * xnu-11417.101.15; file:line there).
+ *
+ * The area exec leaves at the top of the new stack, bsd/kern/kern_exec.c:
+ * exec_save_path() writes "executable_path=" and the path with its NUL
+ * (536-575); exec_extract_strings() pads with NULs to the pointer size
+ * (6105-6114), copies the argv strings (6119 ip_startargv), the environment
+ * strings (6236-6266), pads again (6275-6284), and the apple strings follow
+ * (6286-6287 ip_endenvv; exec_add_apple_strings() 6425-6500 always adds
+ * pfz=, stack_guard=, malloc_entropy= and ptr_munge=).  p_argc and
+ * p_argslen (the whole area) are recorded at 5987-5992.
+ *
+ * bsd/kern/kern_sysctl.c, sysctl_procargsx():
+ *  - the copy starts at the path: argslen -= strlen(EXECUTABLE_KEY)
+ *    (1421-1430); the buffer's first word is argc (1358-1360, 1607-1611);
+ *  - a buffer of 4 bytes or less, or more than ARG_MAX + 4: EINVAL
+ *    (1358-1368; the size_t buflen wraps below 4);
+ *  - no such process, or one exiting (proc_find() NULL, kern_proc.c
+ *    2161-2197): EINVAL (1373-1378); a task no longer IPC-active: EINVAL
+ *    (1459-1463) — a zombie here;
+ *  - another uid, the caller not root: EINVAL (1439-1447);
+ *  - a target that is cs_restricted (CS_RESTRICT, kern_cs.c 1738-1742),
+ *    the caller not itself, SIP on, no entitlement: the copy ends after the
+ *    path, its padding and argc strings (1380-1399, 1520-1546);
+ *  - a buffer smaller than the area: the area's LAST buflen bytes
+ *    (1553-1605), so its start is lost;
+ *  - no buffer: the size, argslen + 4 rounded up to 4 (1683-1697). */
+#define XNU_ARG_MAX (1024 * 1024) /* bsd/sys/syslimits.h:75, macOS */
+#define EXEC_KEY "executable_path="
 static int procargs2(int32_t pid, void *oldp, size_t *oldlenp)
 {
+    static const char def_env[] = "PATH=/usr/bin:/bin";
+    static const char apple[] = "pfz=0x7ffffff0c000\0stack_guard=0x3c6f00e2a1b4d700\0"
+                                "malloc_entropy=0x1d2c3b4a59687706,0x2e1f0a9b8c7d6e5f\0"
+                                "ptr_munge=0x5a4b3c2d1e0f9a8b";
     const fake_proc *p = fake_darwin_find(pid);
-    char tmp[1024];
-    size_t n = 0;
+    const size_t klen = strlen(EXEC_KEY);
 
     if (!p || p->other_user || p->zombie)
-        return fail(EINVAL); /* what XNU answers for all three */
-    if (p->raw_args) {
-        n = p->raw_len < sizeof tmp ? p->raw_len : sizeof tmp;
-        memcpy(tmp, p->raw_args, n);
-    } else { /* argc, exec path, NUL padding, argv, environment */
-        static const char env[] = "PATH=/usr/bin:/bin";
-        size_t pl = strlen(p->path) + 1;
-        memcpy(tmp, &p->argc, sizeof p->argc);
-        n = sizeof p->argc;
-        memcpy(tmp + n, p->path, pl);
-        n += pl;
-        memset(tmp + n, 0, 3);
-        n += 3;
-        memcpy(tmp + n, p->args, p->args_len);
-        n += p->args_len;
-        memcpy(tmp + n, env, sizeof env);
-        n += sizeof env;
-    }
-    if (!oldp || *oldlenp < n)
         return fail(EINVAL);
-    memcpy(oldp, tmp, n);
-    *oldlenp = n;
+    if (p->raw_args) { /* malformed bytes, as the test wrote them */
+        if (!oldp || *oldlenp < p->raw_len)
+            return fail(EINVAL);
+        memcpy(oldp, p->raw_args, p->raw_len);
+        *oldlenp = p->raw_len;
+        return 0;
+    }
+    const char *env = p->env ? p->env : def_env;
+    size_t env_len = p->env ? p->env_len : sizeof def_env;
+    size_t cap = klen + strlen(p->path) + 1 + 8 + p->args_len + env_len + 8 + sizeof apple;
+    char *area = malloc(cap);
+    size_t n, argv_end;
+    if (!area)
+        return fail(ENOMEM);
+    memcpy(area, EXEC_KEY, klen);
+    n = klen;
+    memcpy(area + n, p->path, strlen(p->path) + 1);
+    n += strlen(p->path) + 1;
+    while (n % 8)
+        area[n++] = '\0';
+    memcpy(area + n, p->args, p->args_len);
+    n += p->args_len;
+    argv_end = n;
+    memcpy(area + n, env, env_len);
+    n += env_len;
+    while (n % 8)
+        area[n++] = '\0';
+    memcpy(area + n, apple, sizeof apple);
+    n += sizeof apple;
+
+    const char *data = area + klen;
+    size_t argslen = (p->env_restricted ? argv_end : n) - klen;
+    if (!oldp) {
+        *oldlenp = (argslen + sizeof(int) + 3) & ~(size_t)3;
+        free(area);
+        return 0;
+    }
+    if (*oldlenp <= sizeof(int) || *oldlenp - sizeof(int) > XNU_ARG_MAX) {
+        free(area);
+        return fail(EINVAL);
+    }
+    size_t buflen = *oldlenp - sizeof(int);
+    if (buflen < argslen) { /* the end of the area */
+        data += argslen - buflen;
+        argslen = buflen;
+    }
+    memcpy(oldp, &p->argc, sizeof(int));
+    memcpy((char *)oldp + sizeof(int), data, argslen);
+    *oldlenp = argslen + sizeof(int);
+    free(area);
     return 0;
 }
 

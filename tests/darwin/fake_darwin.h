@@ -23,6 +23,12 @@ typedef struct fake_proc {
     int argc;
     const char *raw_args;     /* if set: KERN_PROCARGS2 returns these bytes */
     size_t raw_len;
+    const char *env;          /* the environment execve was given: NUL-ended
+                                 strings, env_len bytes, the test's memory;
+                                 NULL: "PATH=/usr/bin:/bin" */
+    size_t env_len;
+    int env_restricted;       /* CS_RESTRICT: KERN_PROCARGS2 leaves the
+                                 environment out (fake_darwin.c says where) */
     uint64_t footprint, resident, peak;
     /* CPU in Mach time units (the knobs' time base), page-ins; own and of
      * reaped children (ri_child_*) */
