@@ -441,6 +441,21 @@ static int darwin_command(st_backend *b, st_proc_id id, char *buf, size_t len, s
     return ST_OK;
 }
 
+/* The group's live members, from the discovery's snapshot (kinfo_proc's
+ * e_pgid is the process's p_pgrpid: bsd/kern/kern_sysctl.c:1077). */
+static int darwin_group_members(st_backend *b, int32_t pgid, st_proc_vec *out, st_error *err)
+{
+    int rc = take_snapshot(b, err);
+    st_proc_vec_clear(out);
+    for (size_t i = 0; rc == ST_OK && i < b->snap_n; i++) {
+        const struct kinfo_proc *kp = &b->snap[i];
+        st_proc_ref ref = {{kp->kp_proc.p_pid, start_token(kp)}, kp->kp_eproc.e_ppid};
+        if (kp->kp_eproc.e_pgid == pgid && ref.id.pid > 0 && kp->kp_proc.p_stat != SZOMB)
+            rc = st_proc_vec_push(out, &ref, err);
+    }
+    return rc;
+}
+
 static int darwin_list_all(st_backend *b, st_proc_vec *out, st_error *err)
 {
     int rc = take_snapshot(b, err);
@@ -549,6 +564,7 @@ const st_platform st_platform_native = {
     .identify = darwin_identify,
     .descendants = darwin_descendants,
     .discovery = darwin_discovery,
+    .group_members = darwin_group_members,
     .read_proc = darwin_read_proc,
     .release = NULL,
     .read_system = darwin_read_system,

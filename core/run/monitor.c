@@ -112,6 +112,8 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         st_peak_bind(&m->job.peak, plat, m->b); /* zombie peaks (macOS) */
         if (m->job.subreaper) /* its orphans re-parent to us: they are the job's */
             (void)st_tree_adopt_orphans_of(&m->tree, (int32_t)getpid(), NULL);
+        else /* no subreaper (macOS): its orphans are found by the group it leads */
+            (void)st_tree_adopt_group(&m->tree, pid);
         m->job.peak.rates = &m->tree.rates;     /* reaped children's last CPU and page-ins */
     } else if ((rc = st_monitor_attach(m, pid, &o->guard, err)) != ST_OK)
         goto fail_tree;

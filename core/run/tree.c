@@ -143,6 +143,37 @@ static int discover_adopted(st_tree *t, st_error *err)
     return rc;
 }
 
+/* The launched job's process group, where no subreaper adopts its orphans
+ * (macOS): each process of the group that started no earlier than the
+ * root (the usual `cmd &` orphan, re-parented to launchd) and what lies
+ * under it.  A start token older than the root's is not the job's. */
+static int discover_group(st_tree *t, st_error *err)
+{
+    st_proc_vec grp = {0}, part = {0};
+    int rc = ST_OK;
+    if (t->plat->group_members(t->b, t->group, &grp, NULL) == ST_OK)
+        for (size_t k = 0; k < grp.len && rc == ST_OK; k++) {
+            st_proc_id id = grp.v[k].id;
+            if (id.start < t->root.start || vec_has(&t->scratch, id) ||
+                t->plat->descendants(t->b, id, &part, NULL) != ST_OK)
+                continue;
+            for (size_t j = 0; j < part.len && rc == ST_OK; j++)
+                if (!vec_has(&t->scratch, part.v[j].id))
+                    rc = st_proc_vec_push(&t->scratch, &part.v[j], err);
+        }
+    st_proc_vec_free(&part);
+    st_proc_vec_free(&grp);
+    return rc;
+}
+
+int st_tree_adopt_group(st_tree *t, int32_t pgid)
+{
+    if (!t->plat->group_members || pgid <= 0)
+        return ST_ENOTSUP;
+    t->group = pgid;
+    return ST_OK;
+}
+
 int st_tree_adopt_orphans_of(st_tree *t, int32_t pid, st_error *err)
 {
     int rc = t->plat->identify(t->b, pid, &t->reaper, err);
@@ -178,6 +209,8 @@ static int discover_all(st_tree *t, double now_s, st_error *err)
     if (!t->root_alive && (rc = discover_orphans(t, 1, err)) != ST_OK)
         return rc;
     if (t->has_reaper && (rc = discover_adopted(t, err)) != ST_OK)
+        return rc;
+    if (t->group > 0 && (rc = discover_group(t, err)) != ST_OK)
         return rc;
     if ((rc = reserve(t, t->scratch.len, err)) != ST_OK)
         return rc;

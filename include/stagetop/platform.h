@@ -89,6 +89,14 @@ typedef struct st_platform {
      * one each).  Optional (NULL: every call reads afresh). */
     void (*discovery)(st_backend *b, int begin);
 
+    /* Replace *out with every live process of process group pgid (each with
+     * its identity and ppid), from the discovery's view of the process
+     * table.  For a platform without a subreaper (macOS), so that a launched
+     * job's orphans, re-parented to launchd, are still found
+     * (st_tree_adopt_group).  Optional (NULL: Linux, whose subreaper
+     * adopts them). */
+    int (*group_members)(st_backend *b, int32_t pgid, st_proc_vec *out, st_error *err);
+
     /* Memory of one process.  ST_ESRCH when it is gone or its pid now
      * belongs to another process; ST_EPERM when the kernel refuses. */
     int (*read_proc)(st_backend *b, st_proc_id id, st_proc_mem *out, st_error *err);

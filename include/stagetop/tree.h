@@ -114,6 +114,7 @@ typedef struct st_tree {
     st_tree_rates rates;     /* CPU, page-ins */
     st_proc_id reaper;       /* st_tree_adopt_orphans_of (has_reaper) */
     int has_reaper;
+    int32_t group;           /* st_tree_adopt_group: the launched job's group, or 0 */
     st_tree_share share;     /* the footprint counted once (tree_share.c) */
 } st_tree;
 
@@ -136,6 +137,14 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err);
  * launched) other than pid itself, and its descendants, members: the job's
  * orphans re-parent to it.  ST_ESRCH / ST_EPERM from identify. */
 int st_tree_adopt_orphans_of(st_tree *t, int32_t pid, st_error *err);
+
+/* Where no subreaper adopts the job's orphans (macOS): make every process
+ * of process group pgid (the group stagetop made the launched job lead)
+ * that started no earlier than the root, and its descendants, members; an
+ * orphan that left the group (setsid, setpgid) is still lost.  Never for
+ * -p: a root that does not lead its group would adopt its siblings.
+ * ST_ENOTSUP where the platform lists no group (group_members NULL). */
+int st_tree_adopt_group(st_tree *t, int32_t pgid);
 
 /* Force a discovery on the next st_tree_sample. */
 void st_tree_rediscover(st_tree *t);

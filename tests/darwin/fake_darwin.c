@@ -89,10 +89,13 @@ fake_proc *fake_darwin_add(int32_t pid, int32_t ppid, uint64_t start_us, const c
         F.v = nv;
         F.cap = nc;
     }
+    const fake_proc *parent = fake_darwin_find(ppid);
+    int32_t pgid = parent ? parent->pgid : pid;
     p = &F.v[F.n++];
     memset(p, 0, sizeof *p);
     p->pid = pid;
     p->ppid = ppid;
+    p->pgid = pgid;
     p->start_us = start_us;
     snprintf(p->comm, sizeof p->comm, "%s", name);
     snprintf(path, sizeof path, "/usr/bin/%.200s", name);
@@ -149,6 +152,7 @@ static void fill_kinfo(const fake_proc *p, struct kinfo_proc *kp)
     kp->kp_proc.p_stat = p->zombie ? SZOMB : SRUN;
     memcpy(kp->kp_proc.p_comm, p->comm, sizeof kp->kp_proc.p_comm);
     kp->kp_eproc.e_ppid = p->ppid;
+    kp->kp_eproc.e_pgid = p->pgid; /* bsd/kern/kern_sysctl.c:1077 (p->p_pgrpid) */
     kp->kp_eproc.e_ucred.cr_uid = p->other_user ? 0 : 501;
 }
 

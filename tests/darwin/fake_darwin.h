@@ -14,6 +14,11 @@
 /* One scripted process. */
 typedef struct fake_proc {
     int32_t pid, ppid;
+    int32_t pgid;             /* e_pgid: the parent's at fake_darwin_add, as
+                                 fork enters the child in its parent's group
+                                 (xnu-11417.101.15 bsd/kern/kern_fork.c:1012,
+                                 pgrp_enter_locked); its own pid without a
+                                 parent; a test sets it for setpgid/setsid */
     uint64_t start_us;        /* p_starttime in microseconds (wall clock) */
     uint64_t start_abs;       /* ri_proc_start_abstime (monotonic); 0: start_us * 1000 */
     char comm[17];            /* p_comm (MAXCOMLEN + 1) */

@@ -155,12 +155,65 @@ static void one_snapshot_per_discovery(void **state)
     st_tree_free(&t);
 }
 
+/* No subreaper on a Mac: `stagetop -- sh -c 'sh -c "work &"; sleep 9'`, the
+ * middle shell exits before any discovery saw work, whose parent is then
+ * launchd.  The root (300) leads the group stagetop made (setpgid in
+ * jobctl.c), which work inherited (kern_fork.c:1012), so the group finds
+ * it; a process of the group older than the root, and one that left it
+ * (setsid), are not adopted.  Without st_tree_adopt_group (-p) it is lost. */
+static void orphan_found_by_group(void **state)
+{
+    st_backend *b = *state;
+    st_tree t, p;
+    st_sample s;
+    st_error err;
+
+    add(300, 50, T0 + 100 * SEC, "sh", 2 * MIB)->pgid = 300;
+    add(310, 300, T0 + 101 * SEC, "sleep", 1 * MIB);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(st_tree_init(&t, P, b, 300, 0, &err), ST_OK);
+    assert_int_equal(st_tree_init(&p, P, b, 300, 0, &err), ST_OK);
+    assert_int_equal(st_tree_adopt_group(&t, 300), ST_OK);
+    assert_int_equal(st_tree_sample(&t, 0.0, &s, &err), ST_OK);
+    assert_int_equal(s.procs, 2);
+    assert_int_equal(st_tree_sample(&p, 0.0, &s, &err), ST_OK);
+
+    add(301, 300, T0 + 102 * SEC, "sh", 1 * MIB);          /* the middle shell */
+    add(302, 301, T0 + 103 * SEC, "work", 200 * MIB);      /* its worker, in group 300 */
+    add(303, 302, T0 + 104 * SEC, "helper", 30 * MIB);     /* and the worker's child */
+    add(304, 301, T0 + 103 * SEC, "daemon", 50 * MIB)->pgid = 304; /* setsid: its own group */
+    add(305, 1, T0 + 50 * SEC, "older", 70 * MIB)->pgid = 300; /* the group's, but older than the root */
+    assert_int_equal(fake_darwin_exit(301), 0);            /* 302 and 304 go to launchd */
+    assert_int_equal(fake_darwin_remove(301), 0);          /* reaped */
+    assert_int_equal(fake_darwin_find(302)->ppid, 1);
+
+    assert_int_equal(st_tree_sample(&t, 1.0, &s, &err), ST_OK);
+    assert_true(is_member(&t, id_of(302)) && is_member(&t, id_of(303)));
+    assert_false(is_member(&t, id_of(304)));
+    assert_false(is_member(&t, id_of(305)));
+    assert_int_equal(s.procs, 4); /* 300, 310, 302, 303 */
+    assert_true(s.footprint == (2 + 1 + 200 + 30) * MIB);
+    assert_int_equal(st_tree_sample(&p, 1.0, &s, &err), ST_OK); /* -p: no group */
+    assert_false(is_member(&p, id_of(302)));
+    assert_int_equal(s.procs, 2);
+    /* the root exits: the adopted worker stays a member, as any member does */
+    assert_int_equal(fake_darwin_remove(310), 0);
+    assert_int_equal(fake_darwin_exit(300), 0);
+    assert_int_equal(fake_darwin_remove(300), 0);
+    assert_int_equal(st_tree_sample(&t, 2.0, &s, &err), ST_OK);
+    assert_true(is_member(&t, id_of(302)) && is_member(&t, id_of(303)));
+    assert_int_equal(s.procs, 2);
+    st_tree_free(&t);
+    st_tree_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(root_exits_before_its_children, setup_job, teardown),
         cmocka_unit_test_setup_teardown(middle_member_exits, setup_job, teardown),
         cmocka_unit_test_setup_teardown(one_snapshot_per_discovery, setup_job, teardown),
+        cmocka_unit_test_setup_teardown(orphan_found_by_group, setup_job, teardown),
     };
     return cmocka_run_group_tests_name("darwin tree (XNU exit and re-parenting)", tests, NULL, NULL);
 }
