@@ -69,10 +69,13 @@ int cli_headless(st_monitor *m, const cli_args *a);
 /* The watch command line into a (tui/cli_args.c): 0, or CLI_EXIT_USAGE
  * (said on stderr); --help and --version (version_text) print and exit. */
 int cli_parse_args(int argc, char **argv, cli_args *a, const char *version_text);
-/* Start the job a->cmd (tui/cli_spawn.c): with a screen, stdin /dev/null
- * and its output to the job log (its name into logpath); headless, the
- * terminal's foreground when stagetop has it.  0, or CLI_EXIT_WATCH (said). */
+/* Start the job a->cmd (tui/cli_spawn.c), held before its exec: with a
+ * screen, stdin /dev/null and its output to the job log (its name into
+ * logpath); headless, the terminal's foreground when stagetop has it.  0,
+ * or CLI_EXIT_WATCH (said).  cli_release_job lets it run (once its start
+ * is recorded), st_job_abandon ends it unrun. */
 int cli_spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen);
+void cli_release_job(const cli_args *a, st_job *job);
 /* Watch a tree, with the screen or headless, to the end of the run
  * (tui/cmd_watch.c); returns the exit code. */
 int cli_watch(cli_args *a);

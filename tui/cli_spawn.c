@@ -41,7 +41,9 @@ static char **job_env(const char *events, char **own)
     return env;
 }
 
-/* Start the job with its own environment and files, stagetop's untouched:
+/* Start the job, held before its exec (st_spawn_opts.hold: cli_release_job
+ * lets it run once its start is recorded), with its own environment and
+ * files, stagetop's untouched:
  * with a screen, stdin is /dev/null and its output goes to the job log;
  * headless with --jsonl, its stdout goes to stagetop's stderr (stdout
  * carries the records, stagetop's alone); headless on a terminal where
@@ -56,6 +58,7 @@ int cli_spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
     memset(job, 0, sizeof *job);
     job->grace_s = a->mon.grace_s;
     st_spawn_opts_init(&so);
+    so.hold = 1;
     if (!a->headless) {
         if ((logfd = cli_open_job_log(a, logpath, loglen)) < 0)
             return CLI_EXIT_WATCH;
@@ -78,13 +81,10 @@ int cli_spawn_job(cli_args *a, st_job *job, char *logpath, size_t loglen)
         goto out;
     }
     so.envp = env;
-    if (st_job_spawn_with(job, a->cmd, &so, &e) != ST_OK) {
+    if (st_job_spawn_with(job, a->cmd, &so, &e) != ST_OK)
         cli_say("%s", e.msg);
-    } else { /* where it runs (its cgroup, or why none): stderr, or the job's log */
+    else
         rc = 0;
-        if (logfd < 0) /* with a screen: the closing summary says it ("ran in") */
-            cli_say("job %ld runs in %s", (long)job->pid, job->peak.grp.where);
-    }
 out:
     free(env);
     free(own);
@@ -93,4 +93,17 @@ out:
     if (logfd >= 0)
         close(logfd);
     return rc;
+}
+
+/* The start is recorded: the held job runs now.  Headless, where it runs
+ * (its cgroup, or why none); with a screen the closing summary says it
+ * ("ran in").  An exec that fails only now (a bad #! line) is said; the
+ * job then exits 127 and the watch ends with it. */
+void cli_release_job(const cli_args *a, st_job *job)
+{
+    st_error e;
+    if (st_job_release(job, a->cmd[0], &e) != ST_OK)
+        cli_say("%s", e.msg);
+    else if (a->headless)
+        cli_say("job %ld runs in %s", (long)job->pid, job->peak.grp.where);
 }

@@ -1,10 +1,8 @@
 /* cmd_watch.c: watching a tree (-p PID, -- CMD, or one picked): the
  * screen or headless mode, from the checks before anything starts to the
  * closing summary; the terminal and the job restored before it returns. */
-#include <errno.h>
 #include <locale.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,19 +56,6 @@ void cli_scope(st_monitor *m, const cli_args *a)
 }
 
 
-/* The monitor could not open after the job was started (its start record
- * could not be written: stdout a closed pipe or a full device): the job's
- * group is killed and its root reaped before stagetop exits, so no job runs
- * on with no watcher and no guard, and its events directory goes only
- * after it. */
-static void abandon_job(st_job *job)
-{
-    if (job->pid <= 0)
-        return;
-    (void)kill(-(pid_t)job->pid, SIGKILL);
-    while (waitpid((pid_t)job->pid, NULL, 0) < 0 && errno == EINTR)
-        ;
-}
 int cli_watch(cli_args *a)
 {
     const st_platform *plat = &st_platform_native;
@@ -138,14 +123,16 @@ int cli_watch(cli_args *a)
            : st_error_set(&e, ST_ENOMEM, 0, "out of memory");
     if (rc != ST_OK) {
         st_monitor_free(m);
-        if (a->cmd) { /* never a job left running unwatched (its start record could not be written) */
-            abandon_job(&job);
+        if (a->cmd) { /* its start could not be recorded: the held job never runs */
+            st_job_abandon(&job);
             cli_log_drop_empty(logpath, a->job_log != NULL); /* nor an empty log of it */
         }
         cli_job_events_end(&jev, 0, 0);
-        cli_say("%s%s", e.msg, a->cmd ? " (the job was stopped: it ran unwatched for no longer than this)" : "");
+        cli_say("%s%s", e.msg, a->cmd ? " (the job was not started)" : "");
         return e.code == ST_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_WATCH;
     }
+    if (a->cmd)
+        cli_release_job(a, &job);
     tui_outputs_bind(&outs, m);
     a->outs = to.outs = &outs;
     if (!a->cmd)

@@ -109,6 +109,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         goto fail_backend;
     if (launched_job) {
         m->job = *launched_job;
+        m->job.gate_fd = m->job.exec_fd = -1; /* a held job's gate stays its caller's */
         st_peak_bind(&m->job.peak, plat, m->b); /* zombie peaks (macOS) */
         if (m->job.subreaper) /* its orphans re-parent to us: they are the job's */
             (void)st_tree_adopt_orphans_of(&m->tree, (int32_t)getpid(), NULL);

@@ -41,6 +41,8 @@ typedef struct st_job {
     int subreaper;        /* launched where the platform can: stagetop reaps its orphans */
     int stop_sig;         /* ST_JOB_STOPPED: the signal that stopped the root */
     int tty_fd;           /* >= 0: the terminal whose foreground the job holds (headless) */
+    int gate_fd;          /* >= 0: held before exec (st_spawn_opts.hold): the gate's write end */
+    int exec_fd;          /* >= 0: held: where the child says its exec failed (EOF: it ran) */
 } st_job;
 
 /* A tree is "wide" when it contains stagetop or holds more than
@@ -67,6 +69,8 @@ typedef struct st_spawn_opts {
     int fd_err;         /* ... stderr */
     int tty_fd;         /* >= 0: a terminal whose foreground the job's group gets, as a
                            shell gives it (st_job_poll gives it back when the job ends) */
+    int hold;           /* 1: the child waits, set up and in its own group (cgroup), before
+                           exec, until st_job_release; st_job_abandon: it never runs */
 } st_spawn_opts;
 void st_spawn_opts_init(st_spawn_opts *o); /* all inherited, no terminal */
 
@@ -82,6 +86,23 @@ void st_spawn_opts_init(st_spawn_opts *o); /* all inherited, no terminal */
  * stagetop reaps leaves its kernel peak in job->peak (core/run/peak.c). */
 int st_job_spawn(st_job *job, char *const argv[], st_error *err);
 int st_job_spawn_with(st_job *job, char *const argv[], const st_spawn_opts *o, st_error *err);
+/* A held job (o->hold): nothing of the command has run yet.  The child is
+ * forked, in its process group and cgroup, its files and environment in
+ * place, and blocks reading a close-on-exec pipe.  A command that execvp
+ * would surely not find or may not run (none on PATH, not executable, a
+ * directory) is refused by st_job_spawn_with as without hold, before
+ * anything is written.  The job's pid is known, so a start record naming
+ * it can be written before the command runs; then:
+ * st_job_release lets it exec and waits until it has (or failed: a bad #!
+ * line, ...: "cannot run 'NAME': reason", the child exits 127 and
+ * st_job_poll reaps it); without a held child it does nothing (ST_OK).
+ * st_job_abandon ends a launched job that must not run on (the start
+ * could not be recorded): a held child is killed before its exec (it also
+ * exits on its own when the gate closes: stagetop's death never releases
+ * it), a released one with its whole group; the root is reaped, the
+ * terminal and the cgroup given up.  Nothing is left running. */
+int st_job_release(st_job *job, const char *name, st_error *err);
+void st_job_abandon(st_job *job);
 /* Give a terminal's foreground back to stagetop's group, if the job held it. */
 void st_job_release_terminal(st_job *job);
 /* While the job is stopped (paused, or ^Z), the terminal it was given is

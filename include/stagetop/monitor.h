@@ -54,7 +54,9 @@ void st_monitor_free(st_monitor *m);
 
 /* Open the backend, start watching pid (launched: 1 if job was spawned by
  * st_job_spawn into *job_or_null), open the record stream and write its
- * start record.  ST_ESRCH / ST_EPERM / ST_EIO with a clear message. */
+ * start record.  ST_ESRCH / ST_EPERM / ST_EIO with a clear message.  A
+ * held job (st_spawn_opts.hold) stays held: its caller releases it
+ * (st_job_release) once this has succeeded, or abandons it. */
 int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opts *o,
                     int32_t pid, const st_job *launched_job, double now, st_error *err);
 

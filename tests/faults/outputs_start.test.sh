@@ -44,17 +44,107 @@ check "--report r2.md --plot r2.svg (the report's own chart): runs" \
     sh -c "[ $rc -eq 0 ] && [ -e '$T/ran' ] && grep -q '<svg' '$T/r2.svg'"
 
 # --- stdout fails at the start (issue 30 item 1) ---------------------------
-# --jsonl into a full device: the start record cannot be written.  The job
-# kept running with no watcher and no guard; it must be gone when stagetop
-# exits (exit 1).
+# The start record cannot be written: stdout a full device, or a pipe whose
+# reader has gone (`| true` once true has exited).  The job is held before
+# its exec until its start is recorded, so its first act (a marker file)
+# never happens: stagetop exits 1 saying so, no process of the job is left
+# (its argv, unique to this test, is looked for: the held child's too), and
+# its events directory (in TMPDIR) is gone.
+mkdir "$T/tmp"
 secs=$((700 + $$ % 50))
+none_running() { ! pgrep -a -f "$1"; } # (pgrep's caller, not an sh -c naming it)
+unrun() { # description, marker, stderr file, exit status
+    check "$1: stagetop exits 1 saying the job was not started ($4)" \
+        sh -c "[ $4 -eq 1 ] && grep -q 'the job was not started' '$3'"
+    check "$1: the job never ran (no marker)" test ! -e "$2"
+    check "$1: no process of the job left" none_running "$2"
+    check "$1: its events directory is gone" sh -c "[ -z \"\$(ls -A '$T/tmp')\" ]"
+    pkill -KILL -f "$2" 2>/dev/null || :
+}
 if [ -c /dev/full ]; then
-    "$STAGETOP" --headless --jsonl -- sh -c "sleep $secs" >/dev/full 2>"$T/full.err" &
+    TMPDIR="$T/tmp" "$STAGETOP" --headless --jsonl -- \
+        sh -c "touch '$T/full.m'; sleep $secs" >/dev/full 2>"$T/full.err" &
     wait_bounded $! 60; rc=$?
-    check "--jsonl > /dev/full: stagetop exits 1 saying why ($rc)" \
-        sh -c "[ $rc -eq 1 ] && grep -q 'the job was stopped' '$T/full.err'"
-    check "--jsonl > /dev/full: no job left running" sh -c "! pgrep -x -f 'sleep $secs' >/dev/null"
-    pkill -x -f "sleep $secs" 2>/dev/null || :
+    unrun "--jsonl > /dev/full" "$T/full.m" "$T/full.err" $rc
 else
     skip "--jsonl > /dev/full" "this system has no /dev/full (Linux's full device)"
 fi
+TMPDIR="$T/tmp" ERR="$T/pipe.err" $PY -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)  # the reader has gone: as `| true` once true has exited
+sys.exit(subprocess.call(sys.argv[1:], stdout=w, stderr=open(os.environ["ERR"], "w")))
+' "$STAGETOP" --headless --jsonl -- sh -c "touch '$T/pipe.m'; sleep $secs" &
+wait_bounded $! 60; rc=$?
+unrun "--jsonl | true (the reader gone)" "$T/pipe.m" "$T/pipe.err" $rc
+# A reader that leaves while stagetop is writing the start: stdout a full
+# pipe, so the start record's write blocks; once stagetop is seen blocked in
+# it, and either the marker exists (the job ran) or stagetop's child is still
+# stagetop (held before its exec), the reader closes the pipe.
+cat >"$T/full_pipe.py" <<'PYEOF'
+import os, subprocess, sys, time
+marker, err, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+r, w = os.pipe()
+os.set_blocking(w, False)
+try:
+    while True:
+        os.write(w, b"x" * 4096)
+except BlockingIOError:
+    pass
+os.set_blocking(w, True)
+p = subprocess.Popen(argv, stdout=w, stderr=open(err, "w"))
+os.close(w)
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+def blocked_writing():
+    return ("pipe_write" in read("/proc/%d/wchan" % p.pid)
+            or read("/proc/%d/syscall" % p.pid).startswith(("1 0x1 ", "64 0x1 ")))
+def held():
+    own = os.path.realpath(argv[0])
+    for c in read("/proc/%d/task/%d/children" % (p.pid, p.pid)).split():
+        try:
+            if os.path.realpath("/proc/%s/exe" % c) == own:
+                return True
+        except OSError:
+            pass
+    return False
+end = time.time() + 60
+while p.poll() is None and time.time() < end:
+    if blocked_writing() and (os.path.exists(marker) or held()):
+        break
+    time.sleep(0.02)
+print("held" if held() else "ran" if os.path.exists(marker) else "neither")
+os.close(r)
+try:
+    sys.exit(p.wait(60))
+except subprocess.TimeoutExpired:
+    p.kill()
+    sys.exit(125)
+PYEOF
+TMPDIR="$T/tmp" $PY "$T/full_pipe.py" "$T/block.m" "$T/block.err" \
+    "$STAGETOP" --headless --jsonl -- sh -c "touch '$T/block.m'; sleep $secs" >"$T/block.out" &
+wait_bounded $! 120; rc=$?
+unrun "--jsonl into a full pipe whose reader then leaves ($(cat "$T/block.out"))" "$T/block.m" "$T/block.err" $rc
+
+# and a stdout that can be written still runs the job
+TMPDIR="$T/tmp" "$STAGETOP" --headless --jsonl -- sh -c "touch '$T/ok.m'" >"$T/ok.jsonl" 2>"$T/ok.err"; rc=$?
+check "--jsonl to a file: runs (exit $rc), the marker made, start and end recorded" \
+    sh -c "[ $rc -eq 0 ] && [ -e '$T/ok.m' ] && head -1 '$T/ok.jsonl' | grep -q '\"type\":\"start\"' &&
+           tail -1 '$T/ok.jsonl' | grep -q '\"type\":\"end\"'"
+check "... its events directory is gone" sh -c "[ -z \"\$(ls -A '$T/tmp')\" ]"
+# a command that cannot run is still refused before anything is written
+TMPDIR="$T/tmp" "$STAGETOP" --headless --jsonl -- "stagetop-no-such-cmd-$$" >"$T/nf.jsonl" 2>"$T/nf.err"; rc=$?
+check "a command not found: exit 1, 'cannot run ...: No such file', no record ($rc)" \
+    sh -c "[ $rc -eq 1 ] && grep -q \"cannot run 'stagetop-no-such-cmd-$$': No such file\" '$T/nf.err' &&
+           [ ! -s '$T/nf.jsonl' ] && [ -z \"\$(ls -A '$T/tmp')\" ]"
+# an exec that fails only once released (a #! naming no interpreter): said,
+# and the job's exit 127 ends the run, its start and end recorded
+printf '#!%s/no-such-interpreter\n' "$T" >"$T/bad.sh"; chmod +x "$T/bad.sh"
+TMPDIR="$T/tmp" "$STAGETOP" --headless --jsonl -- "$T/bad.sh" >"$T/bad.jsonl" 2>"$T/bad.err"; rc=$?
+check "a bad #! line: exit 127, 'cannot run', the record ends ($rc)" \
+    sh -c "[ $rc -eq 127 ] && grep -q \"cannot run '$T/bad.sh': No such file\" '$T/bad.err' &&
+           tail -1 '$T/bad.jsonl' | grep -q '\"type\":\"end\"'"
