@@ -277,6 +277,7 @@ char tui_event_letter(int kind)
     case ST_EV_KILL: return 'K';
     case ST_EV_EXIT: return 'X';
     case ST_EV_BUDGET: return 'B';
+    case ST_EV_SLEEP: return 'Z';
     default: return '?';
     }
 }
@@ -287,7 +288,7 @@ static int event_rank(int kind)
 {
     switch (kind) {
     case ST_EV_MARK: case ST_EV_PAUSE: case ST_EV_RESUME: case ST_EV_KILL: case ST_EV_EXIT:
-    case ST_EV_BUDGET:
+    case ST_EV_BUDGET: case ST_EV_SLEEP:
         return 3;
     case ST_EV_STAGE:
         return 2;
@@ -303,7 +304,7 @@ static const char *event_text(const st_event *e, size_t *len)
         *len = strnlen(e->stage, sizeof e->stage);
         return e->stage;
     }
-    if (e->kind == ST_EV_MARK && e->note[0]) {
+    if ((e->kind == ST_EV_MARK || e->kind == ST_EV_SLEEP) && e->note[0]) {
         *len = strnlen(e->note, sizeof e->note);
         return e->note;
     }

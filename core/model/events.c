@@ -14,7 +14,7 @@ static const char *const kind_names[] = {
     [ST_EV_STAGE] = "stage",   [ST_EV_LOAD] = "load",     [ST_EV_RELOAD] = "reload",
     [ST_EV_RELEASE] = "release", [ST_EV_MARK] = "mark",   [ST_EV_PAUSE] = "pause",
     [ST_EV_RESUME] = "resume", [ST_EV_KILL] = "kill",     [ST_EV_EXIT] = "exit",
-    [ST_EV_BUDGET] = "budget",
+    [ST_EV_BUDGET] = "budget", [ST_EV_SLEEP] = "sleep",
 };
 
 const char *st_event_kind_name(int kind)

@@ -18,6 +18,7 @@ static const st_plot_ev_style EVS[ST_EV_OTHER + 1] = {
     [ST_EV_KILL] = {"kill", "#cf222e", 'x', 1},
     [ST_EV_EXIT] = {"exit", "#24292f", 'o', 1},
     [ST_EV_BUDGET] = {"budget", "#cf222e", 'O', 1},
+    [ST_EV_SLEEP] = {"sleep", "#6e7781", 's', 1},
     [ST_EV_OTHER] = {"other", "#8c959f", 'o', 0},
 };
 /* A closed path through n points (or open, for strokes). */

@@ -161,6 +161,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         goto fail_all;
     st_monitor_env_follow(m, o->interval); /* -p: the stage files its environment names */
     m->t0 = now;
+    m->slept = st_slept_total();
     m->next_k = 0;
     m->stride = 1;
     m->gpu_next = now;
@@ -189,6 +190,7 @@ fail_backend:
 void st_monitor_start(st_monitor *m, double now)
 {
     m->t0 = now;
+    m->slept = st_slept_total();
     m->next_k = 0;
     m->gpu_next = now;
 }
@@ -371,6 +373,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     }
     if (m->follow || m->job_follow)
         st_monitor_poll_follow(m, now);
+    st_monitor_note_sleep(m, t_ms_at(m, now));
     memset(&s, 0, sizeof s);
     s.t_ms = t_ms_at(m, now);
     rc = st_tree_sample(&m->tree, now, &s, err);

@@ -45,7 +45,7 @@ void st_monitor_note_record_error(st_monitor *m, const st_error *e)
 static int own_kind(int kind)
 {
     return kind == ST_EV_PAUSE || kind == ST_EV_RESUME || kind == ST_EV_KILL || kind == ST_EV_EXIT ||
-           kind == ST_EV_BUDGET;
+           kind == ST_EV_BUDGET || kind == ST_EV_SLEEP;
 }
 
 /* List, summary, record stream: the one path every event takes.  Memory

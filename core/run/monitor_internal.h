@@ -33,6 +33,7 @@ struct st_monitor {
     st_sample last;          /* latest sample */
     int has_last;
     double cpu_per_sample;   /* stagetop's CPU seconds per sample, smoothed */
+    double slept;            /* st_slept_total() at the last sample (-1: unknown) */
     st_guard guard;          /* budget policy (active when guard_on) */
     int guard_on;
     st_guard_verdict verdict;/* the last limit crossed */
@@ -83,6 +84,9 @@ void st_monitor_finish_follow(st_monitor *m, double now);
  * deadlines per sample (m->stride) while one costs over half its period,
  * halve them back when cheap; ST_WARN_PACE says it. */
 void st_monitor_pace(st_monitor *m);
+/* The machine slept since the last sample (monitor_pace.c): a "sleep" event
+ * at t_ms, the sample's. */
+void st_monitor_note_sleep(st_monitor *m, uint32_t t_ms);
 /* The record's name taken by another file (monitor_out.c): 1 and the name
  * beside it the trace goes to instead (alt), or 0. */
 #define ST_REC_ALT_MAX 4200

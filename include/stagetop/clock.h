@@ -7,8 +7,16 @@
 
 #include <time.h>
 
-/* Monotonic seconds (CLOCK_MONOTONIC). */
+/* The run's seconds: monotonic, and stopped while the machine sleeps
+ * (Linux CLOCK_MONOTONIC; macOS CLOCK_UPTIME_RAW, mach_absolute_time's), the
+ * clock of Python's time.monotonic() on both, so job-side stamps agree. */
 double st_now(void);
+/* The name of st_now()'s clock ("CLOCK_MONOTONIC", "CLOCK_UPTIME_RAW"). */
+const char *st_now_clock_name(void);
+/* Seconds the machine has slept since it booted (Linux CLOCK_BOOTTIME -
+ * CLOCK_MONOTONIC; macOS CLOCK_MONOTONIC - CLOCK_UPTIME_RAW), -1 when the
+ * system cannot say.  Its growth between two samples is a sleep. */
+double st_slept_total(void);
 /* Wall-clock seconds since the epoch, with a fraction (CLOCK_REALTIME). */
 double st_wall_now(void);
 /* Wall-clock whole seconds since the epoch, as time(2). */

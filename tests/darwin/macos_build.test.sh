@@ -80,6 +80,13 @@ elif zig_env=$(env -u MAKEFLAGS -u MFLAGS make --no-print-directory -s macos-zig
         check "macos-build: $a: ./stagetop links against libSystem but for curses (each unresolved symbol is in curses.h)" \
             stagetop_links "$a"
     done
+    # The run's clock on a Mac is mach_absolute_time's (core/clock.c picks
+    # CLOCK_UPTIME_RAW when Apple's time.h defines it): the one compiled in.
+    run_clock() { grep -c "CLOCK_UPTIME_RAW" "$MB/$1/core/clock.o" >/dev/null && ! grep -q "CLOCK_MONOTONIC\"" "$MB/$1/core/clock.o"; }
+    for a in aarch64 x86_64; do
+        check "macos-build: $a: st_now() reads CLOCK_UPTIME_RAW (stops in sleep, as Python's time.monotonic)" \
+            run_clock "$a"
+    done
     # Controls: the same build refuses what a Mac lacks.
     printf '#include <sys/prctl.h>\nint main(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1); }\n' >"$T/hdr.c"
     check "macos-build: control: a Linux-only header (sys/prctl.h) does not compile for macOS" \

@@ -15,7 +15,7 @@ static void test_kind_names(void **state)
 {
     (void)state;
     static const char *const names[] = { "stage", "load", "reload", "release", "mark",
-                                         "pause", "resume", "kill", "exit", "budget" };
+                                         "pause", "resume", "kill", "exit", "budget", "sleep" };
     for (int k = 0; k < ST_EV_OTHER; k++) {
         assert_string_equal(st_event_kind_name(k), names[k]);
         assert_int_equal(st_event_kind_from_name(names[k]), k);
