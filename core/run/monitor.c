@@ -124,7 +124,8 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
                                                      o->interval), err);
     if (rc != ST_OK)
         goto fail_tree;
-    if ((rc = st_runseries_init(&m->series, 0, 0, err)) != ST_OK) {
+    /* the whole run, for the end's charts (1.1 MiB: kept only when asked) */
+    if (o->whole_run && (rc = st_runseries_init(&m->series, 0, 0, err)) != ST_OK) {
         st_ring_free(&m->ring);
         goto fail_tree;
     }

@@ -56,7 +56,8 @@ typedef struct st_runseries {
 int st_runseries_init(st_runseries *rs, size_t cols, uint32_t origin_ms, st_error *err);
 void st_runseries_free(st_runseries *rs);
 /* Add one sample (time order: one before origin_ms counts in column 0, one
- * before the previous in the column its time gives). */
+ * before the previous in the column its time gives).  A series never
+ * initialised (zeroed) or freed takes nothing. */
 void st_runseries_add(st_runseries *rs, const st_sample *s);
 /* The bytes the series holds (fixed at init). */
 size_t st_runseries_bytes(const st_runseries *rs);
