@@ -4,7 +4,8 @@
  * take seconds, not 17 minutes.  Prints VmRSS / VmHWM of this process (the
  * whole of stagetop minus the screen) and CPU per sample.
  *
- *   monitor_rss [SAMPLES] [INTERVAL]   (defaults 100000, 0.01) */
+ *   monitor_rss [SAMPLES] [INTERVAL] [whole]   (defaults 100000, 0.01; whole: with
+ *   what --report/--plot keep of the whole run, st_monitor_opts.whole_run) */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ int main(int argc, char **argv)
     o.no_gpu = 1;
     o.record_path = rec;
     o.record_overwrite = 1; /* mkstemp made it */
+    o.whole_run = argc > 3 && strcmp(argv[3], "whole") == 0; /* --report/--plot's series and tap */
     long rss0 = selfstat_kib("VmRSS");
     if (st_monitor_open(&m, &st_platform_native, &o, child, NULL, 0.0, &e) != ST_OK) {
         fprintf(stderr, "monitor_rss: %s\n", e.msg);

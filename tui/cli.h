@@ -96,6 +96,10 @@ int cli_summary_text(const char *path);
 
 /* `stagetop plot FILE -o OUT.svg` (OUT "-" = stdout; tui/cmd_plot.c). */
 int cli_plot(const char *path, const char *out);
+/* The same of a trace in memory, drawn with po (NULL: the defaults): the end
+ * of a run's --plot without a record (the whole run's trace). */
+struct st_plot_opts;
+int cli_plot_trace(const st_trace *t, const char *out, const struct st_plot_opts *po);
 
 /* The events file of a launched job ($STAGETOP_EVENTS): made in a private
  * temp directory (0700) with mode 0600; prints why and returns -1 on failure. */
@@ -120,6 +124,10 @@ int cli_diff(int argc, char **argv);
 int cli_report(int argc, char **argv);
 /* One trace's report (as `stagetop report IN -o OUT`), titled label. */
 int cli_report_one(const char *in, const char *label, const char *out);
+/* The same of a trace in memory, its chart OUT.svg drawn with po (NULL: the
+ * defaults): the end of a run's --report without a record. */
+int cli_report_trace(const st_trace *t, const char *label, const char *out,
+                     const struct st_plot_opts *po);
 int cli_plot_cmd(int argc, char **argv);
 /* Load a trace, or say why on stderr (file and line) and return -1 (t
  * must still be freed; tui/say.c). */
@@ -131,8 +139,7 @@ int cli_bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * malloc'd (NULL: out of memory); whether OUT gets one (a regular file or a
  * new name, not a device, FIFO or directory). */
 char *cli_report_svg_path(const char *out);
-/* --report, --plot (and the temporary directory they need), checked before a
- * job starts, and no two outputs naming one file (cli_outputs.c): 0, or the
+/* --report and --plot checked before a job starts, and no two outputs naming one file (cli_outputs.c): 0, or the
  * exit code after saying why. */
 int cli_check_outputs(const cli_args *a);
 int cli_report_svg_beside(const char *out);

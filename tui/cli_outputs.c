@@ -1,8 +1,7 @@
 /* cli_outputs.c: the end-of-run outputs checked before a job is started
  * (docs/reliability.md, "Outputs refused only at the end"): --report and --plot must
  * be writable now (a read-only or missing directory is refused before the
- * run, not after it), the temporary directory they are drawn through must
- * take a directory, and no two outputs may name one file (--record,
+ * run, not after it), and no two outputs may name one file (--record,
  * --report, the report's chart OUT.svg, --plot, --metrics), nor may the
  * report's chart replace a file nobody named without --overwrite. */
 #include "cli.h"
@@ -68,21 +67,6 @@ static int named_too(const output *o, int n, const char *svg)
     return hit;
 }
 
-/* The temporary directory --report and --plot are drawn through. */
-static int check_tmpdir(void)
-{
-    const char *tmp = getenv("TMPDIR");
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/stagetop-end-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        fprintf(stderr, "stagetop: --report/--plot are drawn through a temporary directory: %s: %s "
-                        "(set TMPDIR to a writable directory); nothing was started\n", dir, strerror(errno));
-        return -1;
-    }
-    rmdir(dir);
-    return 0;
-}
-
 int cli_check_outputs(const cli_args *a)
 {
     output o[5];
@@ -116,8 +100,6 @@ int cli_check_outputs(const cli_args *a)
             fprintf(stderr, "stagetop: %s: %s (checked before the run; nothing was started)\n", opt[i], e.msg);
             rc = CLI_EXIT_WATCH;
         }
-    if (!rc && (a->report_path || a->plot_path) && check_tmpdir() != 0)
-        rc = CLI_EXIT_WATCH;
     for (int i = 0; i < n; i++)
         free(o[i].canon);
     free(svg);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sanitize.h"
+#include "stagetop/plot.h"
 #include "stagetop/limits.h"
 #include "stagetop/units.h"
 #include "stagetop/utf8.h"
@@ -253,37 +254,28 @@ int cli_end_outputs(st_monitor *m, const cli_args *a)
 {
     if (!a->report_path && !a->plot_path)
         return 0;
-    st_run_view pre;
-    st_monitor_view(m, st_now(), &pre);
-    size_t kept = pre.samples.a_len + pre.samples.b_len;
-    if (pre.samples_total > kept) /* the history no longer holds the start */
-        cli_say("--report/--plot: the history kept (--history) holds the last %zu of %llu samples: "
-                "they describe that part of the run (a .jsonl --record keeps it all)",
-                kept, (unsigned long long)pre.samples_total);
-    const char *tmp = getenv("TMPDIR");
-    char dir[512], path[600];
+    /* The whole run (st_monitor_whole_run): its numbers as the record's
+     * reading, exact; its chart from the run's series, decimated per
+     * column once the run has more samples than the series has columns. */
+    st_trace t;
     st_error e;
-    snprintf(dir, sizeof dir, "%s/stagetop-end-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        fprintf(stderr, "stagetop: --report/--plot: %s: %s\n", dir, strerror(errno));
+    uint64_t stand_for = 0;
+    if (st_monitor_whole_run(m, &t, &stand_for, &e) != ST_OK) {
+        fprintf(stderr, "stagetop: --report/--plot: %s\n", e.msg);
         return CLI_EXIT_WATCH;
     }
-    snprintf(path, sizeof path, "%s/run.json", dir);
+    st_plot_opts po;
+    st_plot_opts_init(&po);
+    po.samples = (size_t)stand_for;
+    st_run_view rv;
+    st_monitor_view(m, st_now(), &rv);
+    const char *label = a->mon.record_path ? a->mon.record_path
+                      : rv.meta ? rv.meta->command : "the run";
     int rc = 0;
-    if (st_monitor_export(m, path, &e) != ST_OK) {
-        fprintf(stderr, "stagetop: --report/--plot: %s\n", e.msg);
+    if (a->report_path && cli_report_trace(&t, label, a->report_path, &po) != 0)
         rc = CLI_EXIT_WATCH;
-    } else {
-        st_run_view rv;
-        st_monitor_view(m, st_now(), &rv);
-        const char *label = a->mon.record_path ? a->mon.record_path
-                          : rv.meta ? rv.meta->command : "the run";
-        if (a->report_path && cli_report_one(path, label, a->report_path) != 0)
-            rc = CLI_EXIT_WATCH;
-        if (a->plot_path && cli_plot(path, a->plot_path) != 0)
-            rc = CLI_EXIT_WATCH;
-    }
-    unlink(path);
-    rmdir(dir);
+    if (a->plot_path && cli_plot_trace(&t, a->plot_path, &po) != 0)
+        rc = CLI_EXIT_WATCH;
+    st_trace_free(&t);
     return rc;
 }

@@ -7,6 +7,20 @@
 
 #include "stagetop/plot.h"
 
+int cli_plot_trace(const st_trace *t, const char *out, const st_plot_opts *po)
+{
+    st_error e;
+    st_plot_opts o;
+    st_plot_opts_init(&o);
+    if (po)
+        o = *po;
+    if ((strcmp(out, "-") == 0 ? st_plot_svg(t, &o, stdout, &e) : st_plot_svg_file(t, &o, out, &e)) != ST_OK) {
+        cli_say("%s: %s", out, e.msg);
+        return CLI_EXIT_WATCH;
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_plot(const char *path, const char *out)
 {
     st_trace t;

@@ -208,7 +208,7 @@ char *cli_report_svg_path(const char *out)
  * and writer; *link: its name relative to the report (its directory is
  * OUT's).  A trace without samples has no chart (*link NULL, 0). */
 static int write_svg(const st_trace *t, const st_trace *t2, const char *la, const char *lb,
-                     const char *out, char **link)
+                     const char *out, const st_plot_opts *po, char **link)
 {
     st_plot_opts o;
     st_error e;
@@ -221,6 +221,8 @@ static int write_svg(const st_trace *t, const st_trace *t2, const char *la, cons
         return -1;
     }
     st_plot_opts_init(&o);
+    if (po)
+        o = *po;
     if ((t2 ? st_plot_cmp_svg_file(t, t2, la, lb, &o, path, &e)
             : st_plot_svg_file(t, &o, path, &e)) != ST_OK) {
         cli_say("%s: %s", path, e.msg);
@@ -239,45 +241,55 @@ static const char *file_name(const char *path)
     return b && b[1] ? b + 1 : path;
 }
 
-/* `report` of one trace or two (in[], their labels), to out (NULL or "-":
- * standard output; OUT.md also gets OUT.svg beside it): the one path of
- * `stagetop report` and of the end of a run's --report. */
+/* The report of traces t[0..n) (their labels), to out (NULL or "-":
+ * standard output; OUT.md also gets OUT.svg beside it, drawn with po, NULL:
+ * the defaults). */
+static int report_traces(int n, const st_trace *t, const char *const *label, const char *out,
+                         const st_plot_opts *po)
+{
+    st_error e;
+    st_error_clear(&e);
+    int rc = CLI_EXIT_WATCH;
+    int with_svg = out && strcmp(out, "-") != 0 && cli_report_svg_beside(out);
+    char *link = NULL;
+    if (with_svg &&
+        write_svg(&t[0], n == 2 ? &t[1] : NULL, file_name(label[0]), n == 2 ? file_name(label[1]) : NULL,
+                  out, po, &link) != 0)
+        return rc; /* the chart was not written: nor is the report */
+    st_report_charts c = {{chart(&t[0], n == 2 ? &t[1] : NULL),
+                           n == 2 ? chart(&t[1], &t[0]) : NULL}, link};
+    if (n == 1) {
+        rc = emit(st_report_md_charts(&t[0], label[0], &c, &e), out, &e);
+    } else {
+        st_diff d;
+        if (st_diff_compute(&t[0], &t[1], &d, &e) != ST_OK) {
+            cli_say("report: %s", e.msg);
+        } else {
+            rc = emit(st_report_diff_md_charts(&d, label[0], label[1], &c, &e), out, &e);
+            st_diff_free(&d);
+        }
+    }
+    free((char *)c.text[0]);
+    free((char *)c.text[1]);
+    free(link);
+    return rc;
+}
+
+/* `report` of one trace file or two (in[], their labels), to out: the
+ * one path of `stagetop report` and of the end of a run's --report from
+ * its record. */
 static int report_files(int n, const char *const *in, const char *const *label, const char *out)
 {
     st_trace t[2];
-    st_error e;
-    st_error_clear(&e);
     int rc = CLI_EXIT_WATCH, loaded = 0;
     for (; loaded < n; loaded++)
         if (cli_load_trace(in[loaded], &t[loaded]) != 0) {
             st_trace_free(&t[loaded]);
             break;
         }
-    int with_svg = out && strcmp(out, "-") != 0 && cli_report_svg_beside(out);
-    char *link = NULL;
-    if (loaded == n && with_svg &&
-        write_svg(&t[0], n == 2 ? &t[1] : NULL, file_name(label[0]), n == 2 ? file_name(label[1]) : NULL,
-                  out, &link) != 0)
-        loaded = -1; /* the chart was not written: nor is the report */
-    if (loaded == n) {
-        st_report_charts c = {{chart(&t[0], n == 2 ? &t[1] : NULL),
-                               n == 2 ? chart(&t[1], &t[0]) : NULL}, link};
-        if (n == 1) {
-            rc = emit(st_report_md_charts(&t[0], label[0], &c, &e), out, &e);
-        } else {
-            st_diff d;
-            if (st_diff_compute(&t[0], &t[1], &d, &e) != ST_OK) {
-                cli_say("report: %s", e.msg);
-            } else {
-                rc = emit(st_report_diff_md_charts(&d, label[0], label[1], &c, &e), out, &e);
-                st_diff_free(&d);
-            }
-        }
-        free((char *)c.text[0]);
-        free((char *)c.text[1]);
-    }
-    free(link);
-    for (int i = 0; i < (loaded < 0 ? n : loaded); i++)
+    if (loaded == n)
+        rc = report_traces(n, t, label, out, NULL);
+    for (int i = 0; i < loaded; i++)
         st_trace_free(&t[i]);
     return rc;
 }
@@ -285,6 +297,11 @@ static int report_files(int n, const char *const *in, const char *const *label, 
 int cli_report_one(const char *in, const char *label, const char *out)
 {
     return report_files(1, &in, &label, out);
+}
+
+int cli_report_trace(const st_trace *t, const char *label, const char *out, const st_plot_opts *po)
+{
+    return report_traces(1, t, &label, out, po);
 }
 
 int cli_report(int argc, char **argv)

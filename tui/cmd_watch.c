@@ -118,6 +118,7 @@ int cli_watch(cli_args *a)
         to.job_log = a->mon.job_log;
         a->pid = job.pid;
     }
+    a->mon.whole_run = a->report_path || a->plot_path; /* their numbers: the whole run's */
     m = st_monitor_new();
     rc = m ? st_monitor_open(m, plat, &a->mon, a->pid, a->cmd ? &job : NULL, st_now(), &e)
            : st_error_set(&e, ST_ENOMEM, 0, "out of memory");
@@ -156,7 +157,7 @@ int cli_watch(cli_args *a)
     char *resume = keep_paused ? cli_resume_command(m) : NULL;
     st_monitor_finish(m); /* the final numbers: kernel peaks, last stage closed */
     /* --report/--plot: of the .jsonl record once it has its end (as
-     * `stagetop report/plot` of it), else of the history kept, now */
+     * `stagetop report/plot` of it), else of the whole run, now */
     int from_record = cli_end_from_record(m, a);
     int orc = from_record ? 0 : cli_end_outputs(m, a);
     if (orc && rc == CLI_EXIT_OK)

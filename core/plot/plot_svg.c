@@ -161,7 +161,8 @@ static void build_titles(st_plot_ctx *p, const st_plot_opts *o, char *title, cha
             }
         }
     snprintf(item, sizeof item, "%s, %zu samples",
-             st_format_duration_as(p->tmax - p->tmin, ST_UNITS_POINT, b, sizeof b), p->n_drawable);
+             st_format_duration_as(p->tmax - p->tmin, ST_UNITS_POINT, b, sizeof b),
+             o && o->samples ? o->samples : p->n_drawable);
     join(sum, size, item, strlen(item));
 }
 

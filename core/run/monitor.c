@@ -124,6 +124,11 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
                                                      o->interval), err);
     if (rc != ST_OK)
         goto fail_tree;
+    /* the whole run, for the end's charts (1.1 MiB: kept only when asked) */
+    if (o->whole_run && (rc = st_runseries_init(&m->series, 0, 0, err)) != ST_OK) {
+        st_ring_free(&m->ring);
+        goto fail_tree;
+    }
     st_event_list_init(&m->events, ST_KEEP_EVENTS + ST_KEEP_OWN_EVENTS);
     st_summary_init(&m->summary);
     if (plat->read_system(m->b, &m->sys, NULL) == ST_OK)
@@ -155,6 +160,8 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         if (rc != ST_OK)
             goto fail_all;
     }
+    if (o->whole_run && (rc = st_trace_tap_open(&m->tap, &m->meta, err)) != ST_OK)
+        goto fail_all;
     if (o->events_path && (rc = st_monitor_open_follower(&m->follow, o->events_path, o->interval, err)) != ST_OK)
         goto fail_all;
     if (o->job_events_path && (rc = st_monitor_open_follower(&m->job_follow, o->job_events_path, o->interval, err)) != ST_OK)
@@ -171,6 +178,9 @@ fail_all:
     if (m->rec)
         st_recorder_close(m->rec);
     m->rec = NULL;
+    st_trace_tap_free(m->tap);
+    m->tap = NULL;
+    st_runseries_free(&m->series);
     st_monitor_close_follower(&m->follow);
     st_monitor_close_follower(&m->job_follow);
     if (m->gpu)
@@ -271,6 +281,7 @@ static void follow_exec(st_monitor *m, double now)
         memcpy(m->meta.command, cmd, sizeof cmd);
         if (m->rec) /* the record's start line keeps the old one: its end says this */
             st_recorder_command(m->rec, cmd);
+        st_trace_tap_command(m->tap, cmd);
     }
 }
 
@@ -399,6 +410,8 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     st_summary_add_sample(&m->summary, &s, NULL);
     if (m->rec && st_recorder_sample(m->rec, &s, &e) != ST_OK)
         st_monitor_note_record_error(m, &e);
+    st_runseries_add(&m->series, &s);
+    st_trace_tap_sample(m->tap, &s);
     if (m->rec && m->opts.record_path && !m->warn[ST_WARN_RECORD].msg[0] && st_recorder_deleted(m->rec)) {
         char alt[ST_REC_ALT_MAX];
         if (st_monitor_record_taken(m, alt, sizeof alt))
@@ -565,6 +578,9 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     st_summary_free(&m->summary);
     st_event_list_free(&m->events);
     st_ring_free(&m->ring);
+    st_runseries_free(&m->series);
+    st_trace_tap_free(m->tap);
+    m->tap = NULL;
     st_trace_meta_free(&m->meta);
     st_tree_free(&m->tree);
     if (m->b)

@@ -86,6 +86,7 @@ int st_monitor_add_event(st_monitor *m, const st_event *ev_in, st_error *err)
     }
     if (m->rec && st_recorder_event(m->rec, ev, &e) != ST_OK)
         st_monitor_note_record_error(m, &e);
+    st_trace_tap_event(m->tap, ev);
     return ST_OK;
 }
 

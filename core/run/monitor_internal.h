@@ -9,6 +9,7 @@
 #include "stagetop/gpu.h"
 #include "stagetop/monitor.h"
 #include "stagetop/ring.h"
+#include "stagetop/runseries.h"
 #include "stagetop/tree.h"
 
 struct st_monitor {
@@ -21,6 +22,9 @@ struct st_monitor {
     st_summary summary;
     st_trace_meta meta;
     st_recorder *rec;        /* JSONL stream or NULL */
+    st_runseries series;     /* opts.whole_run: the whole run, for its charts (bounded);
+                                else empty (st_runseries_add does nothing) */
+    st_trace_tap *tap;       /* opts.whole_run: the record's reading, kept; else NULL */
     st_job job;
     st_gpu *gpu;             /* NULL when no GPU lane */
     double t0;               /* monotonic time of t = 0 */

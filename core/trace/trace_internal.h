@@ -40,6 +40,13 @@ void st_jw_event_members(st_jw *w, const st_event *ev);
 /* The members of a meta object (no braces); *n counts members written so
  * far (for commas) and is updated.  Extra keys are re-validated. */
 void st_jw_meta_members(st_jw *w, const struct st_trace_meta *m, int *n);
+/* A JSONL record's line, without its newline, into w (reset first): what
+ * the recorder writes and the tap reads back (trace_record.c).  end: the
+ * command that replaced the start record's (NULL or "": none). */
+void st_trace_line_start(st_jw *w, const struct st_trace_meta *meta);
+void st_trace_line_sample(st_jw *w, const st_sample *s);
+void st_trace_line_event(st_jw *w, const st_event *ev);
+void st_trace_line_end(st_jw *w, const char *command, const st_summary *s, uint64_t dropped_samples);
 /* (The summary object, st_jw_summary, is public: trace.h.) */
 /* The bounded summary writer (st_trace_summary_max) is public too: trace.h. */
 

@@ -241,41 +241,79 @@ static int emit_line(st_recorder *r, int urgent, st_error *err)
     return st_recorder_sync(r, urgent ? urgent : r->sync == ST_REC_SYNC_ALWAYS, err);
 }
 
-int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err)
+/* ---- the records' lines, one builder each (the recorder's and the tap's,
+ * trace_tap.c: the same bytes) ---- */
+
+void st_trace_line_start(st_jw *w, const st_trace_meta *meta)
 {
     int n = 1;
-    st_jw_reset(&r->line);
-    st_jw_lit(&r->line, "{\"type\":\"start\"");
+    st_jw_reset(w);
+    st_jw_lit(w, "{\"type\":\"start\"");
     if (meta)
-        st_jw_meta_members(&r->line, meta, &n);
-    st_jw_char(&r->line, '}');
-    if (meta && meta->extra && r->line.len >= ST_TRACE_MAX_LINE - ST_REC_PAGE) { /* without the extra keys */
+        st_jw_meta_members(w, meta, &n);
+    st_jw_char(w, '}');
+    if (meta && meta->extra && w->len >= ST_TRACE_MAX_LINE - ST_REC_PAGE) { /* without the extra keys */
         st_trace_meta m = *meta;
         m.extra = NULL;
         n = 1;
-        st_jw_reset(&r->line);
-        st_jw_lit(&r->line, "{\"type\":\"start\"");
-        st_jw_meta_members(&r->line, &m, &n);
-        st_jw_lit(&r->line, ",\"extra_omitted\":true}");
+        st_jw_reset(w);
+        st_jw_lit(w, "{\"type\":\"start\"");
+        st_jw_meta_members(w, &m, &n);
+        st_jw_lit(w, ",\"extra_omitted\":true}");
     }
+}
+
+void st_trace_line_sample(st_jw *w, const st_sample *s)
+{
+    st_jw_reset(w);
+    st_jw_lit(w, "{\"type\":\"sample\",");
+    st_jw_sample_members(w, s);
+    st_jw_char(w, '}');
+}
+
+void st_trace_line_event(st_jw *w, const st_event *ev)
+{
+    st_jw_reset(w);
+    st_jw_lit(w, "{\"type\":\"event\",");
+    st_jw_event_members(w, ev);
+    st_jw_char(w, '}');
+}
+
+void st_trace_line_end(st_jw *w, const char *command, const st_summary *s, uint64_t dropped_samples)
+{
+    st_jw_reset(w);
+    st_jw_lit(w, "{\"type\":\"end\"");
+    if (command && command[0]) { /* the start record's command was replaced by exec */
+        st_jw_lit(w, ",\"command\":");
+        st_jw_strn(w, command, strlen(command));
+    }
+    if (s) {
+        st_jw_lit(w, ",\"summary\":");
+        /* one line every reader takes, with the page padding before it
+         * (up to a page): stages beyond it are left out (and counted),
+         * since readers recompute them from the events */
+        st_trace_summary_max(w, s, NULL, ST_TRACE_MAX_LINE - ST_REC_PAGE - 64);
+    }
+    st_jw_lit(w, ",\"dropped_samples\":");
+    st_jw_u64(w, dropped_samples);
+    st_jw_char(w, '}');
+}
+
+int st_recorder_start(st_recorder *r, const st_trace_meta *meta, st_error *err)
+{
+    st_trace_line_start(&r->line, meta);
     return emit(r, err);
 }
 
 int st_recorder_sample(st_recorder *r, const st_sample *s, st_error *err)
 {
-    st_jw_reset(&r->line);
-    st_jw_lit(&r->line, "{\"type\":\"sample\",");
-    st_jw_sample_members(&r->line, s);
-    st_jw_char(&r->line, '}');
+    st_trace_line_sample(&r->line, s);
     return emit(r, err);
 }
 
 int st_recorder_event(st_recorder *r, const st_event *ev, st_error *err)
 {
-    st_jw_reset(&r->line);
-    st_jw_lit(&r->line, "{\"type\":\"event\",");
-    st_jw_event_members(&r->line, ev);
-    st_jw_char(&r->line, '}');
+    st_trace_line_event(&r->line, ev);
     return emit_line(r, 1, err);
 }
 
@@ -286,22 +324,7 @@ void st_recorder_command(st_recorder *r, const char *command)
 
 int st_recorder_end(st_recorder *r, const st_summary *s, uint64_t dropped_samples, st_error *err)
 {
-    st_jw_reset(&r->line);
-    st_jw_lit(&r->line, "{\"type\":\"end\"");
-    if (r->command[0]) { /* the start record's command was replaced by exec */
-        st_jw_lit(&r->line, ",\"command\":");
-        st_jw_strn(&r->line, r->command, strlen(r->command));
-    }
-    if (s) {
-        st_jw_lit(&r->line, ",\"summary\":");
-        /* one line every reader takes, with the page padding before it
-         * (up to a page): stages beyond it are left out (and counted),
-         * since readers recompute them from the events */
-        st_trace_summary_max(&r->line, s, NULL, ST_TRACE_MAX_LINE - ST_REC_PAGE - 64);
-    }
-    st_jw_lit(&r->line, ",\"dropped_samples\":");
-    st_jw_u64(&r->line, dropped_samples);
-    st_jw_char(&r->line, '}');
+    st_trace_line_end(&r->line, r->command, s, dropped_samples);
     return emit_line(r, 2, err); /* the last line: synced now, whatever the gap */
 }
 

@@ -32,6 +32,8 @@ typedef struct st_monitor_opts {
     int record_overwrite;    /* --overwrite: an existing record file is replaced */
     int record_sync;         /* --record-sync: enum st_rec_sync (default 1 s) */
     const char *job_log;     /* a launched job's log: "job_log" in the trace's meta; NULL none */
+    int whole_run;           /* 1: keep the run's series and the record's reading
+                                for st_monitor_whole_run (--report/--plot at the end) */
 } st_monitor_opts;
 
 void st_monitor_opts_default(st_monitor_opts *o);
@@ -100,6 +102,16 @@ int st_monitor_scope(const st_monitor *m, st_job_scope *out, st_error *err);
 
 /* Export the JSON trace (atomic) to path. */
 int st_monitor_export(st_monitor *m, const char *path, st_error *err);
+/* The whole run as a trace, for --report and --plot at the end without a
+ * record (opts.whole_run; once, after st_monitor_finish): its meta, events
+ * and summary as `stagetop report` of the run's JSONL record would read
+ * them (st_trace_tap: exact), its samples the run's series
+ * (stagetop/runseries.h: decimated per column, each column's minimum and
+ * maximum kept; every sample while the run has fewer than its columns'
+ * worth).  *samples: how many samples the points stand for when they are
+ * decimated (st_plot_opts.samples), else 0.  ST_EINVAL when not
+ * kept; out is then empty. */
+int st_monitor_whole_run(st_monitor *m, st_trace *out, uint64_t *samples, st_error *err);
 /* A fresh export path: DIR/stagetop-PID-YYYYmmdd-HHMMSS.json into buf. */
 void st_monitor_export_path(const st_monitor *m, const char *dir, char *buf, size_t len);
 

@@ -27,6 +27,9 @@ typedef struct st_plot_opts {
     int width, height;  /* pixels; 0 = the default; else within
                            ST_PLOT_MIN_* .. ST_PLOT_MAX_SIDE (ST_EINVAL) */
     const char *title;  /* NULL or "" = built from the trace's meta */
+    size_t samples;     /* a decimated trace (a run's series, runseries.h): the
+                           samples its points stand for, which the chart's
+                           summary line counts; 0 = its own samples */
 } st_plot_opts;
 
 /* Defaults: 0 x 0 (= ST_PLOT_WIDTH x ST_PLOT_HEIGHT), no title override. */

@@ -200,6 +200,30 @@ void st_trace_fold(st_trace *t);
  * fold_failed set when the records came out of order. */
 void st_trace_fold_end(st_trace *t);
 
+/* ---- a run's record read back as it is written (core/trace/trace_tap.c) ---- */
+
+/* What `stagetop report` of a run's JSONL record would read, kept without
+ * the record: each record's line is built as the recorder builds it and fed
+ * to the reader in fold mode, so the summary, the events and the meta at
+ * the end are the record's reading, exactly; the samples are summed and
+ * let go every ST_TRACE_TAP_FOLD (memory: the events and the stages, as a
+ * reader of the record keeps them, not the samples).  A failure (out of
+ * memory) makes the other calls no-ops and st_trace_tap_end say it. */
+typedef struct st_trace_tap st_trace_tap;
+#define ST_TRACE_TAP_FOLD 256
+int st_trace_tap_open(st_trace_tap **out, const st_trace_meta *meta, st_error *err);
+void st_trace_tap_sample(st_trace_tap *tp, const st_sample *s);
+void st_trace_tap_event(st_trace_tap *tp, const st_event *ev);
+/* The command that replaced the start record's (as st_recorder_command). */
+void st_trace_tap_command(st_trace_tap *tp, const char *command);
+/* The end record (summary s: its kernel peak; dropped_samples) and the
+ * read's end: the trace into out (its samples: the last few only), once.
+ * ST_EINVAL when called again or when the records came out of time order;
+ * out is then empty (st_trace_init). */
+int st_trace_tap_end(st_trace_tap *tp, const st_summary *s, uint64_t dropped_samples, st_trace *out,
+                     st_error *err);
+void st_trace_tap_free(st_trace_tap *tp);
+
 /* View of an imported trace's samples. */
 st_samples_view st_trace_view(const st_trace *t);
 

@@ -3,8 +3,8 @@
 # items 8, 9 and 11).  Each must be refused before the job starts (the job
 # would touch a marker file), saying why:
 #   --jsonl with --record (no file was written, the closing summary said it was);
-#   --report or --plot into a directory that does not exist, TMPDIR gone
-#   (the whole job ran, then the output failed);
+#   --report or --plot into a directory that does not exist (the whole job
+#   ran, then the output failed);
 #   two outputs naming one file; --report X.md over an X.svg nobody named.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
@@ -23,7 +23,10 @@ refused "--jsonl with --record" "give one" --jsonl --record "$T/x.jsonl"
 check "--jsonl with --record: no file made" test ! -e "$T/x.jsonl"
 refused "--report into a missing directory" "--report" --report "$T/none/r.md"
 refused "--plot into a missing directory" "--plot" --plot "$T/none/p.svg"
-TMPDIR="$T/gone" refused "TMPDIR that does not exist, with --report" "TMPDIR" --report "$T/t.md"
+# --report and --plot no longer go through a temporary directory (the whole
+# run is kept in memory); a TMPDIR that does not exist is still refused
+# before the job starts, for its events directory ($STAGETOP_EVENTS)
+TMPDIR="$T/gone" refused "TMPDIR that does not exist, with --report" "private directory in $T/gone" --report "$T/t.md"
 refused "--record and --report on one file" "name one file" --record c.jsonl --report c.jsonl
 check "... no record placeholder left" test ! -e "$T/c.jsonl"
 refused "--report and --plot on one file" "name one file" --report s.md --plot s.md

@@ -205,10 +205,61 @@ static void followed_events_land_on_our_clock(void **state)
     unlink(path);
 }
 
+/* --report/--plot without a record: the whole run, however short the
+ * history.  20,000 samples (200 s at 0.01 s) with a 1 s history: the
+ * trace's numbers are the run's (its samples, duration and a peak from
+ * long before the history), its points the series' (bounded, the peak
+ * kept, the run's first and last time). */
+static void whole_run_past_the_history(void **state)
+{
+    (void)state;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    o.interval = 0.01;
+    o.history_s = 1;
+    o.whole_run = 1;
+    open_mon(&m, &o, 10.0);
+    uint64_t x = 88172645463325252ull, spike = 0;
+    for (int k = 0; k < 20000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        the_backend->procs[1].footprint = k == 1234 ? 7ull << 30 : (x % 512) << 20; /* random, a spike early */
+        assert_int_equal(st_monitor_step(&m, st_monitor_deadline(&m), NULL), ST_OK);
+        if (k == 1234)
+            spike = st_ring_last(&m.ring)->footprint;
+    }
+    st_monitor_finish(&m);
+    assert_true(st_ring_len(&m.ring) < 200); /* the history holds the last second only */
+    st_trace t;
+    st_error e;
+    uint64_t stand_for = 0;
+    assert_int_equal(st_monitor_whole_run(&m, &t, &stand_for, &e), ST_OK);
+    assert_int_equal(t.summary.n_samples, 20000);
+    assert_int_equal(t.summary.peak_footprint, spike);
+    assert_int_equal(t.summary.peak_footprint, m.summary.peak_footprint);
+    assert_int_equal(t.summary.first_t_ms, 0);
+    assert_int_equal(t.summary.last_t_ms, st_ring_last(&m.ring)->t_ms);
+    assert_int_equal(stand_for, 20000); /* decimated: the plot counts the run's samples */
+    assert_true(t.n_samples <= 4 * ST_RUNSERIES_COLS && t.n_samples < 20000);
+    uint64_t top = 0;
+    for (size_t i = 0; i < t.n_samples; i++)
+        top = t.samples[i].footprint > top ? t.samples[i].footprint : top;
+    assert_int_equal(top, spike);
+    assert_int_equal(t.samples[0].t_ms, 0);
+    assert_int_equal(t.samples[t.n_samples - 1].t_ms, t.summary.last_t_ms);
+    st_trace c; /* once */
+    assert_int_equal(st_monitor_whole_run(&m, &c, &stand_for, &e), ST_EINVAL);
+    st_trace_free(&t);
+    st_trace_free(&c);
+    st_monitor_close(&m, 0, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sums_and_system_fields),
+        cmocka_unit_test(whole_run_past_the_history),
         cmocka_unit_test(deadlines_do_not_drift),
         cmocka_unit_test(guard_pauses_then_rearms_on_resume),
         cmocka_unit_test(close_resumes_a_paused_job),
