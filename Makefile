@@ -38,9 +38,9 @@ ifeq ($(UNAME),Darwin)
   # pkg-config whether ncursesw exists: Homebrew's pkgconf answers that for
   # macOS's own curses too (its default path ends in Homebrew/brew's
   # Library/Homebrew/os/mac/pkgconfig/<macOS>, whose ncursesw.pc says
-  # -lncurses).  Where: `brew --prefix`'s keg, else Homebrew's two default
-  # prefixes (Apple Silicon, Intel), so a shell without brew on its PATH
-  # finds it too; NCURSES_KEG=DIR names one.
+  # -lncurses).  Where: `brew --prefix`'s keg; without brew on the PATH
+  # (a shell that never ran `brew shellenv`), Homebrew's two default
+  # prefixes (Apple Silicon, Intel); NCURSES_KEG=DIR names one.
   # The keg's path is given in the pkg-config command itself: macOS's
   # /usr/bin/make is GNU make 3.81, and before make 4.4 (NEWS, 4.4:
   # "Previously makefile variables marked as export were not exported to
@@ -48,7 +48,7 @@ ifeq ($(UNAME),Darwin)
   # reach $(shell ...).  Apple's needs no pkg-config: its curses.h is the
   # SDK's, its library -lncurses (macOS has no libncursesw).
   BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
-  NCURSES_KEG_DIRS ?= $(if $(BREW_PREFIX),$(BREW_PREFIX)/opt/ncurses) /opt/homebrew/opt/ncurses /usr/local/opt/ncurses
+  NCURSES_KEG_DIRS ?= $(if $(BREW_PREFIX),$(BREW_PREFIX)/opt/ncurses,/opt/homebrew/opt/ncurses /usr/local/opt/ncurses)
   ifeq ($(origin NCURSES_KEG),undefined)
     NCURSES_KEG := $(patsubst %/lib/pkgconfig/ncursesw.pc,%,$(firstword \
                    $(wildcard $(addsuffix /lib/pkgconfig/ncursesw.pc,$(NCURSES_KEG_DIRS)))))
