@@ -35,4 +35,4 @@ job=$(sed -n 's/^job //p' "$T/w")
 check "the steps' limits ($sum min) fit in the job's timeout-minutes ($job)" \
     sh -c "[ '$sum' -gt 0 ] && [ '$job' -ge '$sum' ]"
 check "the sizing comment names the Linux figure and the runner's cores" \
-    sh -c "grep -q 'about 13 min on the 2-core Linux' '$W' && grep -q '3 on GitHub.s macos-14/15 arm64' '$W'"
+    sh -c "grep -q 'about 13 min on the 2-core Linux' '$W' && grep -q 'macos-14/15 arm64 runners, M1' '$W'"
