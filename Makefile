@@ -22,29 +22,53 @@ UNAME   := $(shell uname -s)
 PKG_CONFIG ?= pkg-config
 
 # A Mac build's flags (also mk/macos-build.mk's, which builds for macOS here).
-# Apple's own curses.h (ncurses 5.7 in the SDK of macOS 13 and older)
-# declares the wide-character API (cchar_t, setcchar: tui/view_lanes.c) only
-# under _XOPEN_SOURCE_EXTENDED, and ignores NCURSES_WIDECHAR; ncurses 6
-# (Homebrew's, and Apple's on 14 and 15) takes _XOPEN_SOURCE_EXTENDED too
-# (docs/macos.md, "Curses on a Mac").
+# Apple's own curses.h (ncurses 5.7 in the SDKs up to macOS 13's, 6.0 from
+# 14's) declares the wide-character API (cchar_t, setcchar:
+# tui/view_lanes.c) under _XOPEN_SOURCE_EXTENDED: 5.7 ignores
+# NCURSES_WIDECHAR, 6.0 and Homebrew's 6.5 take either (docs/macos.md,
+# "Curses on a Mac").
 DARWIN_CPPFLAGS := -D_DARWIN_C_SOURCE -D_XOPEN_SOURCE_EXTENDED
 ifeq ($(UNAME),Darwin)
   PLATFORM := darwin
   PLAT_CPPFLAGS := $(DARWIN_CPPFLAGS)
-  # Homebrew's ncurses and cjson are keg-only: let pkg-config find them.
-  # The path is given in the pkg-config command itself: macOS's
+  # Curses: Homebrew's ncurses keg (6.5, keg-only) when it is installed,
+  # else Apple's.  CURSES=keg insists on the keg (an error without one),
+  # CURSES=apple takes Apple's with the keg installed (the workflow builds
+  # both).  The keg is found by its own pkgconfig directory, never by asking
+  # pkg-config whether ncursesw exists: Homebrew's pkgconf answers that for
+  # macOS's own curses too (its default path ends in Homebrew/brew's
+  # Library/Homebrew/os/mac/pkgconfig/<macOS>, whose ncursesw.pc says
+  # -lncurses).  Where: `brew --prefix`'s keg; without brew on the PATH
+  # (a shell that never ran `brew shellenv`), Homebrew's two default
+  # prefixes (Apple Silicon, Intel); NCURSES_KEG=DIR names one.
+  # The keg's path is given in the pkg-config command itself: macOS's
   # /usr/bin/make is GNU make 3.81, and before make 4.4 (NEWS, 4.4:
   # "Previously makefile variables marked as export were not exported to
   # commands started by the $(shell ...) function") an `export` does not
-  # reach $(shell ...).  Without brew, Apple's curses (-lncurses).
+  # reach $(shell ...).  Apple's needs no pkg-config: its curses.h is the
+  # SDK's, its library -lncurses (macOS has no libncursesw).
   BREW_PREFIX := $(shell brew --prefix 2>/dev/null)
-  ifneq ($(BREW_PREFIX),)
-    DARWIN_PC_PATH := $(BREW_PREFIX)/opt/ncurses/lib/pkgconfig:$(BREW_PREFIX)/opt/cjson/lib/pkgconfig:$(BREW_PREFIX)/lib/pkgconfig
+  NCURSES_KEG_DIRS ?= $(if $(BREW_PREFIX),$(BREW_PREFIX)/opt/ncurses,/opt/homebrew/opt/ncurses /usr/local/opt/ncurses)
+  ifeq ($(origin NCURSES_KEG),undefined)
+    NCURSES_KEG := $(patsubst %/lib/pkgconfig/ncursesw.pc,%,$(firstword \
+                   $(wildcard $(addsuffix /lib/pkgconfig/ncursesw.pc,$(NCURSES_KEG_DIRS)))))
   endif
+  ifeq ($(CURSES),apple)
+    NCURSES_KEG :=
+  else ifneq ($(filter-out keg,$(CURSES)),)
+    $(error CURSES=$(CURSES): keg or apple (unset: the keg when it is installed, else Apple's))
+  else ifeq ($(CURSES)-$(NCURSES_KEG),keg-)
+    $(error CURSES=keg: no Homebrew ncurses keg (lib/pkgconfig/ncursesw.pc) in $(NCURSES_KEG_DIRS): brew install ncurses)
+  endif
+  ifneq ($(BREW_PREFIX),)
+    DARWIN_PC_PATH := $(BREW_PREFIX)/opt/cjson/lib/pkgconfig:$(BREW_PREFIX)/lib/pkgconfig
+  endif
+  DARWIN_PC_PATH := $(if $(NCURSES_KEG),$(NCURSES_KEG)/lib/pkgconfig$(if $(DARWIN_PC_PATH),:))$(DARWIN_PC_PATH)
   DARWIN_PC_PATH := $(DARWIN_PC_PATH)$(if $(DARWIN_PC_PATH),$(if $(PKG_CONFIG_PATH),:))$(PKG_CONFIG_PATH)
   PKG_CONFIG_ENV := PKG_CONFIG_PATH='$(DARWIN_PC_PATH)'
-  NCURSES_PC := ncursesw
-  NCURSES_FALLBACK := -lncurses
+  NCURSES_PC := $(if $(NCURSES_KEG),ncursesw)
+  NCURSES_FALLBACK := $(if $(NCURSES_KEG),-L$(NCURSES_KEG)/lib -lncursesw,-lncurses)
+  NCURSES_FALLBACK_CFLAGS := $(if $(NCURSES_KEG),-I$(NCURSES_KEG)/include/ncursesw)
   DL_LIBS :=
 else
   PLATFORM := linux
@@ -83,11 +107,12 @@ else
   QCC = @printf '  CC  %s\n' $@; $(CC)
 endif
 
-pc_cflags = $(shell $(PKG_CONFIG_ENV) $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+pc_cflags = $(shell $(PKG_CONFIG_ENV) $(PKG_CONFIG) --cflags $(1) 2>/dev/null || echo $(2))
 pc_libs   = $(shell $(PKG_CONFIG_ENV) $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
 
-CURSES_CFLAGS := $(call pc_cflags,$(NCURSES_PC))
-CURSES_LIBS   := $(call pc_libs,$(NCURSES_PC),$(NCURSES_FALLBACK))
+# No NCURSES_PC (Apple's curses on a Mac): the fallback, pkg-config not asked.
+CURSES_CFLAGS := $(if $(NCURSES_PC),$(call pc_cflags,$(NCURSES_PC),$(NCURSES_FALLBACK_CFLAGS)))
+CURSES_LIBS   := $(if $(NCURSES_PC),$(call pc_libs,$(NCURSES_PC),$(NCURSES_FALLBACK)),$(NCURSES_FALLBACK))
 CJSON_CFLAGS  := $(call pc_cflags,libcjson)
 CJSON_LIBS    := $(call pc_libs,libcjson,-lcjson)
 CMOCKA_CFLAGS := $(call pc_cflags,cmocka)
@@ -172,7 +197,7 @@ $(B)/%.o: %.c $(B)/flags
 # a plain `make` rebuilds; what links the core relinks; tests/make/flags.test.sh).
 # Only a build that needs it rewrites it (`make fuzz-build` or `make deps`
 # with other flags leaves it alone); `make -n` lists every compile (FORCE).
-BUILD_FLAGS := $(subst ','\'',$(CC) $(CPPFLAGS) $(CFLAGS) $(CURSES_CFLAGS) $(LDFLAGS) $(LIBS))
+BUILD_FLAGS := $(subst ','\'',$(CC) $(CPPFLAGS) $(CFLAGS) $(CURSES_CFLAGS) $(LDFLAGS) $(CURSES_LIBS) $(LIBS))
 .PHONY: FORCE
 $(B)/flags: FORCE
 	@mkdir -p $(dir $@)

@@ -11,16 +11,27 @@ class Stagetop < Formula
   sha256 "0000000000000000000000000000000000000000000000000000000000000000"
   head "https://github.com/OWNER/stagetop.git", branch: "main"
 
-  depends_on "pkg-config" => :build
-  depends_on "cjson" => :test # the tests' reference JSON parser; stagetop does not link it
-  depends_on "ncurses"
+  # No license yet: the project has no LICENSE file, and Homebrew's audit
+  # requires one ("Formulae in homebrew/core must specify a license."); when
+  # the project has one, its SPDX id goes here as `license "..."`
+  # (tests/darwin/formula.test.sh checks the two agree).
+
+  depends_on "pkgconf" => :build # the Linux build finds ncursesw with it
+
+  # Apple's curses on macOS, Homebrew's ncurses elsewhere: ncurses is
+  # `keg_only :provided_by_macos`, and Homebrew's audit of a new formula asks
+  # for `uses_from_macos` over `depends_on` for such a dependency
+  # (formula_auditor.rb, "is provided by macOS").  macOS 14 and later ship
+  # ncurses 6.0 with the wide-character API (docs/macos.md, "Curses on a Mac").
+  uses_from_macos "ncurses"
 
   def install
-    # The Makefile finds Homebrew's keg-only ncurses through pkg-config;
-    # make it look in this formula's dependency.
-    ENV.prepend_path "PKG_CONFIG_PATH", Formula["ncurses"].opt_lib/"pkgconfig"
-    system "make", "stagetop", "CC=#{ENV.cc}"
-    system "make", "install", "PREFIX=#{prefix}"
+    # CURSES=apple: the Makefile would otherwise take an ncurses keg it finds
+    # installed (one this formula does not depend on on macOS).
+    args = ["CC=#{ENV.cc}"]
+    args << "CURSES=apple" if OS.mac?
+    system "make", "stagetop", *args
+    system "make", "install", "PREFIX=#{prefix}", *args
     # The one place the version is written, kept for `test do`: a --HEAD
     # install's version is HEAD-<sha>, never what --version prints.
     pkgshare.install "VERSION"

@@ -19,9 +19,21 @@ Darwin)
     # python3-markdown.  ruby checks the formula (`ruby -c`); macOS's
     # /usr/bin/ruby does, Homebrew's ruby where it is gone.
     pm=brew
-    tools="cc:- pkg-config:pkg-config tmux:tmux python3:python rsvg-convert:librsvg
+    tools="cc:- pkg-config:pkgconf tmux:tmux python3:python rsvg-convert:librsvg
            xmllint:- promtool:prometheus cmark-gfm:cmark-gfm ruby:ruby nm:- script:-"
     pcs="ncursesw:ncurses libcjson:cjson cmocka:cmocka"
+    # pkg-config looks only where Homebrew installs (brew's prefix; without
+    # brew on the PATH its defaults, as the Makefile): ncurses' keg
+    # (keg-only) and the prefix.  Its default path also holds Homebrew's
+    # ncursesw.pc for macOS's own curses (Formula/p/pkgconf.rb:
+    # os/mac/pkgconfig/<macOS>), which would answer for ncursesw and hide a
+    # missing keg (the Makefile prefers the keg: docs/macos.md, "Curses on a
+    # Mac").
+    d=""
+    for p in $(brew --prefix 2>/dev/null || echo /opt/homebrew /usr/local); do
+        d="$d${d:+:}$p/opt/ncurses/lib/pkgconfig:$p/opt/cjson/lib/pkgconfig:$p/lib/pkgconfig:$p/share/pkgconfig"
+    done
+    export PKG_CONFIG_LIBDIR="$d"
     pymods=""
     bench="htop:htop btop:btop"
     ;;

@@ -4,7 +4,8 @@
 # helpers with Homebrew's meanings), then runs its `test do` as an install
 # at PREFIX (bin/stagetop, share/stagetop/VERSION) whose version is
 # VERSION_STRING, e.g. HEAD-1a2b3c4 for `brew install --HEAD`.  Exit 0 when
-# the block passes.  Plain Ruby 2.6 (macOS's /usr/bin/ruby) and later.
+# the block passes.  `formula_run.rb FORMULA --describe` lists what it
+# declares instead.  Plain Ruby 2.6 (macOS's /usr/bin/ruby) and later.
 require "pathname"
 
 class Formula
@@ -14,7 +15,21 @@ class Formula
       (@fields ||= {})[name] = args
     end
     %i[desc homepage url sha256 head license].each { |f| define_method(f) { |*a| field(f, *a) } }
-    def depends_on(*); end
+    # Each dependency as [kind, name, tags]: kind "depends_on" or
+    # "uses_from_macos"; tags, e.g. [:build], from `"name" => :build`.
+    attr_reader :deps
+    def depends_on(spec)
+      dep("depends_on", spec)
+    end
+
+    def uses_from_macos(spec, **)
+      dep("uses_from_macos", spec)
+    end
+
+    def dep(kind, spec)
+      name, tags = spec.is_a?(Hash) ? spec.first : [spec, []]
+      (@deps ||= []) << [kind, name.to_s, Array(tags)]
+    end
 
     def test(&blk)
       @test_block = blk
@@ -51,6 +66,13 @@ class Formula
 end
 
 load ARGV[0]
+# formula_run.rb FORMULA --describe: the fields and dependencies, one a line
+# ("dep KIND NAME TAG,..." and "field NAME VALUE"), for formula.test.sh.
+if ARGV[1] == "--describe"
+  (Stagetop.deps || []).each { |k, n, t| puts "dep #{k} #{n} #{t.join(",")}".rstrip }
+  (Stagetop.fields || {}).each { |k, v| puts "field #{k} #{v.first}" }
+  exit 0
+end
 f = Stagetop.new(ARGV[1], ARGV[2])
 f.instance_eval(&Stagetop.test_block)
 puts "test do: passed with version #{ARGV[2]}"

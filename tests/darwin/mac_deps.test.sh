@@ -50,3 +50,35 @@ check "docs/macos.md installs exactly the Mac's list ($all)" \
 check "the macOS workflow installs what deps.sh packages prints, and not pkg-config by name" \
     sh -c "grep -q 'brew install \$(sh scripts/deps.sh packages)' .github/workflows/macos.yml &&
            ! grep -E 'brew install .*pkg-config' .github/workflows/macos.yml"
+
+# Homebrew's ncurses is asked for even where `pkg-config --exists ncursesw`
+# holds without it: Homebrew's pkgconf has an ncursesw.pc for macOS's own
+# curses in its default path (Library/Homebrew/os/mac/pkgconfig/<macOS>).
+# Here the real pkg-config's default path plays that part (this machine's
+# ncursesw.pc); a fake brew prefix holds cjson's and cmocka's .pc files,
+# then the keg's.
+need_tool pkg-config pkg-config || exit 0
+pkg-config --exists ncursesw ||
+    { echo "FAIL: this machine's pkg-config has no ncursesw.pc to stand in for Homebrew's"; exit 1; }
+rm -f "$T/bin"/*
+for c in $tools; do printf '#!/bin/sh\nexit 0\n' >"$T/bin/$c"; chmod +x "$T/bin/$c"; done
+cat >"$T/bin/uname" <<'S'
+#!/bin/sh
+case "${1:-}" in -m) echo arm64 ;; *) echo Darwin ;; esac
+S
+printf '#!/bin/sh\n[ "${1:-}" = --prefix ] && echo %s\n' "$T/brew" >"$T/bin/brew"
+chmod +x "$T/bin/uname" "$T/bin/brew"
+ln -sf "$(command -v pkg-config)" "$T/bin/pkg-config"
+mkdir -p "$T/brew/lib/pkgconfig"
+for m in libcjson cmocka; do
+    printf 'Name: %s\nDescription: test\nVersion: 1\nLibs: -l%s\n' "$m" "$m" >"$T/brew/lib/pkgconfig/$m.pc"
+done
+(unset PKG_CONFIG_PATH; PATH="$T/bin" "$SH" scripts/deps.sh) >"$T/nokeg.out" 2>&1; rc=$?
+check "no ncurses keg, though pkg-config's own path has an ncursesw.pc: exit 1, brew install ncurses" \
+    sh -c "[ $rc -eq 1 ] && grep -q '^deps: missing: ncursesw\$' '$T/nokeg.out' &&
+           grep -q '^deps: run: brew install ncurses\$' '$T/nokeg.out' || { cat '$T/nokeg.out'; exit 1; }"
+mkdir -p "$T/brew/opt/ncurses/lib/pkgconfig"
+printf 'Name: ncursesw\nDescription: the keg (test)\nVersion: 6.5\nLibs: -lncursesw\n' \
+    >"$T/brew/opt/ncurses/lib/pkgconfig/ncursesw.pc"
+(unset PKG_CONFIG_PATH; PATH="$T/bin" "$SH" scripts/deps.sh) >"$T/keg.out" 2>&1; rc=$?
+check "the keg installed: deps.sh exits 0 (rc $rc: $(tr '\n' ' ' <"$T/keg.out"))" test "$rc" -eq 0
