@@ -45,7 +45,8 @@ for act in pause kill; do
     st=$!
     wait_for "the budget event" 20 grep -q '"kind":"budget"' "$T/w$act.jsonl"
     check "W: $act: read-only is said" grep -q "read-only" "$T/w$act.err"
-    check "W: $act: the guard says it could not act" grep -q "could not $act" "$T/w$act.err"
+    # (the budget event is recorded before the loop prints the warning: wait for it)
+    check "W: $act: the guard says it could not act" wait_for "the warning" 20 grep -q "could not $act" "$T/w$act.err"
     check "W: $act: no member of the tree stopped" none_stopped
     check "W: $act: every member alive" all_alive
     check "W: $act: the bystander untouched" by_ok
