@@ -162,7 +162,7 @@ ifneq ($(PLATFORM),linux)
 endif
 WORK_BIN := $(WORK_SRC:tests/workloads/%.c=$(B)/workloads/%)
 
-.PHONY: all deps run check tests bench install uninstall clean
+.PHONY: all deps deps-build run check tests bench install uninstall clean
 all: stagetop
 
 # Parts of the project add their own rules and EXTRA_TEST_BIN / EXTRA_BENCH_BIN
@@ -234,9 +234,14 @@ $(B)/workloads/%: tests/workloads/%.c $(B)/flags
 deps:
 	@sh scripts/deps.sh
 
+# What the build alone needs (a compiler, pkg-config, ncurses): `make run`
+# asks for no test tool (a user who cannot install them still sees the demo).
+deps-build:
+	@sh scripts/deps.sh build
+
 # The demo runs until you quit: q, then k (kill it and quit), ends it as asked,
 # and stagetop then exits 0 (the job's own code only when it ends by itself).
-run: deps
+run: deps-build
 	@$(MAKE) --no-print-directory stagetop $(WORK_BIN)
 	STAGELOAD_TRACE=$(B)/demo-events.jsonl ./stagetop --events $(B)/demo-events.jsonl -- \
 	    $(B)/workloads/demo --loop
