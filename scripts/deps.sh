@@ -22,8 +22,10 @@ Darwin)
     # tests/linux-only.txt) need these; "-": macOS itself has it (xmllint in
     # /usr/bin; cc once `xcode-select --install` ran).  Markdown tables are
     # checked with cmark-gfm (tests/e2e/diff_report.sh): Homebrew has no
-    # python3-markdown.  ruby checks the formula (`ruby -c`); macOS's
-    # /usr/bin/ruby does, Homebrew's ruby where it is gone.
+    # python3-markdown, and its cmark conflicts with cmark-gfm (both install
+    # cmark.h): cmark-gfm reads the report's chart as CommonMark too.  ruby
+    # checks the formula (`ruby -c`); macOS's /usr/bin/ruby does, Homebrew's
+    # ruby where it is gone.
     pm=brew
     tools="cc:- pkg-config:pkgconf tmux:tmux python3:python rsvg-convert:librsvg
            xmllint:- promtool:prometheus cmark-gfm:cmark-gfm ruby:ruby nm:- script:-"
@@ -51,10 +53,12 @@ Darwin)
     # valgrind, util-linux (setpriv, unshare, swap tools), strace and GNU
     # time (tests/faults/hostile_files.test.sh), clang (libFuzzer: make check
     # builds the trace fuzzer, tests/make/fuzz_build.test.sh), procps (ps, free, pgrep: the
-    # references of `stagetop doctor`), python3-markdown (diff_report.sh).
+    # references of `stagetop doctor`), python3-markdown, cmark and
+    # cmark-gfm (diff_report.sh: the report's tables and chart).
     pm=apt
     tools="cc:build-essential pkg-config:pkg-config tmux:tmux python3:python3
            rsvg-convert:librsvg2-bin xmllint:libxml2-utils promtool:prometheus cmark:cmark
+           cmark-gfm:cmark-gfm
            ruby:ruby valgrind:valgrind setpriv:util-linux unshare:util-linux
            fallocate:util-linux mkswap:util-linux swapon:util-linux swapoff:util-linux
            pgrep:procps ps:procps free:procps strace:strace /usr/bin/time:time script:bsdutils
