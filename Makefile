@@ -257,13 +257,25 @@ bench:
 	@$(MAKE) --no-print-directory stagetop $(WORK_BIN) $(EXTRA_BENCH_BIN)
 	@sh bench/run-bench.sh $(B)
 
+# The shell completions (completions/) go where bash-completion, zsh's
+# compinit and fish look under PREFIX; Homebrew's formula gives its own
+# BASHCOMPDIR (etc/bash_completion.d).  tests/make/completions.test.sh.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 install: stagetop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 stagetop $(DESTDIR)$(PREFIX)/bin/stagetop
 	install -m 644 docs/stagetop.1 $(DESTDIR)$(PREFIX)/share/man/man1/stagetop.1
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 644 completions/stagetop.bash $(DESTDIR)$(BASHCOMPDIR)/stagetop
+	install -m 644 completions/_stagetop $(DESTDIR)$(ZSHCOMPDIR)/_stagetop
+	install -m 644 completions/stagetop.fish $(DESTDIR)$(FISHCOMPDIR)/stagetop.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/stagetop $(DESTDIR)$(PREFIX)/share/man/man1/stagetop.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/stagetop $(DESTDIR)$(PREFIX)/share/man/man1/stagetop.1 \
+	    $(DESTDIR)$(BASHCOMPDIR)/stagetop $(DESTDIR)$(ZSHCOMPDIR)/_stagetop \
+	    $(DESTDIR)$(FISHCOMPDIR)/stagetop.fish
 
 clean:
 	rm -rf build build-san stagetop
