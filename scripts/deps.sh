@@ -26,11 +26,13 @@ Darwin)
     # cmark.h): cmark-gfm reads the report's chart as CommonMark too.  ruby
     # checks the formula (`ruby -c`); macOS's /usr/bin/ruby does, Homebrew's
     # ruby where it is gone.  bash and zsh are macOS's own; fish, for the
-    # completions' test (tests/make/completions.test.sh), from Homebrew.
+    # completions' test (tests/make/completions.test.sh), from Homebrew;
+    # mandoc (the man page's lint) is macOS's own from macOS 13, Homebrew's
+    # before.
     pm=brew
     tools="cc:- pkg-config:pkgconf tmux:tmux python3:python rsvg-convert:librsvg
            xmllint:- promtool:prometheus cmark-gfm:cmark-gfm ruby:ruby nm:- script:-
-           bash:- zsh:- fish:fish"
+           bash:- zsh:- fish:fish mandoc:mandoc"
     pcs="ncursesw:ncurses libcjson:cjson cmocka:cmocka"
     # pkg-config looks only where Homebrew installs (brew's prefix; without
     # brew on the PATH its defaults, as the Makefile): ncurses' keg
@@ -57,11 +59,12 @@ Darwin)
     # builds the trace fuzzer, tests/make/fuzz_build.test.sh), procps (ps, free, pgrep: the
     # references of `stagetop doctor`), python3-markdown, cmark and
     # cmark-gfm (diff_report.sh: the report's tables and chart), bash, zsh
-    # and fish (the shell completions, tests/make/completions.test.sh).
+    # and fish (the shell completions, tests/make/completions.test.sh),
+    # mandoc (the man page's lint, tests/make/manpage.test.sh).
     pm=apt
     tools="cc:build-essential pkg-config:pkg-config tmux:tmux python3:python3
            rsvg-convert:librsvg2-bin xmllint:libxml2-utils promtool:prometheus cmark:cmark
-           cmark-gfm:cmark-gfm bash:bash zsh:zsh fish:fish
+           cmark-gfm:cmark-gfm bash:bash zsh:zsh fish:fish mandoc:mandoc
            ruby:ruby valgrind:valgrind setpriv:util-linux unshare:util-linux
            fallocate:util-linux mkswap:util-linux swapon:util-linux swapoff:util-linux
            pgrep:procps ps:procps free:procps strace:strace /usr/bin/time:time script:bsdutils
