@@ -259,7 +259,7 @@ bench:
 
 # The shell completions (completions/) go where bash-completion, zsh's
 # compinit and fish look under PREFIX; Homebrew's formula gives its own
-# BASHCOMPDIR (etc/bash_completion.d).  tests/make/completions.test.sh.
+# BASHCOMPDIR (etc/bash_completion.d).  tests/make/install.test.sh.
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
