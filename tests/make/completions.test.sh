@@ -105,27 +105,32 @@ if need_tool "completions: zsh" zsh zsh; then
     same "zsh: its options are --help's" "$T/opts" cat "$T/zopts"
     sed -n 's/^lanes=(\(.*\))$/\1/p' "$ZSHD/_stagetop" | words >"$T/zlanes"
     same "zsh: its lanes are stagetop's" "$T/lanes" cat "$T/zlanes"
-    # zdrive LINE: LINE and a TAB in an interactive zsh (zpty) that ran
-    # compinit with the installed folder; what the terminal showed, as words
+    # zdrive LINE WORD...: LINE and a TAB in an interactive zsh (zpty) that
+    # ran compinit with the installed folder; what the terminal showed, as
+    # words, once every WORD is in it (or after the wait's limit)
     cat >"$T/drive.zsh" <<'EOF'
 zmodload zsh/zpty
+limit=$1; shift
 zpty -b z zsh -f -i
 zpty -w z "fpath=($1 \$fpath); autoload -U compinit; compinit -u -d $2/zcd; PROMPT='%% '; LISTMAX=100000"
 zpty -w z "setopt nolistambiguous; print -r -- RE''ADY"
 zpty -r z line '*READY*'
 zpty -n -w z "$3"$'\t'
-out="" quiet=0
-for i in {1..200}; do   # until 0.5 s pass without output, after some came
+shift 3
+out="" end=$(( SECONDS + limit ))
+while (( SECONDS < end )); do
+  while zpty -r -t z chunk; do out+=$chunk; done
+  all=1; for w in "$@"; do [[ $out == *$w* ]] || { all=0; break; }; done
+  (( all )) && break
   sleep 0.05
-  got=0; while zpty -r -t z chunk; do out+=$chunk; got=1; done
-  if (( got )); then quiet=0; elif [[ -n $out ]] && (( ++quiet >= 10 )); then break; fi
 done
 zpty -d z
 print -r -- "$out"
 EOF
-    zdrive() { (cd "$T" && HOME="$T" zsh -f "$T/drive.zsh" "$ZSHD" "$T" "$1") 2>&1 |
-        sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' | tr -c 'A-Za-z0-9_,.-' '\n' | sed '/^$/d' | sort -u; }
-    zhas() { _zw=$1; shift; zdrive "$_zw" >"$T/z.out"; for w; do grep -qx -- "$w" "$T/z.out" || { echo "no $w in:"; cat "$T/z.out"; return 1; }; done; }
+    esc=$(printf '\033') # (BSD sed has no \x1b)
+    zdrive() { (cd "$T" && HOME="$T" zsh -f "$T/drive.zsh" "$(wait_secs 30)" "$ZSHD" "$T" "$@") 2>&1 |
+        sed "s/$esc\[[0-9;?]*[A-Za-z]//g" | tr -c 'A-Za-z0-9_,.-' '\n' | sed '/^$/d' | sort -u; }
+    zhas() { zdrive "$@" >"$T/z.out"; shift; for w; do grep -qx -- "$w" "$T/z.out" || { echo "no $w in:"; cat "$T/z.out"; return 1; }; done; }
     check "zsh: stagetop --on-budget <TAB> lists pause and kill" zhas 'stagetop --on-budget ' pause kill
     check "zsh: stagetop --lanes <TAB> lists every lane" zhas 'stagetop --lanes ' $(cat "$T/lanes")
     check "zsh: stagetop <TAB> lists the subcommands" zhas 'stagetop ' $(cat "$T/cmds")
