@@ -142,5 +142,5 @@ check "deps.sh build as root, the build's needs there: installs nothing (no test
 
 # make run asks deps.sh for the build's needs only; make check for all.
 check "make run runs deps.sh build (not the test tools' check); make check runs deps.sh" \
-    sh -c "[ \"\$(make -C '$ST_ROOT' -n --no-print-directory run 2>/dev/null | grep scripts/deps.sh)\" = 'sh scripts/deps.sh build' ] &&
-           [ \"\$(make -C '$ST_ROOT' -n --no-print-directory check 2>/dev/null | grep scripts/deps.sh)\" = 'sh scripts/deps.sh' ]"
+    sh -c "[ \"\$(env -u MAKEFLAGS -u MFLAGS make -C '$ST_ROOT' -n --no-print-directory run 2>/dev/null | grep scripts/deps.sh)\" = 'sh scripts/deps.sh build' ] &&
+           [ \"\$(env -u MAKEFLAGS -u MFLAGS make -C '$ST_ROOT' -n --no-print-directory check 2>/dev/null | grep scripts/deps.sh)\" = 'sh scripts/deps.sh' ]"

@@ -18,6 +18,7 @@ set -u
 . "$(dirname "$0")/../lib/common.sh"
 cd "$ST_ROOT" || exit 1
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+mk() { env -u MAKEFLAGS -u MFLAGS make "$@"; } # not the outer make check's flags (SANITIZE=1, -j)
 ST=$STAGETOP
 
 # --- what --help says ---------------------------------------------------------------
@@ -44,7 +45,7 @@ check "--help gives the lists ($(wc -l <"$T/opts") options, subcommands: $(echo 
 if [ ! -x "$ST_ROOT/stagetop" ]; then
     skip "completions" "./stagetop is not built (a plain make builds it; make install installs it)"; exit 0
 fi
-make -s -o stagetop install DESTDIR="$T/dest" PREFIX=/usr >"$T/install.out" 2>&1 ||
+mk -s -o stagetop install DESTDIR="$T/dest" PREFIX=/usr >"$T/install.out" 2>&1 ||
     { echo "FAIL: completions: make install: $(cat "$T/install.out")"; exit 1; }
 mv "$T/dest/usr" "$T/keep"
 BASHF=$T/keep/share/bash-completion/completions/stagetop

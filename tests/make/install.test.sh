@@ -12,11 +12,12 @@ set -u
 . "$(dirname "$0")/../lib/common.sh"
 cd "$ST_ROOT" || exit 1
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+mk() { env -u MAKEFLAGS -u MFLAGS make "$@"; } # not the outer make check's flags (SANITIZE=1, -j)
 if [ ! -x "$ST_ROOT/stagetop" ]; then
     skip "make install" "./stagetop is not built (a plain make builds it; make install installs it)"; exit 0
 fi
 D=$T/d
-make -s -o stagetop install DESTDIR="$D" PREFIX=/usr >"$T/out" 2>&1; rc=$?
+mk -s -o stagetop install DESTDIR="$D" PREFIX=/usr >"$T/out" 2>&1; rc=$?
 U=$D/usr
 check "make install DESTDIR PREFIX=/usr: exit 0, the program runs from there" \
     sh -c "[ $rc -eq 0 ] && '$U/bin/stagetop' --version | grep -q \"^stagetop $(cat VERSION)\" || { cat '$T/out'; exit 1; }"
@@ -32,15 +33,15 @@ check "modes: the program 755, the others 644" \
            done"
 n=$(find "$D" -type f | wc -l)
 check "make install writes 5 files, no others ($n)" [ "$n" -eq 5 ]
-make -s uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
+mk -s uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 check "make uninstall removes all of them" sh -c "[ -z \"\$(find '$D' -type f)\" ] || { find '$D' -type f; exit 1; }"
 
-make -s -o stagetop install DESTDIR="$D" PREFIX=/opt/st BASHCOMPDIR=/etc/bash_completion.d \
+mk -s -o stagetop install DESTDIR="$D" PREFIX=/opt/st BASHCOMPDIR=/etc/bash_completion.d \
     ZSHCOMPDIR=/opt/zsh FISHCOMPDIR=/opt/fish >/dev/null 2>&1
 check "PREFIX=/opt/st with BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR: each where it was asked" \
     sh -c "[ -x '$D/opt/st/bin/stagetop' ] && [ -f '$D/opt/st/share/man/man1/stagetop.1' ] &&
            [ -f '$D/etc/bash_completion.d/stagetop' ] && [ -f '$D/opt/zsh/_stagetop' ] && [ -f '$D/opt/fish/stagetop.fish' ] &&
            [ \$(find '$D' -type f | wc -l) -eq 5 ] || { find '$D' -type f; exit 1; }"
-make -s uninstall DESTDIR="$D" PREFIX=/opt/st BASHCOMPDIR=/etc/bash_completion.d ZSHCOMPDIR=/opt/zsh \
+mk -s uninstall DESTDIR="$D" PREFIX=/opt/st BASHCOMPDIR=/etc/bash_completion.d ZSHCOMPDIR=/opt/zsh \
     FISHCOMPDIR=/opt/fish >/dev/null 2>&1
 check "make uninstall with the same variables removes them" sh -c "[ -z \"\$(find '$D' -type f)\" ]"
