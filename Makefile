@@ -162,7 +162,7 @@ ifneq ($(PLATFORM),linux)
 endif
 WORK_BIN := $(WORK_SRC:tests/workloads/%.c=$(B)/workloads/%)
 
-.PHONY: all deps run check tests bench install uninstall clean
+.PHONY: all deps deps-build run check tests bench install uninstall clean
 all: stagetop
 
 # Parts of the project add their own rules and EXTRA_TEST_BIN / EXTRA_BENCH_BIN
@@ -234,9 +234,14 @@ $(B)/workloads/%: tests/workloads/%.c $(B)/flags
 deps:
 	@sh scripts/deps.sh
 
+# What the build alone needs (a compiler, pkg-config, ncurses): `make run`
+# asks for no test tool (a user who cannot install them still sees the demo).
+deps-build:
+	@sh scripts/deps.sh build
+
 # The demo runs until you quit: q, then k (kill it and quit), ends it as asked,
 # and stagetop then exits 0 (the job's own code only when it ends by itself).
-run: deps
+run: deps-build
 	@$(MAKE) --no-print-directory stagetop $(WORK_BIN)
 	STAGELOAD_TRACE=$(B)/demo-events.jsonl ./stagetop --events $(B)/demo-events.jsonl -- \
 	    $(B)/workloads/demo --loop
@@ -252,13 +257,25 @@ bench:
 	@$(MAKE) --no-print-directory stagetop $(WORK_BIN) $(EXTRA_BENCH_BIN)
 	@sh bench/run-bench.sh $(B)
 
+# The shell completions (completions/) go where bash-completion, zsh's
+# compinit and fish look under PREFIX; Homebrew's formula gives its own
+# BASHCOMPDIR (etc/bash_completion.d).  tests/make/install.test.sh.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 install: stagetop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 stagetop $(DESTDIR)$(PREFIX)/bin/stagetop
 	install -m 644 docs/stagetop.1 $(DESTDIR)$(PREFIX)/share/man/man1/stagetop.1
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 644 completions/stagetop.bash $(DESTDIR)$(BASHCOMPDIR)/stagetop
+	install -m 644 completions/_stagetop $(DESTDIR)$(ZSHCOMPDIR)/_stagetop
+	install -m 644 completions/stagetop.fish $(DESTDIR)$(FISHCOMPDIR)/stagetop.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/stagetop $(DESTDIR)$(PREFIX)/share/man/man1/stagetop.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/stagetop $(DESTDIR)$(PREFIX)/share/man/man1/stagetop.1 \
+	    $(DESTDIR)$(BASHCOMPDIR)/stagetop $(DESTDIR)$(ZSHCOMPDIR)/_stagetop \
+	    $(DESTDIR)$(FISHCOMPDIR)/stagetop.fish
 
 clean:
 	rm -rf build build-san stagetop

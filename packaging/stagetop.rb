@@ -31,7 +31,11 @@ class Stagetop < Formula
     args = ["CC=#{ENV.cc}"]
     args << "CURSES=apple" if OS.mac?
     system "make", "stagetop", *args
-    system "make", "install", "PREFIX=#{prefix}", *args
+    # The completions: zsh's and fish's go where Homebrew's zsh_completion
+    # and fish_completion are (share/zsh/site-functions,
+    # share/fish/vendor_completions.d); bash's into bash_completion.
+    system "make", "install", "PREFIX=#{prefix}", "BASHCOMPDIR=#{bash_completion}",
+           "ZSHCOMPDIR=#{zsh_completion}", "FISHCOMPDIR=#{fish_completion}", *args
     # The one place the version is written, kept for `test do`: a --HEAD
     # install's version is HEAD-<sha>, never what --version prints.
     pkgshare.install "VERSION"
@@ -41,5 +45,9 @@ class Stagetop < Formula
     assert_match "stagetop #{(pkgshare/"VERSION").read.strip}", shell_output("#{bin}/stagetop --version")
     # A job that exits at once: watching it must work and end with its code.
     system bin/"stagetop", "--headless", "--interval", "0.05", "--", "/usr/bin/true"
+    # The shell completions are installed, for the stagetop command.
+    assert_match "complete -o filenames -F _stagetop stagetop", (bash_completion/"stagetop").read
+    assert_match "#compdef stagetop", (zsh_completion/"_stagetop").read
+    assert_match "complete -c stagetop", (fish_completion/"stagetop.fish").read
   end
 end

@@ -19,6 +19,14 @@ check "the formula's url is the tag v$v (the file VERSION)" \
 mkdir -p "$T/p/bin" "$T/p/share/stagetop"
 cp "$STAGETOP" "$T/p/bin/stagetop"
 cp VERSION "$T/p/share/stagetop/VERSION"   # what the formula's install keeps
+# the completions, where the formula's install asks make install to put them
+mkdir -p "$T/p/etc/bash_completion.d" "$T/p/share/zsh/site-functions" "$T/p/share/fish/vendor_completions.d"
+cp completions/stagetop.bash "$T/p/etc/bash_completion.d/stagetop"
+cp completions/_stagetop "$T/p/share/zsh/site-functions/_stagetop"
+cp completions/stagetop.fish "$T/p/share/fish/vendor_completions.d/stagetop.fish"
+check "the formula's install gives make install Homebrew's completion folders" \
+    sh -c "grep -q 'BASHCOMPDIR=#{bash_completion}' '$F' && grep -q 'ZSHCOMPDIR=#{zsh_completion}' '$F' &&
+           grep -q 'FISHCOMPDIR=#{fish_completion}' '$F'"
 check "test do passes for the release ($v)" ruby tests/darwin/formula_run.rb "$F" "$T/p" "$v"
 check "test do passes for brew install --HEAD (version HEAD-1a2b3c4)" \
     ruby tests/darwin/formula_run.rb "$F" "$T/p" HEAD-1a2b3c4

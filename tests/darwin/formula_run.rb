@@ -2,7 +2,7 @@
 # with a minimal stand-in for Homebrew's Formula class (only what the
 # formula calls: the class-level fields, ENV, system, and the `test do`
 # helpers with Homebrew's meanings), then runs its `test do` as an install
-# at PREFIX (bin/stagetop, share/stagetop/VERSION) whose version is
+# at PREFIX (bin/stagetop, share/stagetop/VERSION, the completions) whose version is
 # VERSION_STRING, e.g. HEAD-1a2b3c4 for `brew install --HEAD`.  Exit 0 when
 # the block passes.  `formula_run.rb FORMULA --describe` lists what it
 # declares instead.  Plain Ruby 2.6 (macOS's /usr/bin/ruby) and later.
@@ -47,6 +47,21 @@ class Formula
 
   def pkgshare
     prefix/"share/stagetop"
+  end
+
+  # Homebrew's Formula#bash_completion, #zsh_completion, #fish_completion
+  # (Library/Homebrew/formula.rb): prefix/"etc/bash_completion.d",
+  # share/"zsh/site-functions", share/"fish/vendor_completions.d".
+  def bash_completion
+    prefix/"etc/bash_completion.d"
+  end
+
+  def zsh_completion
+    prefix/"share/zsh/site-functions"
+  end
+
+  def fish_completion
+    prefix/"share/fish/vendor_completions.d"
   end
 
   def assert_match(want, got)

@@ -4,7 +4,8 @@
 # nothing else) it exits 0; without promtool it exits 1, names promtool and
 # prints the brew command with its formula.  The macOS workflow installs
 # what `deps.sh packages` prints, and docs/macos.md's `brew install` line is
-# exactly the Mac's list.
+# exactly the Mac's list.  `deps.sh build` (make run's) needs the compiler
+# alone, and names what make check would add without stopping.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 cd "$ST_ROOT" || exit 1
@@ -50,6 +51,18 @@ check "docs/macos.md installs exactly the Mac's list ($all)" \
 check "the macOS workflow installs what deps.sh packages prints, and not pkg-config by name" \
     sh -c "grep -q 'brew install \$(sh scripts/deps.sh packages)' .github/workflows/macos.yml &&
            ! grep -E 'brew install .*pkg-config' .github/workflows/macos.yml"
+
+# The build alone (make run, make, make install) on a Mac needs a compiler
+# only (the Makefile links Apple's curses without Homebrew's): none of the
+# test tools above is there, and it goes on, saying what make check adds.
+PATH="$T/bin" "$SH" scripts/deps.sh build >"$T/b0.out" 2>&1; rc=$?
+check "deps.sh build on a Mac without cc: exit 1, names cc (xcode-select --install)" \
+    sh -c "[ $rc -eq 1 ] && grep -q '^deps: missing: cc\$' '$T/b0.out' && grep -q xcode-select '$T/b0.out' || { cat '$T/b0.out'; exit 1; }"
+printf '#!/bin/sh\nexit 0\n' >"$T/bin/cc"; chmod +x "$T/bin/cc"
+PATH="$T/bin" "$SH" scripts/deps.sh build >"$T/b1.out" 2>&1; rc=$?
+check "deps.sh build on a Mac with cc and no test tool: exit 0, names what make check also needs, and brew's command" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^deps: the build has what it needs; make check also needs: .*tmux.*prometheus' '$T/b1.out' &&
+           grep -q '^deps: to install them: brew install .*tmux.*prometheus' '$T/b1.out' || { cat '$T/b1.out'; exit 1; }"
 
 # Homebrew's ncurses is asked for even where `pkg-config --exists ncursesw`
 # holds without it: Homebrew's pkgconf has an ncursesw.pc for macOS's own

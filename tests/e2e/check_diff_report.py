@@ -316,18 +316,22 @@ def svg(fa, fb, out):
 def charts(out, n, image=None):
     """The chart section as three parsers read it: python-markdown with its
     defaults (no fenced_code: a fence would be inline <code>), cmark
-    (CommonMark) and cmark-gfm with tables (GitHub)."""
+    (CommonMark) and cmark-gfm with tables (GitHub); with ST_MD=cmark-gfm
+    (a Mac's), cmark-gfm as CommonMark and with tables."""
     import re
     import subprocess
-    import markdown
     src = open(out, encoding="utf-8").read()
-    parsers = {
-        "python-markdown (defaults)": lambda s: markdown.markdown(s),
-        "cmark": lambda s: subprocess.run(["cmark"], input=s.encode(), stdout=subprocess.PIPE,
-                                          check=True).stdout.decode(),
-        "cmark-gfm -e table": lambda s: subprocess.run(["cmark-gfm", "-e", "table"], input=s.encode(),
-                                                       stdout=subprocess.PIPE, check=True).stdout.decode(),
-    }
+    def run(*cmd):
+        return lambda s: subprocess.run(list(cmd), input=s.encode(), stdout=subprocess.PIPE,
+                                        check=True).stdout.decode()
+    if os.environ.get("ST_MD") == "cmark-gfm":
+        # a Mac: Homebrew has no python3-markdown, and its cmark conflicts
+        # with cmark-gfm, which reads CommonMark without an extension
+        parsers = {"CommonMark (cmark-gfm, no extension)": run("cmark-gfm")}
+    else:
+        import markdown
+        parsers = {"python-markdown (defaults)": lambda s: markdown.markdown(s), "cmark": run("cmark")}
+    parsers["cmark-gfm -e table"] = run("cmark-gfm", "-e", "table")
     for name, to_html in parsers.items():
         doc = to_html(src)
         h = Html()

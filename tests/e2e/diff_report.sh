@@ -28,16 +28,19 @@ case "$B" in /*) ;; *) B="$ROOT/$B" ;; esac
 ST=${STAGETOP:-$B/stagetop}
 [ -x "$ST" ] || { echo "SKIP: diff_report: $ST is not built"; exit 0; }
 "$ST" diff --help >/dev/null 2>&1 || { echo "FAIL: diff_report: $ST has no diff command"; exit 1; }
-PY=""
-for p in python3 /usr/bin/python3; do
-    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import markdown' 2>/dev/null; then PY=$p; break; fi
-done
-# macOS: Homebrew has no python3-markdown; the checker reads the tables with
-# cmark-gfm there (scripts/deps.sh lists it).
-if [ -z "$PY" ] && command -v python3 >/dev/null 2>&1 && command -v cmark-gfm >/dev/null 2>&1; then
+# A missing tool is a skip, and under CI=true a failure (tests/lib/tools.sh);
+# scripts/deps.sh installs each one this OS's tests ask for.
+. "$ROOT/tests/lib/tools.sh"
+need_tool diff_report python3 python3 || exit 0
+if [ "$(uname -s)" = Darwin ]; then
+    # Homebrew has no python3-markdown: the checker reads the tables with
+    # cmark-gfm there.
+    need_tool diff_report cmark-gfm cmark-gfm || exit 0
     PY=python3; export ST_MD=cmark-gfm
+else
+    need_py diff_report markdown python3-markdown || exit 0
+    PY=$NEED_PY
 fi
-[ -n "$PY" ] || { echo "SKIP: diff_report: no python3 with python3-markdown, nor cmark-gfm (scripts/deps.sh)"; exit 0; }
 CHECK="$PY $ROOT/tests/e2e/check_diff_report.py"
 TOOL="$B/tools/trace-summary"
 
@@ -179,9 +182,13 @@ else
     fail "report -o" "$(cat "$tmp/err"; ls -A "$tmp/out")"
 fi
 # The chart section as three parsers read it: the text chart a block with
-# python-markdown's default extensions, cmark and cmark-gfm; the image linked.
-if command -v cmark >/dev/null 2>&1 && command -v cmark-gfm >/dev/null 2>&1 &&
-   "$PY" -c 'import markdown' 2>/dev/null; then
+# python-markdown's default extensions, cmark and cmark-gfm (on a Mac, whose
+# Homebrew has no python3-markdown and whose cmark conflicts with cmark-gfm:
+# cmark-gfm as CommonMark and with tables); the image linked.
+charts=yes
+[ -n "${ST_MD:-}" ] || need_tool "report charts" cmark cmark || charts=no
+need_tool "report charts" cmark-gfm cmark-gfm || charts=no
+if [ "$charts" = yes ]; then
     for c in "$tmp/out/r.md 1 r.svg" "$tmp/stdout.md 1" "$tmp/rd.md 2"; do
         if $CHECK charts $c >"$tmp/why" 2>&1; then
             pass "report charts $(basename "${c%% *}"): $(cat "$tmp/why")"
@@ -197,8 +204,6 @@ if command -v cmark >/dev/null 2>&1 && command -v cmark-gfm >/dev/null 2>&1 &&
     else
         fail "report A B -o" "$(cat "$tmp/err" "$tmp/why" | head -3 | tr '\n' ' '; ls -A "$tmp/cmp")"
     fi
-else
-    echo "SKIP: report charts: needs cmark, cmark-gfm and python3-markdown (scripts/deps.sh)"
 fi
 # no "beside" for a report into a directory or a FIFO: no SVG written there
 mkdir "$tmp/nb" "$tmp/nb/adir"; mkfifo "$tmp/nb/p.md"
@@ -238,20 +243,16 @@ if "$ST" plot "$EAGER" "$STAGED" -o "$tmp/cmp.svg" 2>"$tmp/err" &&
 else
     fail "plot A B" "$(cat "$tmp/err" "$tmp/why" | head -5 | tr '\n' ' ')"
 fi
-if command -v xmllint >/dev/null 2>&1; then
+if need_tool "plot A B: xmllint" xmllint libxml2-utils; then
     xmllint --noout "$tmp/cmp.svg" 2>"$tmp/err" && pass "plot A B: xmllint" || fail "plot A B: xmllint" "$(head -3 "$tmp/err")"
-else
-    echo "SKIP: plot A B: xmllint: not installed (scripts/deps.sh)"
 fi
-if command -v rsvg-convert >/dev/null 2>&1; then
+if need_tool "plot A B: rsvg-convert" rsvg-convert librsvg2-bin; then
     if rsvg-convert "$tmp/cmp.svg" -o "$tmp/cmp.png" 2>"$tmp/err" &&
        $PY -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); sys.exit(not (d[:8]==b'\x89PNG\r\n\x1a\n' and struct.unpack('>II', d[16:24])==(1000,560)))" "$tmp/cmp.png"; then
         pass "plot A B: rsvg-convert renders 1000x560"
     else
         fail "plot A B: rsvg-convert" "$(head -3 "$tmp/err")"
     fi
-else
-    echo "SKIP: plot A B: rsvg-convert: not installed (scripts/deps.sh)"
 fi
 printf '{"type":"start","interval":0.5}\n' >"$tmp/empty.jsonl"
 "$ST" plot "$EAGER" "$tmp/empty.jsonl" -o "$tmp/out/none.svg" 2>"$tmp/err"; r=$?

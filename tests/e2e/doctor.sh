@@ -13,11 +13,11 @@ set -u
 case $ST_BUILD in /*) B=$ST_BUILD ;; *) B=$PWD/$ST_BUILD ;; esac
 FAKE=$B/fakenvml/libnvidia-ml.so.1
 
-command -v python3 >/dev/null || { skip doctor "no python3"; exit 0; }
+need_tool doctor python3 python3 || exit 0
 [ -x "$WORKLOADS/holdmem" ] || { skip doctor "no $WORKLOADS/holdmem (make tests builds it)"; exit 0; }
-for c in ps free; do # the references of rss and level (procps; scripts/deps.sh installs it)
-    command -v $c >/dev/null || { skip doctor "no $c (procps)"; exit 0; }
-done
+# the references of rss and level (procps; scripts/deps.sh installs it)
+need_tool doctor ps procps || exit 0
+need_tool doctor free procps || exit 0
 
 T=$(mktemp -d)
 trap 'exec 3>&- 2>/dev/null; cleanup_jobs; rm -rf "$T"' EXIT

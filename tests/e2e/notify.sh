@@ -8,10 +8,7 @@
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
-if ! command -v script >/dev/null 2>&1; then
-    echo "SKIP: notify: script(1) (util-linux) is not installed"
-    exit 0
-fi
+need_tool notify script bsdutils || exit 0
 T=$(mktemp -d)
 trap 'cleanup_jobs; rm -rf "$T"' EXIT
 CHECK="$ST_ROOT/tests/e2e/check_notify.py"

@@ -120,7 +120,11 @@ print(f"{len(samples)} samples, {end['dropped_samples']} dropped")
 PY
 
 # --- --record-sync: fdatasync calls ------------------------------------------------------
-if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+if ! need_tool "--record-sync fdatasync count" strace strace; then
+    :
+elif ! strace -f -o /dev/null true 2>/dev/null; then
+    skip "--record-sync fdatasync count" "ptrace is not permitted here (strace -f true fails)"
+else
     syncs() { # MODE: fdatasync calls of a 2 s run recording at 20 ms (100 samples)
         rm -f "$T/sync-$1.jsonl"
         _t0=$(date +%s.%N)
@@ -139,8 +143,6 @@ if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null;
     # each event at once, the end record
     check "--record-sync 1s: $n_1s fdatasync calls, between 2 and 2 + $secs s + $evs events" \
         sh -c "[ $n_1s -ge 2 ] && [ $n_1s -le $((2 + secs + evs)) ] && [ $n_1s -lt $((lines / 5)) ]"
-else
-    skip "--record-sync fdatasync count" "strace is not installed or not permitted"
 fi
 
 # --- summary: a FIFO without a writer, a large JSONL file --------------------------------
@@ -174,7 +176,7 @@ rm -f "$T/marks.jsonl"
 case "$ST_BUILD" in
 *san*) skip "summary memory" "ASan's shadow memory and quarantine are not the program's" ;;
 *)
-    if [ -x /usr/bin/time ]; then
+    if need_tool "summary memory" /usr/bin/time time; then
         $PY "$ST_ROOT/tests/tools/big_jsonl.py" "$T/big.jsonl"
         size_kib=$(( $(wc -c <"$T/big.jsonl") / 1024 ))
         /usr/bin/time -f '%M' -o "$T/rss" "$STAGETOP" summary "$T/big.jsonl" >"$T/big.sum" 2>"$T/big.err"
@@ -185,7 +187,5 @@ case "$ST_BUILD" in
         check "summary of 1,000,000 samples ($size_kib KiB): peak RSS $rss KiB < 32 MiB" \
             sh -c "[ $rc -eq 0 ] && [ $rss -lt 32768 ] && grep -q '\"duration\":499999.500' '$T/big.sum'"
         rm -f "$T/big.jsonl"
-    else
-        skip "summary memory" "/usr/bin/time is not installed"
     fi ;;
 esac

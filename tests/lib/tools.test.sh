@@ -7,7 +7,10 @@
 #  - every tool that a test asks need_tool for is one scripts/deps.sh checks
 #    for (and so installs);
 #  - deps.sh, run by a user who cannot install, names a missing valgrind and
-#    prints the command that installs it.
+#    prints the command that installs it;
+#  - `deps.sh build` (make run's) needs only the build (compiler, pkg-config,
+#    ncursesw): without a test tool it goes on and installs none, without a
+#    build need it names (as root installs) that package alone.
 set -u
 . "$(dirname "$0")/common.sh"
 T=$(mktemp -d)
@@ -42,7 +45,7 @@ asked=$(for f in "$ST_ROOT"/tests/*/*.sh "$ST_ROOT"/tests/e2e/*.inc; do
         case $f in */tests/lib/*) continue ;; esac
         [ "$(uname -s)" = Linux ] || ! grep -q "^tests/${f#*/tests/} " "$ST_ROOT/tests/linux-only.txt" || continue
         grep -v '^ *#' "$f"
-    done | sed -E -n 's/.*(need_tool|tool_missing)  *("[^"]*"|[^ "]*)  *([A-Za-z0-9_.-]*).*/\3/p' | sort -u)
+    done | sed -E -n 's/.*(need_tool|tool_missing)  *("[^"]*"|[^ "]*)  *([A-Za-z0-9_./-]*).*/\3/p' | sort -u)
 # (sed -E: a BRE's \| is GNU's; Apple's sed has none)
 checked=$(sh "$ST_ROOT/scripts/deps.sh" tools | sort -u)
 not_in_deps=""
@@ -52,7 +55,7 @@ check "every tool a test needs ($(echo $asked | wc -w): $(echo $asked)) is check
 
 # deps.sh as a user who cannot install, with valgrind off the PATH.
 if [ "$(uname -s)" != Linux ]; then
-    skip "deps.sh names a missing valgrind" "valgrind is a Linux-only dependency"
+    skip "deps.sh names a missing valgrind" "Linux's list (deps.sh checks no such tool here)"
 elif [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1; then
     skip "deps.sh names a missing valgrind" "needs root and user nobody (deps.sh installs when root)"
 elif need_tool "deps.sh names a missing valgrind" setpriv util-linux; then
@@ -72,4 +75,72 @@ elif need_tool "deps.sh names a missing valgrind" setpriv util-linux; then
     check "deps.sh without valgrind, as a user: exit 1, names valgrind, prints the install command" \
         sh -c "[ $rc -eq 1 ] && grep -q '^deps: missing:.* valgrind' '$T/deps.out' &&
                grep -q 'install .*valgrind' '$T/deps.out' || { cat '$T/deps.out'; exit 1; }"
+    # The build alone (make run, make, make install): valgrind is a test
+    # tool, so the same user goes on, told what make check would add.
+    asuser() { (cd "$T" && setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups env PATH="$T/bin" \
+        sh "$T/deps.sh" "$@"); }
+    asuser build >"$T/build.out" 2>&1
+    rc=$?
+    check "deps.sh build without valgrind, as a user: exit 0, says make check also needs valgrind" \
+        sh -c "[ $rc -eq 0 ] && grep -q '^deps: the build has what it needs; make check also needs: .*valgrind' '$T/build.out' &&
+               ! grep -q '^deps: missing' '$T/build.out' || { cat '$T/build.out'; exit 1; }"
+    rm -f "$T/bin/cc"
+    asuser build >"$T/nocc.out" 2>&1
+    rc=$?
+    check "deps.sh build without a compiler, as a user: exit 1, names cc and build-essential" \
+        sh -c "[ $rc -eq 1 ] && grep -q '^deps: missing: cc\$' '$T/nocc.out' &&
+               grep -q '^deps: run: sudo apt-get install build-essential\$' '$T/nocc.out' || { cat '$T/nocc.out'; exit 1; }"
 fi
+
+# deps.sh's build-only mode (`make run`, `make deps-build`) on Debian, on any
+# machine: a PATH of stubs (uname says Linux; id says the uid in $FAKE_UID;
+# pkg-config knows the modules in $FAKE_PC; apt-get and npm write what they
+# were asked to do), every tool of the list there but tmux and valgrind.
+D="$T/deb"; mkdir -p "$D/bin"
+stub() { printf '#!/bin/sh\n%s\n' "$2" >"$D/bin/$1"; chmod +x "$D/bin/$1"; }
+stub uname 'case "${1:-}" in -m) echo x86_64 ;; *) echo Linux ;; esac'
+debtools=$(PATH="$D/bin:$PATH" sh "$ST_ROOT/scripts/deps.sh" tools)
+for c in $debtools; do case $c in /*|tmux|valgrind) ;; *) stub "$c" 'exit 0' ;; esac; done
+stub id '[ "${1:-}" = -u ] && echo "${FAKE_UID:-1000}"'
+stub pkg-config '[ "${1:-}" = --exists ] && case " $FAKE_PC " in *" $2 "*) exit 0 ;; esac; exit 1'
+stub apt-get "echo \"apt-get \$*\" >>'$D/calls'"
+stub npm "echo \"npm \$*\" >>'$D/calls'"
+allpc="ncursesw libcjson cmocka"
+deb() { # UID PC-MODULES ARGS...: deps.sh under the stubs; $D/out, $D/calls, $rc
+    _u=$1 _pc=$2; shift 2
+    rm -f "$D/calls"; : >"$D/calls"
+    env -i PATH="$D/bin" HOME="$D" FAKE_UID="$_u" FAKE_PC="$_pc" "$(command -v sh)" \
+        "$ST_ROOT/scripts/deps.sh" "$@" >"$D/out" 2>&1
+    rc=$?
+}
+deb 1000 "$allpc" build
+check "deps.sh build, a user without tmux and valgrind: exit 0, names them and the command for make check" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^deps: the build has what it needs; make check also needs: .*tmux.*valgrind' '$D/out' &&
+           grep -q '^deps: to install them: sudo apt-get install .*tmux.*valgrind' '$D/out' &&
+           ! grep -q '^deps: missing' '$D/out' && [ ! -s '$D/calls' ] || { echo exit $rc; cat '$D/out'; echo calls:; cat '$D/calls'; exit 1; }"
+deb 1000 "$allpc"
+check "deps.sh (make check's), the same user: exit 1, missing tmux and valgrind, sudo apt-get install them" \
+    sh -c "[ $rc -eq 1 ] && grep -q '^deps: missing: tmux valgrind\$' '$D/out' &&
+           grep -q '^deps: run: sudo apt-get install .*tmux.*valgrind' '$D/out' || { echo exit $rc; cat '$D/out'; echo calls:; cat '$D/calls'; exit 1; }"
+mv "$D/bin/cc" "$D/cc"
+deb 1000 "$allpc" build
+check "deps.sh build without a compiler, as a user: exit 1, sudo apt-get install build-essential (no test tool)" \
+    sh -c "[ $rc -eq 1 ] && grep -q '^deps: missing: cc\$' '$D/out' &&
+           grep -q '^deps: run: sudo apt-get install build-essential\$' '$D/out' || { echo exit $rc; cat '$D/out'; echo calls:; cat '$D/calls'; exit 1; }"
+deb 0 "$allpc" build
+check "deps.sh build without a compiler, as root: apt-get installs build-essential alone, no npm" \
+    sh -c "[ $rc -eq 0 ] && grep -qx 'apt-get install -y -qq build-essential' '$D/calls' &&
+           ! grep -q -e tmux -e valgrind -e npm '$D/calls' || { echo exit $rc; cat '$D/out'; echo calls:; cat '$D/calls'; exit 1; }"
+mv "$D/cc" "$D/bin/cc"
+deb 1000 "libcjson cmocka" build
+check "deps.sh build without ncursesw, as a user: exit 1, sudo apt-get install libncurses-dev" \
+    sh -c "[ $rc -eq 1 ] && grep -q '^deps: missing: ncursesw\$' '$D/out' &&
+           grep -q '^deps: run: sudo apt-get install libncurses-dev\$' '$D/out' || { echo exit $rc; cat '$D/out'; echo calls:; cat '$D/calls'; exit 1; }"
+deb 0 "$allpc" build
+check "deps.sh build as root, the build's needs there: installs nothing (no test tool, no zig), exit 0" \
+    sh -c "[ $rc -eq 0 ] && [ ! -s '$D/calls' ] && grep -q 'make check also needs: .*tmux' '$D/out' || { echo exit $rc; cat '$D/out'; echo calls:; cat '$D/calls'; exit 1; }"
+
+# make run asks deps.sh for the build's needs only; make check for all.
+check "make run runs deps.sh build (not the test tools' check); make check runs deps.sh" \
+    sh -c "[ \"\$(env -u MAKEFLAGS -u MFLAGS make -C '$ST_ROOT' -n --no-print-directory run 2>/dev/null | grep scripts/deps.sh)\" = 'sh scripts/deps.sh build' ] &&
+           [ \"\$(env -u MAKEFLAGS -u MFLAGS make -C '$ST_ROOT' -n --no-print-directory check 2>/dev/null | grep scripts/deps.sh)\" = 'sh scripts/deps.sh' ]"

@@ -17,7 +17,8 @@ NAME=notify_swap
 
 why=$(swap_why_not)
 [ -z "$why" ] || { echo "SKIP: $NAME: $why"; exit 0; }
-command -v script >/dev/null 2>&1 || { echo "SKIP: $NAME: script(1) is not installed"; exit 0; }
+. "$ROOT/tests/lib/tools.sh"
+need_tool "$NAME" script bsdutils || exit 0
 T=$(mktemp -d /tmp/stagetop-notify-swap.XXXXXX)
 trap 'swap_cleanup; rm -rf "$T"' EXIT
 trap 'swap_cleanup; rm -rf "$T"; exit 130' INT
