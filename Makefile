@@ -135,6 +135,7 @@ TEST_JSON_LIBS   := $(CJSON_LIBS)
 # dlopen, or core/platform/gpu_none.c where there is none); the rest of core/ is
 # portable.  mk/macos-build.mk builds PLAT_SRC_darwin on a non-Mac.
 PLAT_SRC_linux  := core/platform/platform_linux.c core/platform/linux_procs.c core/platform/linux_read.c core/platform/linux_cgroup.c core/platform/linux_share.c \
+                   core/platform/linux_limit.c \
                    core/platform/gpu_nvml.c
 PLAT_SRC_darwin := core/platform/platform_darwin.c core/platform/darwin_sys.c core/platform/darwin_args.c \
                    core/platform/gpu_none.c

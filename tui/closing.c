@@ -141,13 +141,47 @@ static void row(FILE *f, const char *name, const char *fmt, ...)
     fputc('\n', f);
 }
 
+/* Text of a cgroup's making (its path) made safe for the terminal. */
+static const char *clean(const char *in, char *out, size_t size)
+{
+    tui_sanitize(in, strlen(in), 0, 200, out, size); /* the one sanitiser */
+    return out;
+}
+
+/* The memory limit that bound the job (docs/metrics.md, "The limit that
+ * binds"): its bytes, where, and the least room the run saw. */
+static void limit_row(FILE *f, const st_run_view *rv, char *safe, size_t size)
+{
+    const st_trace_limit *l = &rv->limit;
+    const st_summary *s = rv->summary;
+    char a[32], b[32];
+    if (!l->has_cgroup)
+        return;
+    if (!l->has_limit) {
+        row(f, "memory limit", "none (no memory limit on cgroup %s or above it)",
+            clean(l->cgroup, safe, size));
+        return;
+    }
+    st_format_bytes(l->limit, a, sizeof a);
+    if (s && (s->lanes.has & ST_F_LIMIT_FREE))
+        row(f, "memory limit", "%s (%s of %s); least room %s", a, l->limit_file,
+            clean(l->limit_cgroup, safe, size),
+            st_format_bytes(s->lanes.min[ST_LANE_LIMIT_FREE], b, sizeof b));
+    else
+        row(f, "memory limit", "%s (%s of %s)", a, l->limit_file, clean(l->limit_cgroup, safe, size));
+}
+
 void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
 {
     const st_summary *s = rv->summary;
     char a[32], b[32], d[32];
     fprintf(f, "stagetop: run summary (pid %ld)\n", (long)rv->job_pid);
+    char text[400]; /* a cgroup path or the OOM note, cleaned */
     if (rv->job_launched && rv->job_state == ST_JOB_EXITED && rv->exit_code >= 0) {
-        if (rv->exit_code > 128 && *sig_name(rv->exit_code - 128))
+        if (rv->exit_code > 128 && *sig_name(rv->exit_code - 128) && rv->oom_root)
+            row(f, "job", "exit status %d (signal %d, %s): %s", rv->exit_code, rv->exit_code - 128,
+                sig_name(rv->exit_code - 128), clean(rv->oom_note, text, sizeof text));
+        else if (rv->exit_code > 128 && *sig_name(rv->exit_code - 128))
             row(f, "job", "exit status %d (signal %d, %s)", rv->exit_code, rv->exit_code - 128,
                 sig_name(rv->exit_code - 128));
         else
@@ -158,6 +192,9 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
         row(f, "job", "still %s when stagetop ended%s%s", rv->job_state == ST_JOB_PAUSED ? "paused"
             : "running", c->signo ? " by " : "", c->signo ? sig_name(c->signo) : "");
     }
+    if (rv->oom_note && rv->oom_note[0] && !rv->oom_root)
+        row(f, "OOM killer", "%s", clean(rv->oom_note, text, sizeof text));
+    limit_row(f, rv, text, sizeof text);
     if (!s || s->n_samples == 0) {
         row(f, "samples", "none");
     } else {

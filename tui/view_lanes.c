@@ -208,6 +208,30 @@ static void swap_items(const tui_view *v, const st_run_view *rv, lane *l)
     }
 }
 
+/* The level lane's room under the cgroup memory limit that binds the job
+ * (docs/screen.md): "limit 512 MiB: 84.0 MiB free", warned under a tenth. */
+static void limit_item(const tui_view *v, const st_run_view *rv, lane *l)
+{
+    char lim[16], room[16], slim[16], sroom[16], row[64], inl[64], sh[64];
+    st_format_bytes(rv->limit.limit, lim, sizeof lim);
+    tui_short_bytes(rv->limit.limit, slim, sizeof slim);
+    if (!st_sample_has(rv->last, ST_F_LIMIT_FREE)) {
+        snprintf(row, sizeof row, "limit %s", lim);
+        snprintf(sh, sizeof sh, "lim %s", slim);
+        add(l, A_NORMAL, row, row, sh);
+        return;
+    }
+    uint64_t free_b = rv->last->limit_free;
+    st_format_bytes(free_b, room, sizeof room);
+    tui_short_bytes(free_b, sroom, sizeof sroom);
+    snprintf(row, sizeof row, "limit %s: %s free", lim, room);
+    snprintf(inl, sizeof inl, "limit %s free", room);
+    snprintf(sh, sizeof sh, "lim %s", sroom);
+    attr_t a = free_b < rv->limit.limit / 10 ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD
+             : free_b < rv->limit.limit / 5 ? tui_attr(v, TUI_PAIR_WARN) | A_BOLD : A_NORMAL;
+    add(l, a, row, inl, sh);
+}
+
 /* One lane's label items from its table row: its name, "now" and the value
  * of its summary rule over the run (peak, min); then what a lane adds of its
  * own (the footprint's kernel peak, the level's warning colours and the
@@ -252,6 +276,8 @@ static void build_lane(const tui_view *v, const st_run_view *rv, int id, lane *l
             l->pair = pct < 10 ? TUI_PAIR_BAD : TUI_PAIR_WARN;
         if (l->n > 2 && ls->min[id] < 1000)
             l->it[2].a = tui_attr(v, TUI_PAIR_BAD);
+        if (rv->limit.has_limit) /* the cgroup's limit binds before the host's memory */
+            limit_item(v, rv, l);
         if (st_sample_has(rv->last, ST_F_PRESSURE)) {
             char row[64], sh[64];
             /* PSI "some avg10": the share of the last 10 s that some task waited on memory */

@@ -194,6 +194,23 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .doctor = NULL, /* no reference check: no other program reads the pool */
         SYS(ST_SYS_COMPRESSED, compressed),
     },
+    [ST_LANE_LIMIT_FREE] = {
+        /* the room under the cgroup memory limit that binds the job: that
+         * cgroup's limit less its usage (docs/metrics.md, "The limit that
+         * binds"); shown in the level lane's row, not a lane of its own */
+        .id = ST_LANE_LIMIT_FREE, .type = ST_LT_U64, .offset = AT(limit_free),
+        .source = ST_LS_GROUP, .platforms = ST_LPL_LINUX, /* core/run/monitor_limit.c */
+        KEY("limit_free"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_MIN, .summary_key = "min_limit_free",
+        .label = "limit free", .label_inline = "limit free", .label_short = "lim",
+        .absent = "no limit", .absent_short = "-",
+        .colour = ST_LC_GREEN,
+        .prom_name = "stagetop_tree_memory_limit_free_bytes",
+        .prom_help = "Room left under the cgroup memory limit that binds the watched job "
+                     "(memory.max or memory.limit_in_bytes less the cgroup's usage).",
+        .prom_format = ST_LP_INT, .prom_rank = 12,
+        .doctor = NULL, /* no reference check: the cgroup's own files are the reading */
+    },
 };
 
 const st_lane *st_lane_by_key(const char *key)

@@ -75,4 +75,7 @@ void st_lx_release(st_backend *b, st_proc_id id);
 /* Close every cached fd and free the records. */
 void st_lx_forget_all(st_backend *b);
 
+/* linux_limit.c: platform.h's limit_find (the memory limit that binds). */
+int st_lx_limit_find(st_backend *b, int32_t pid, st_cg_watch *w, int force);
+
 #endif

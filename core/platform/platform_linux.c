@@ -404,6 +404,7 @@ const st_platform st_platform_native = {
     .group_spawned = st_lx_group_spawned,
     .group_discard = st_lx_group_discard,
     .group_settle = st_lx_group_settle,
+    .limit_find = st_lx_limit_find,
     .become_subreaper = lx_become_subreaper,
     .read_share = st_lx_read_share,
     .peak_is_maxrss = 1,

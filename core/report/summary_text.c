@@ -104,6 +104,26 @@ void st_report_summary_text(const st_trace *t, st_sb *w, int width)
         st_sb_printf(w, "%lld", (long long)ex->value);
     else
         st_sb_str(w, DASH " (no exit recorded)");
+    if (ex && (ex->has & ST_EVF_NOTE)) { /* the OOM killer's (docs/trace-format.md, "exit") */
+        st_sb_str(w, " (");
+        st_text_clean_to(w, ex->note, sizeof ex->note, sizeof ex->note);
+        st_sb_char(w, ')');
+    }
+    st_trace_limit lim;
+    st_trace_limit_of(&t->meta, &lim);
+    if (lim.has_limit) {
+        st_sb_printf(w, "\n%-*s%s (", LABEL_W, "memory limit", st_format_bytes(lim.limit, a, sizeof a));
+        st_text_clean_to(w, lim.limit_file, sizeof lim.limit_file, sizeof lim.limit_file);
+        st_sb_str(w, " of ");
+        st_text_clean_to(w, lim.limit_cgroup, sizeof lim.limit_cgroup, sizeof lim.limit_cgroup);
+        st_sb_char(w, ')');
+        if (s->lanes.has & ST_F_LIMIT_FREE)
+            st_sb_printf(w, "; least room %s", st_format_bytes(s->lanes.min[ST_LANE_LIMIT_FREE], b, sizeof b));
+    } else if (lim.has_cgroup) {
+        st_sb_printf(w, "\n%-*snone (no memory limit on cgroup ", LABEL_W, "memory limit");
+        st_text_clean_to(w, lim.cgroup, sizeof lim.cgroup, sizeof lim.cgroup);
+        st_sb_str(w, " or above it)");
+    }
     st_sb_printf(w, "\n%-*s%s, %zu samples\n", LABEL_W, "duration",
                  value(rows, n, "duration", a, sizeof a), s->n_samples);
 

@@ -60,15 +60,20 @@ static void fill_meta(st_monitor *m)
     meta->swap_total = (m->sys.valid & ST_SYS_SWAPTOTAL) ? m->sys.swap_total : 0;
     snprintf(meta->footprint_metric, sizeof meta->footprint_metric, "%s",
              st_tree_share_metric(&m->tree.share, m->plat->footprint_metric));
-    if (m->opts.job_log && *m->opts.job_log) { /* where the job's output went */
-        st_jw w;
-        st_jw_init(&w, -1);
-        st_jw_lit(&w, "{\"job_log\":");
+    st_jw w; /* the start record's other keys: where the job's output went, its cgroup */
+    int any = 0;
+    st_jw_init(&w, -1);
+    st_jw_char(&w, '{');
+    if (m->opts.job_log && *m->opts.job_log) {
+        st_jw_lit(&w, "\"job_log\":");
         st_jw_str(&w, m->opts.job_log);
-        st_jw_char(&w, '}');
-        meta->extra = st_jw_take(&w); /* NULL (out of memory): not said */
-        st_jw_free(&w);
+        any = 1;
     }
+    any |= st_monitor_limit_meta(m, &w, any);
+    st_jw_char(&w, '}');
+    if (any)
+        meta->extra = st_jw_take(&w); /* NULL (out of memory): not said */
+    st_jw_free(&w);
 }
 
 static void open_gpu(st_monitor *m)
@@ -133,6 +138,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
     st_summary_init(&m->summary);
     if (plat->read_system(m->b, &m->sys, NULL) == ST_OK)
         m->sys_start = m->sys;
+    st_monitor_limit_open(m, now);
     fill_meta(m);
     open_gpu(m);
     if (st_guard_active(&o->guard)) {
@@ -189,6 +195,7 @@ fail_all:
     st_event_list_free(&m->events);
     st_ring_free(&m->ring);
     st_trace_meta_free(&m->meta);
+    st_monitor_limit_close(m);
 fail_tree:
     st_tree_free(&m->tree);
 fail_backend:
@@ -325,6 +332,7 @@ static void poll_job(st_monitor *m, double now)
             ev.value = m->job.exit_code;
             ev.has |= ST_EVF_VALUE;
         }
+        st_monitor_limit_exit(m, &ev); /* the OOM killer's, when it was */
         st_monitor_add_event(m, &ev, NULL);
     }
 }
@@ -402,6 +410,7 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     }
     if (m->gpu)
         read_gpu(m, now, &s);
+    st_monitor_limit_sample(m, now, &s); /* the room under the cgroup's limit */
     follow_exec(m, now);
     if (m->tree.has_kernel_peak)
         st_summary_add_kernel_peak_from(&m->summary, m->tree.kernel_peak, ST_PEAK_SAMPLED);
@@ -582,6 +591,7 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     st_trace_tap_free(m->tap);
     m->tap = NULL;
     st_trace_meta_free(&m->meta);
+    st_monitor_limit_close(m);
     st_tree_free(&m->tree);
     if (m->b)
         m->plat->close(m->b);

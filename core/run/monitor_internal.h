@@ -63,6 +63,13 @@ struct st_monitor {
      * ST_WARN_GPU the last GPU read failure; ST_WARN_NO_GPU why there is no
      * GPU lane.  Front ends read them through st_monitor_view. */
     st_error warn[ST_WARN_SOURCES];
+    /* The memory limit that binds the job (monitor_limit.c) */
+    st_cg_watch limit;       /* its cgroup, limit and files */
+    double limit_next;       /* when the root's cgroup is looked at again */
+    double limit_walk;       /* when it is walked again whatever it says */
+    uint64_t oom_kills;      /* the OOM killer's kills seen in it since the start */
+    char oom_note[160];      /* what the exit event says of them ("" none) */
+    int oom_root;            /* 1: they ended the root (the exit event's name "oom_kill") */
 };
 
 /* -p: watch pid (st_job_attach); a guard on a root watched only (pid 1,
@@ -83,6 +90,18 @@ int st_monitor_add_event(st_monitor *m, const st_event *ev, st_error *err);
 void st_monitor_poll_follow(st_monitor *m, double now);
 /* At the end: what each followed file still holds, its last line too. */
 void st_monitor_finish_follow(st_monitor *m, double now);
+/* monitor_limit.c: the limit that binds and the OOM killer.  open finds
+ * the root's cgroup (before the meta is made); meta writes its keys into
+ * the start record's other keys (a comma first when any: 1 when written);
+ * sample puts the room into s (limit_free) and reads the OOM-kill counters
+ * when a member has left; exit says on the job's exit event whether the OOM
+ * killer ended it (name "oom_kill", note); close closes its files. */
+struct st_jw;
+void st_monitor_limit_open(st_monitor *m, double now);
+int st_monitor_limit_meta(const st_monitor *m, struct st_jw *w, int any);
+void st_monitor_limit_sample(st_monitor *m, double now, st_sample *s);
+void st_monitor_limit_exit(st_monitor *m, st_event *ev);
+void st_monitor_limit_close(st_monitor *m);
 
 /* The sampling pace (monitor_pace.c): after each sample, double the
  * deadlines per sample (m->stride) while one costs over half its period,

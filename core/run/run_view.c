@@ -162,6 +162,17 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
         (m->tree.members[0].valid & ST_PM_STATE) && m->tree.members[0].state == 'T')
         v->job_state = ST_JOB_STOPPED;
 
+    const st_cg_watch *l = &m->limit;
+    if ((v->limit.has_cgroup = l->walked))
+        snprintf(v->limit.cgroup, sizeof v->limit.cgroup, "%.95s", l->job_cgroup);
+    if ((v->limit.has_limit = l->walked && l->has_limit)) {
+        v->limit.limit = l->limit;
+        snprintf(v->limit.limit_cgroup, sizeof v->limit.limit_cgroup, "%.95s", l->cgroup);
+        snprintf(v->limit.limit_file, sizeof v->limit.limit_file, "%.31s", l->limit_file);
+    }
+    v->oom_note = m->oom_note;
+    v->oom_root = m->oom_root;
+
     v->cpu_per_sample = m->cpu_per_sample;
     derive(v, m->guard.has_base ? m->guard.swap_base : m->sys_start.swap_used);
 
@@ -208,6 +219,13 @@ void st_trace_run_view(const st_trace *t, size_t n_samples, size_t n_events, dou
     v->job_pid = t->meta.pid;
     v->job_state = ST_JOB_EXITED;
     v->refusal = "";
+    st_trace_limit_of(&t->meta, &v->limit);
+    v->oom_note = "";
+    for (size_t i = 0; i < n_events; i++) /* the exit's note: the OOM killer's (monitor_limit.c) */
+        if (t->events.v[i].kind == ST_EV_EXIT && (t->events.v[i].has & ST_EVF_NOTE)) {
+            v->oom_note = t->events.v[i].note;
+            v->oom_root = (t->events.v[i].has & ST_EVF_NAME) && !strcmp(t->events.v[i].name, "oom_kill");
+        }
     derive(v, v->sys_start.swap_used);
 }
 

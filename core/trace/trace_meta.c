@@ -111,6 +111,35 @@ void st_trace_what(const st_trace_meta *m, char *buf, size_t size)
     }
 }
 
+void st_trace_limit_of(const st_trace_meta *m, st_trace_limit *out)
+{
+    st_meta_iter it;
+    st_meta_item e;
+    memset(out, 0, sizeof *out);
+    st_meta_iter_init(&it, m);
+    while (st_meta_iter_next(&it, &e, sizeof out->cgroup)) {
+        if (e.type == ST_META_STR && !strcmp(e.key, "cgroup")) {
+            out->has_cgroup = 1;
+            snprintf(out->cgroup, sizeof out->cgroup, "%s", e.str);
+        } else if (e.type == ST_META_STR && !strcmp(e.key, "memory_limit_cgroup")) {
+            snprintf(out->limit_cgroup, sizeof out->limit_cgroup, "%s", e.str);
+        } else if (e.type == ST_META_STR && !strcmp(e.key, "memory_limit_file")) {
+            snprintf(out->limit_file, sizeof out->limit_file, "%.31s", e.str);
+        } else if (e.type == ST_META_NUM && !strcmp(e.key, "memory_limit")) {
+            uint64_t v = 0;
+            size_t i = 0;
+            for (; i < e.num_len && e.num[i] >= '0' && e.num[i] <= '9'; i++) {
+                unsigned d = (unsigned)(e.num[i] - '0');
+                if (v > (UINT64_MAX - d) / 10)
+                    break;
+                v = v * 10 + d;
+            }
+            out->has_limit = i > 0 && i == e.num_len;
+            out->limit = out->has_limit ? v : 0;
+        }
+    }
+}
+
 void st_trace_meta_free(st_trace_meta *m)
 {
     free(m->extra);

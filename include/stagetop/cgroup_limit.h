@@ -1,7 +1,9 @@
 /* cgroup_limit.h: the memory limit that binds a job and whether the
- * kernel's OOM killer ended a member (platform module; Linux cgroup v2,
- * docs/metrics.md "cgroup").  Parsers fed from memory, and the words the
- * screen and the closing summary use; reading the files is the backend's.
+ * kernel's OOM killer ended a member (platform module; Linux cgroup v2 and
+ * v1, docs/metrics.md "The limit that binds").  Parsers fed from memory, the
+ * words the screen and the closing summary use, and the walk over a cgroup
+ * tree whose mount points the caller gives (the Linux backend finds them,
+ * core/platform/linux_limit.c; a unit test points them at a tree it made).
  *
  * A job's cgroup and every cgroup above it may have a memory.max; the one
  * with the least room left (memory.max - memory.current) binds.  A member
@@ -48,5 +50,74 @@ int st_cg_oom_killed(int sig, uint64_t oom_kill_before, uint64_t oom_kill_after)
  * "killed (SIGKILL)" / "ended by signal N". */
 void st_cg_end_text(int sig, uint64_t oom_kill_before, uint64_t oom_kill_after, char *buf,
                     size_t len);
+
+/* ---- the walk: the job's cgroup up to its mount's root ---- */
+
+#define ST_CG_PATH 512
+#define ST_CG_OOM_FILES 2 /* the binding level's counter and the job's own */
+
+/* Where the memory controller's hierarchy is mounted: cgroup2's, and
+ * cgroup v1's memory hierarchy, each its mount point and the hierarchy's
+ * path that the mount shows (mountinfo's field 4: "/" unless the mount shows
+ * a subtree); "" where there is none. */
+typedef struct st_cg_mounts {
+    char v2[256], v2_root[256];
+    char v1[256], v1_root[256];
+} st_cg_mounts;
+
+/* The mounts that a /proc/self/mountinfo text names (the first of each:
+ * fstype "cgroup2"; fstype "cgroup" with "memory" among its options). */
+void st_cg_parse_mounts(const char *buf, size_t len, st_cg_mounts *m);
+
+/* The limit that binds one job, found by st_cg_walk and read again cheaply:
+ * one read of the binding level's usage per sample (st_cg_read_usage), its
+ * and the job's own OOM-kill counters when asked (st_cg_oom_kills). */
+typedef struct st_cg_watch {
+    st_cg_mounts mounts;         /* the caller's (the backend fills them once) */
+    int has_mounts;
+    int walked;                  /* the job's cgroup was found */
+    int version;                 /* of the hierarchy walked: 2 or 1 (memory) */
+    char job_cgroup[ST_CG_PATH]; /* the job's cgroup as /proc/PID/cgroup names it */
+    int has_limit;               /* a level has a limit: the fields below hold */
+    uint64_t limit;              /* the binding level's memory.max / memory.limit_in_bytes */
+    uint64_t usage;              /* its latest memory.current / memory.usage_in_bytes */
+    char cgroup[ST_CG_PATH];     /* the binding level as /proc/PID/cgroup names it */
+    const char *limit_file;      /* "memory.max", "memory.limit_in_bytes" */
+    int levels;                  /* levels walked (the job's own to the mount's root) */
+    int usage_fd;                /* the binding level's usage file (-1: none) */
+    int stale;                   /* a read failed: walk again */
+    int oom_fd[ST_CG_OOM_FILES]; /* memory.events / memory.oom_control, -1: none */
+    uint64_t oom_base[ST_CG_OOM_FILES]; /* their oom_kill when opened */
+    uint64_t oom_before;         /* kills counted in files that a later walk closed */
+    char text[1024];             /* /proc/PID/cgroup as last walked */
+    size_t text_len;
+} st_cg_watch;
+
+void st_cg_watch_init(st_cg_watch *w);
+void st_cg_watch_free(st_cg_watch *w); /* closes its files */
+
+/* Walk the cgroup that text (a /proc/PID/cgroup, "0::/a/b" and
+ * "4:memory:/a/b" lines) names for the memory controller, under
+ * w->mounts, up to the mount's root: at each level the limit (v2
+ * memory.max, v1 memory.limit_in_bytes, the "unlimited" value of v1,
+ * 2^62 and above, is none) and the usage; the level with the least room
+ * binds (st_cg_binding).  v1 is walked when its memory hierarchy is mounted
+ * and text names it, else v2.  The OOM-kill counters already seen are
+ * kept (oom_before).  1: the job's cgroup was found (w->walked; has_limit
+ * says whether a level has a limit), 0: not. */
+int st_cg_walk(st_cg_watch *w, const char *text, size_t len);
+
+/* One read of the binding level's usage: 1 and w->usage (the room is
+ * st_cg_room), 0 when there is no limit or the read failed (w->stale). */
+int st_cg_read_usage(st_cg_watch *w);
+/* The room left under the binding limit at the last read: limit - usage,
+ * 0 when over. */
+uint64_t st_cg_room(const st_cg_watch *w);
+
+/* How many times the OOM killer has killed in the binding cgroup or the
+ * job's own since the first walk (v2 memory.events' oom_kill, counted up
+ * the tree; v1 memory.oom_control's oom_kill, 4.13 and later, counted where
+ * the victim was): reads the counters (one read each). */
+uint64_t st_cg_oom_kills(st_cg_watch *w);
 
 #endif

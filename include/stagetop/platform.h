@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "stagetop/cgroup_limit.h"
 #include "stagetop/error.h"
 #include "stagetop/sample.h"
 
@@ -195,6 +196,14 @@ typedef struct st_platform {
      * ST_ESRCH gone or another process; ST_EPERM refused.  Optional (NULL:
      * no proportional counter on this platform, as on macOS). */
     int (*read_share)(st_backend *b, st_proc_id id, st_proc_share *out, st_error *err);
+
+    /* The memory limit that binds pid (cgroup_limit.h's st_cg_watch; Linux:
+     * /proc/PID/cgroup walked up under the mounts /proc/self/mountinfo
+     * names, docs/metrics.md "The limit that binds").  Walks when the
+     * cgroup text differs from the one last walked, or force: 1 walked,
+     * 0 nothing changed, -1 pid's cgroup is not readable.  Optional (NULL:
+     * no cgroups on this platform, as on macOS). */
+    int (*limit_find)(st_backend *b, int32_t pid, st_cg_watch *w, int force);
 
     /* ---- capabilities: what the core may expect here (0/NULL in a fake
      * table: the Linux-like default) ---- */

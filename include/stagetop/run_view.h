@@ -121,6 +121,13 @@ typedef struct st_run_view {
     int kill_asked;
     double grace_s;
 
+    /* ---- the memory limit that binds (docs/metrics.md, "The limit that binds") ---- */
+    st_trace_limit limit;         /* the job's cgroup and its limit (the room: the
+                                     limit_free lane of the samples) */
+    const char *oom_note;         /* what the kernel's OOM killer did to the job, as its
+                                     exit event says it ("" nothing seen) */
+    int oom_root;                 /* 1: it ended the root (the exit event's name "oom_kill") */
+
     /* ---- derived, computed once here ---- */
     int has_swap_rate;
     double swap_rate;             /* bytes/s over ST_RUN_SWAP_RATE_WINDOW_S (signed) */

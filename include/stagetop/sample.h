@@ -2,7 +2,7 @@
  *
  * A sample says which fields it holds (valid bits): a field that the
  * platform cannot provide is "not available", not an error.  The struct is
- * kept small (72 bytes, asserted below) because the ring holds hours of
+ * kept small (80 bytes, asserted below) because the ring holds hours of
  * them.
  *
  * Each field is a lane: its id (enum st_lane_id, in the order traces write
@@ -29,6 +29,7 @@ enum st_lane_id {
     ST_LANE_CPU,       /* tree CPU over the last interval, percent of one core */
     ST_LANE_PAGEINS,   /* tree page-ins (major faults) per second over the last interval */
     ST_LANE_COMPRESSED,/* system memory held by the compressor, bytes */
+    ST_LANE_LIMIT_FREE,/* room left under the memory limit that binds the job (cgroup), bytes */
     ST_LANE_COUNT      /* the number of lanes: decided here, once */
 };
 
@@ -44,7 +45,8 @@ enum st_field {
     ST_F_TREE_SWAP = 1u << ST_LANE_TREE_SWAP,
     ST_F_CPU = 1u << ST_LANE_CPU,
     ST_F_PAGEINS = 1u << ST_LANE_PAGEINS,
-    ST_F_COMPRESSED = 1u << ST_LANE_COMPRESSED
+    ST_F_COMPRESSED = 1u << ST_LANE_COMPRESSED,
+    ST_F_LIMIT_FREE = 1u << ST_LANE_LIMIT_FREE
 };
 
 typedef struct st_sample {
@@ -54,6 +56,7 @@ typedef struct st_sample {
     uint64_t gpu;       /* bytes, sum over the tree's pids on all GPUs */
     uint64_t tree_swap; /* bytes, sum over the tree (Linux VmSwap) */
     uint64_t compressed;/* bytes held by the compressor, whole system */
+    uint64_t limit_free;/* bytes left under the cgroup memory limit that binds the job */
     uint32_t t_ms;      /* milliseconds since the start of the run */
     uint32_t procs;     /* processes in the tree */
     uint32_t cpu_c;     /* CPU over the last interval, hundredths of a percent of one core */
@@ -68,7 +71,7 @@ typedef struct st_sample {
  * 16-bit ones, then the 32-bit valid mask (one bit per lane, so 32 lanes
  * before it must widen); a new 64-bit lane adds 8 bytes (800 KB per 100k
  * samples), a 32-bit one 4, a 16-bit one 2 (padded to 8 in pairs). */
-_Static_assert(sizeof(st_sample) == 72, "st_sample is 72 bytes (docs/performance.md)");
+_Static_assert(sizeof(st_sample) == 80, "st_sample is 80 bytes (docs/performance.md)");
 _Static_assert(ST_LANE_COUNT <= 32, "a lane's valid bit fits st_sample.valid");
 
 /* The system's reading, as the backends' read_system gives it (platform.h).

@@ -68,6 +68,23 @@ int st_meta_iter_next(st_meta_iter *it, st_meta_item *item, size_t strsz);
  * (untrusted: clean or escape it, md.h).  (core/trace/trace_meta.c) */
 void st_trace_what(const st_trace_meta *m, char *buf, size_t size);
 
+/* The memory limit that bound the job, as a stagetop record's start says it
+ * (meta.extra's "cgroup", "memory_limit", "memory_limit_cgroup",
+ * "memory_limit_file"; docs/trace-format.md): the live run fills the same
+ * from its cgroup (run_view.h).  Paths are cut to 95 bytes. */
+typedef struct st_trace_limit {
+    int has_cgroup;         /* the job's memory cgroup was found ... */
+    char cgroup[96];        /* ... here */
+    int has_limit;          /* a cgroup at or above it had a memory limit ... */
+    uint64_t limit;         /* ... of these bytes ... */
+    char limit_cgroup[96];  /* ... set here ... */
+    char limit_file[32];    /* ... in this file ("memory.max", "memory.limit_in_bytes") */
+} st_trace_limit;
+
+/* Those keys of m (all 0 / "" when absent; a memory_limit that is not an
+ * integer 0..2^64-1 is none). */
+void st_trace_limit_of(const st_trace_meta *m, st_trace_limit *out);
+
 /* ---- export ---- */
 
 /* Write the JSON document to path atomically (temp file in the same
