@@ -89,7 +89,8 @@ void st_monitor_limit_exit(st_monitor *m, st_event *ev)
     char note[320];
     snprintf(where, sizeof where, "%s%.90s", n > 90 ? "..." : "", n > 90 ? cg + n - 90 : cg);
     st_format_bytes(l->limit, lim, sizeof lim);
-    if (m->job.launched && m->job.exit_code == 128 + SIGKILL && !m->job.kill_asked) {
+    if (m->job.launched && m->job.exit_code > 128 && !m->job.kill_asked &&
+        st_cg_oom_killed(m->job.exit_code - 128, 0, m->oom_kills)) { /* SIGKILL, and a kill counted */
         if (l->has_limit)
             snprintf(note, sizeof note, "killed by the kernel's OOM killer at the memory limit of %s (%s)",
                      where, lim);

@@ -1,0 +1,147 @@
+#!/bin/sh
+# The limit that binds, and who ended the job (docs/metrics.md, "The limit
+# that binds").  A real memory cgroup made here with a 96 MiB limit (cgroup
+# v1's memory.limit_in_bytes where the memory controller is on v1, as here;
+# cgroup v2's memory.max where it is on v2), a shell moved into it that
+# execs stagetop, and a job that writes random bytes in 8 MiB steps up to
+# 200 MiB: the limit stops it (its swap is limited too), and the kernel's
+# OOM killer ends it.  The record's start says the limit and its cgroup, its
+# samples the room under the limit falling (limit_free), its exit event that
+# the OOM killer ended the job; the closing summary and `summary --text` say
+# so.  A run in a cgroup without a limit (none above it either) says "none".
+# Needs root (it makes cgroups); the cgroups are removed at the end, the
+# shells moved back first.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+if [ "$(id -u)" != 0 ]; then
+    skip "memory limit" "needs root (makes a memory cgroup with a limit)"; exit 0
+fi
+MI=/proc/self/mountinfo
+# the mount point of fstype $1 (with "memory" among its options for v1)
+mount_of() {
+    awk -v t="$1" '{ for (i = 1; i <= NF; i++) if ($i == "-") {
+        if ($(i+1) == t && (t == "cgroup2" || $(i+3) ~ /(^|,)memory(,|$)/)) print $5; break } }' "$MI" | head -1
+}
+V1MNT=$(mount_of cgroup)
+V2MNT=$(mount_of cgroup2)
+if [ -n "$V1MNT" ] && grep -q '^[0-9]*:[^:]*memory[^:]*:' /proc/self/cgroup; then
+    VER=1 MNT=$V1MNT
+    REL=$(sed -n 's/^[0-9]*:[^:]*memory[^:]*:\(.*\)$/\1/p' /proc/self/cgroup)
+    LIMIT_FILE=memory.limit_in_bytes USAGE_FILE=memory.usage_in_bytes
+elif [ -n "$V2MNT" ] && grep -qw memory "$V2MNT/cgroup.controllers" 2>/dev/null; then
+    VER=2 MNT=$V2MNT
+    REL=$(sed -n 's/^0:://p' /proc/self/cgroup)
+    LIMIT_FILE=memory.max USAGE_FILE=memory.current
+    # a child with the memory controller: under our own cgroup when it hands
+    # memory down, else under the hierarchy's root (exempt from the
+    # no-internal-process rule)
+    if ! grep -qw memory "$MNT${REL%/}/cgroup.subtree_control" 2>/dev/null; then
+        grep -qw memory "$MNT/cgroup.subtree_control" 2>/dev/null ||
+            { skip "memory limit" "cgroup v2 at $MNT hands no memory controller to children"; exit 0; }
+        REL=/
+    fi
+else
+    skip "memory limit" "no memory cgroup hierarchy (v1 memory or v2 with memory) is mounted"; exit 0
+fi
+[ "$REL" = "/" ] && REL=""
+T=$(mktemp -d)
+C="$MNT$REL/st-limit-$$" U="$MNT$REL/st-nolimit-$$"
+CG="$REL/st-limit-$$" UG="$REL/st-nolimit-$$"
+cleanup() {
+    cleanup_jobs
+    for c in "$C" "$U"; do # the shells back to the parent, then the cgroup
+        [ -d "$c" ] && while read -r p; do echo "$p" > "${c%/*}/cgroup.procs"; done < "$c/cgroup.procs" 2>/dev/null
+        [ -d "$c" ] && rmdir "$c" 2>/dev/null
+    done
+    rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+mkdir "$C" "$U" || { echo "FAIL: memory limit: cannot make the test's cgroups under $MNT$REL"; exit 0; }
+LIM=$((96 * 1024 * 1024))
+echo "$LIM" > "$C/$LIMIT_FILE" || { echo "FAIL: memory limit: cannot set $C/$LIMIT_FILE"; exit 0; }
+# no swap for it either, where the kernel accounts it: the limit must bind
+[ -f "$C/memory.memsw.limit_in_bytes" ] && echo "$LIM" > "$C/memory.memsw.limit_in_bytes"
+[ -f "$C/memory.swap.max" ] && echo 0 > "$C/memory.swap.max"
+
+# the job: random bytes (not zeros) in 8 MiB steps up to 200 MiB
+JOB='import os, time
+keep = []
+for i in range(25):
+    keep.append(os.urandom(8 << 20))
+    time.sleep(0.05)
+print("not stopped at", len(keep) * 8, "MiB")'
+
+# in_cg DIR CMD...: a shell that moves itself into DIR, then execs CMD
+in_cg() { d=$1; shift; sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$d" "$@"; }
+
+in_cg "$C" "$STAGETOP" --headless --record "$T/oom.jsonl" --interval 0.1 -- python3 -c "$JOB" \
+    > "$T/oom.out" 2> "$T/oom.err"
+rc=$?
+sed 's/^/    /' "$T/oom.err" | head -12
+check "limit: the 96 MiB limit stops the 200 MiB job, killed (exit $rc)" test "$rc" -eq 137
+cat > "$T/check.py" <<'EOF'
+import json, sys
+path, lim, cg, limit_file, want_oom = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+recs = [json.loads(l) for l in open(path) if l.strip()]  # padding lines: docs/trace-format.md
+start = recs[0]
+assert start["type"] == "start", start
+if lim == 0:
+    assert start.get("cgroup") == cg, ("cgroup", start.get("cgroup"), cg)
+    assert "memory_limit" not in start, start
+    assert not any("limit_free" in r for r in recs if r.get("type") == "sample")
+    sys.exit(0)
+assert start.get("memory_limit") == lim, ("memory_limit", start.get("memory_limit"))
+assert start.get("memory_limit_cgroup") == cg, ("memory_limit_cgroup", start.get("memory_limit_cgroup"), cg)
+assert start.get("memory_limit_file") == limit_file, start.get("memory_limit_file")
+room = [r["limit_free"] for r in recs if r.get("type") == "sample" and "limit_free" in r]
+assert len(room) >= 3, room
+# the room falls as the job fills the cgroup: from most of the 96 MiB to
+# under a third of it before the kill
+assert room[0] > lim // 2, room
+assert min(room) < lim // 3, room
+assert all(0 <= x <= lim for x in room), room
+ends = [r for r in recs if r.get("type") == "event" and r.get("kind") == "exit"]
+assert len(ends) == 1, ends
+ex = ends[0]
+if want_oom == "oom":
+    assert ex.get("value") == 137, ex
+    assert ex.get("name") == "oom_kill", ex
+    want = "killed by the kernel's OOM killer at the memory limit of %s (96.0 MiB)" % cg
+    assert ex.get("note") == want, (ex.get("note"), want)
+end = recs[-1]
+assert end["type"] == "end", end
+assert end["summary"]["min_limit_free"] == min(room), (end["summary"].get("min_limit_free"), min(room))
+EOF
+check "limit: the record says the limit, its cgroup, the room falling and the OOM kill" \
+    python3 "$T/check.py" "$T/oom.jsonl" "$LIM" "$CG" "$LIMIT_FILE" oom
+check "limit: the closing summary says the OOM killer ended the job at that limit" \
+    grep -qF "exit status 137 (signal 9, SIGKILL): killed by the kernel's OOM killer at the memory limit of $CG (96.0 MiB)" "$T/oom.err"
+check "limit: the closing summary says the limit and where it is set" \
+    grep -qF "memory limit    96.0 MiB ($LIMIT_FILE of $CG); least room" "$T/oom.err"
+"$STAGETOP" summary --text "$T/oom.jsonl" > "$T/sum.txt" 2>&1
+check "limit: summary --text of the record says the OOM kill" \
+    grep -qF "exit status     137 (killed by the kernel's OOM killer at the memory limit of $CG (96.0 MiB))" "$T/sum.txt"
+check "limit: summary --text says the limit" \
+    grep -qF "memory limit    96.0 MiB ($LIMIT_FILE of $CG)" "$T/sum.txt"
+
+# a cgroup without a limit: "none", when no cgroup above it has one either
+above=""
+d="$MNT$REL"
+while :; do
+    v=$(cat "$d/$LIMIT_FILE" 2>/dev/null)
+    case "$v" in ""|max) ;; *) [ "${#v}" -ge 19 ] || above="$d ($v)";; esac # v1's none: 2^63 - a page
+    [ "$d" = "$MNT" ] && break
+    d=${d%/*}
+done
+if [ -n "$above" ]; then
+    skip "memory limit: none" "a cgroup above the test's has a limit: $above"
+else
+    in_cg "$U" "$STAGETOP" --headless --record "$T/free.jsonl" --interval 0.1 -- \
+        python3 -c 'import os; b = os.urandom(16 << 20)' > "$T/free.out" 2> "$T/free.err"
+    rc=$?
+    check "limit: the job without a limit exits 0 (exit $rc)" test "$rc" -eq 0
+    check "limit: its record names its cgroup and no limit" \
+        python3 "$T/check.py" "$T/free.jsonl" 0 "$UG" "$LIMIT_FILE" none
+    check "limit: its closing summary says there is none" \
+        grep -qF "memory limit    none (no memory limit on cgroup $UG or above it)" "$T/free.err"
+fi
