@@ -62,7 +62,7 @@ void cli_usage(FILE *f)
 "      --lanes LIST        the screen's lanes, e.g. footprint,swap,level,cpu,pageins\n"
 "                          (default footprint,swap,level and gpu; key l adds CPU and\n"
 "                          page-ins); any of footprint rss swap level procs gpu\n"
-"                          pressure tree_swap cpu pageins compressed\n"
+"                          pressure tree_swap cpu pageins compressed limit_free\n"
 "      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
 "      --metrics FILE      after each sample, replace FILE with the latest values in\n"
 "                          Prometheus text format (node_exporter's textfile collector)\n"
