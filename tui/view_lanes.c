@@ -209,27 +209,26 @@ static void swap_items(const tui_view *v, const st_run_view *rv, lane *l)
 }
 
 /* The level lane's room under the cgroup memory limit that binds the job
- * (docs/screen.md): "limit 512 MiB: 84.0 MiB free", warned under a tenth. */
+ * (docs/screen.md): "limit 512M: 84.0M free" (a label is 14 to 26 columns),
+ * "lim 84.0M free" where that does not fit; warned under a fifth, a tenth. */
 static void limit_item(const tui_view *v, const st_run_view *rv, lane *l)
 {
-    char lim[16], room[16], slim[16], sroom[16], row[64], inl[64], sh[64];
-    st_format_bytes(rv->limit.limit, lim, sizeof lim);
-    tui_short_bytes(rv->limit.limit, slim, sizeof slim);
+    char lim[16], room[16], lim_l[16], row[64], sh[64];
+    tui_short_bytes(rv->limit.limit, lim, sizeof lim);
+    st_format_bytes(rv->limit.limit, lim_l, sizeof lim_l);
     if (!st_sample_has(rv->last, ST_F_LIMIT_FREE)) {
-        snprintf(row, sizeof row, "limit %s", lim);
-        snprintf(sh, sizeof sh, "lim %s", slim);
+        snprintf(row, sizeof row, "limit %s", lim_l);
+        snprintf(sh, sizeof sh, "lim %s", lim);
         add(l, A_NORMAL, row, row, sh);
         return;
     }
     uint64_t free_b = rv->last->limit_free;
-    st_format_bytes(free_b, room, sizeof room);
-    tui_short_bytes(free_b, sroom, sizeof sroom);
+    tui_short_bytes(free_b, room, sizeof room);
     snprintf(row, sizeof row, "limit %s: %s free", lim, room);
-    snprintf(inl, sizeof inl, "limit %s free", room);
-    snprintf(sh, sizeof sh, "lim %s", sroom);
+    snprintf(sh, sizeof sh, "lim %s free", room);
     attr_t a = free_b < rv->limit.limit / 10 ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD
              : free_b < rv->limit.limit / 5 ? tui_attr(v, TUI_PAIR_WARN) | A_BOLD : A_NORMAL;
-    add(l, a, row, inl, sh);
+    add(l, a, row, row, sh);
 }
 
 /* One lane's label items from its table row: its name, "now" and the value

@@ -13,55 +13,23 @@
 # shells moved back first.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
-if [ "$(id -u)" != 0 ]; then
-    skip "memory limit" "needs root (makes a memory cgroup with a limit)"; exit 0
+. "$(dirname "$0")/cgroup_limit.inc"
+if ! why=$(limit_where); then
+    skip "memory limit" "$why"; exit 0
 fi
-MI=/proc/self/mountinfo
-# the mount point of fstype $1 (with "memory" among its options for v1)
-mount_of() {
-    awk -v t="$1" '{ for (i = 1; i <= NF; i++) if ($i == "-") {
-        if ($(i+1) == t && (t == "cgroup2" || $(i+3) ~ /(^|,)memory(,|$)/)) print $5; break } }' "$MI" | head -1
-}
-V1MNT=$(mount_of cgroup)
-V2MNT=$(mount_of cgroup2)
-if [ -n "$V1MNT" ] && grep -q '^[0-9]*:[^:]*memory[^:]*:' /proc/self/cgroup; then
-    VER=1 MNT=$V1MNT
-    REL=$(sed -n 's/^[0-9]*:[^:]*memory[^:]*:\(.*\)$/\1/p' /proc/self/cgroup)
-    LIMIT_FILE=memory.limit_in_bytes USAGE_FILE=memory.usage_in_bytes
-elif [ -n "$V2MNT" ] && grep -qw memory "$V2MNT/cgroup.controllers" 2>/dev/null; then
-    VER=2 MNT=$V2MNT
-    REL=$(sed -n 's/^0:://p' /proc/self/cgroup)
-    LIMIT_FILE=memory.max USAGE_FILE=memory.current
-    # a child with the memory controller: under our own cgroup when it hands
-    # memory down, else under the hierarchy's root (exempt from the
-    # no-internal-process rule)
-    if ! grep -qw memory "$MNT${REL%/}/cgroup.subtree_control" 2>/dev/null; then
-        grep -qw memory "$MNT/cgroup.subtree_control" 2>/dev/null ||
-            { skip "memory limit" "cgroup v2 at $MNT hands no memory controller to children"; exit 0; }
-        REL=/
-    fi
-else
-    skip "memory limit" "no memory cgroup hierarchy (v1 memory or v2 with memory) is mounted"; exit 0
-fi
-[ "$REL" = "/" ] && REL=""
+limit_where # again in this shell: its variables
 T=$(mktemp -d)
 C="$MNT$REL/st-limit-$$" U="$MNT$REL/st-nolimit-$$"
 CG="$REL/st-limit-$$" UG="$REL/st-nolimit-$$"
 cleanup() {
     cleanup_jobs
-    for c in "$C" "$U"; do # the shells back to the parent, then the cgroup
-        [ -d "$c" ] && while read -r p; do echo "$p" > "${c%/*}/cgroup.procs"; done < "$c/cgroup.procs" 2>/dev/null
-        [ -d "$c" ] && rmdir "$c" 2>/dev/null
-    done
+    limit_cleanup
     rm -rf "$T"
 }
 trap cleanup EXIT INT TERM
-mkdir "$C" "$U" || { echo "FAIL: memory limit: cannot make the test's cgroups under $MNT$REL"; exit 0; }
 LIM=$((96 * 1024 * 1024))
-echo "$LIM" > "$C/$LIMIT_FILE" || { echo "FAIL: memory limit: cannot set $C/$LIMIT_FILE"; exit 0; }
-# no swap for it either, where the kernel accounts it: the limit must bind
-[ -f "$C/memory.memsw.limit_in_bytes" ] && echo "$LIM" > "$C/memory.memsw.limit_in_bytes"
-[ -f "$C/memory.swap.max" ] && echo 0 > "$C/memory.swap.max"
+limit_make "$C" "$LIM" && limit_make "$U" ||
+    { echo "FAIL: memory limit: cannot make the test's cgroups under $MNT$REL"; exit 0; }
 
 # the job: random bytes (not zeros) in 8 MiB steps up to 200 MiB
 JOB='import os, time
@@ -70,9 +38,6 @@ for i in range(25):
     keep.append(os.urandom(8 << 20))
     time.sleep(0.05)
 print("not stopped at", len(keep) * 8, "MiB")'
-
-# in_cg DIR CMD...: a shell that moves itself into DIR, then execs CMD
-in_cg() { d=$1; shift; sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$d" "$@"; }
 
 in_cg "$C" "$STAGETOP" --headless --record "$T/oom.jsonl" --interval 0.1 -- python3 -c "$JOB" \
     > "$T/oom.out" 2> "$T/oom.err"
