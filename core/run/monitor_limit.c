@@ -60,7 +60,10 @@ static void read_kills(st_monitor *m)
 void st_monitor_limit_sample(st_monitor *m, double now, st_sample *s)
 {
     st_cg_watch *l = &m->limit;
-    if (m->plat->limit_find && m->tree.root_alive && (now >= m->limit_next || l->stale)) {
+    const st_tree *t = &m->tree; /* a root that has exited shows the root cgroup: not a move */
+    int root_live = t->root_alive && t->n_members > 0 && t->members[0].id.pid == t->root.pid &&
+                    !((t->members[0].valid & ST_PM_STATE) && t->members[0].state == 'Z');
+    if (m->plat->limit_find && root_live && (now >= m->limit_next || l->stale)) {
         int force = now >= m->limit_walk;
         m->limit_next = now + LIMIT_LOOK_S;
         if (force)

@@ -89,6 +89,33 @@ check "limit: summary --text of the record says the OOM kill" \
 check "limit: summary --text says the limit" \
     grep -qF "memory limit    96.0 MiB ($LIMIT_FILE of $CG)" "$T/sum.txt"
 
+# a worker killed, the root left: the job's exit says the cgroup's kill
+WORKER='import os, sys, time
+pid = os.fork()
+if pid == 0:
+    keep = []
+    for i in range(25):
+        keep.append(os.urandom(8 << 20))
+        time.sleep(0.05)
+    os._exit(0)
+_, st = os.waitpid(pid, 0)
+print("worker signal", os.WTERMSIG(st) if os.WIFSIGNALED(st) else None)
+time.sleep(0.3)'
+in_cg "$C" "$STAGETOP" --headless --record "$T/worker.jsonl" --interval 0.1 -- python3 -c "$WORKER" \
+    > "$T/worker.out" 2> "$T/worker.err"
+rc=$?
+check "limit: the worker is the one killed (SIGKILL), the root exits 0 (exit $rc)" \
+    sh -c "[ $rc -eq 0 ] && grep -qx 'worker signal 9' '$T/worker.out'"
+check "limit: the exit event says the cgroup's OOM killer killed one process" \
+    python3 -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+ex = [r for r in recs if r.get("type") == "event" and r.get("kind") == "exit"][0]
+want = "the kernel\x27s OOM killer killed 1 process in %s (limit 96.0 MiB)" % sys.argv[2]
+assert ex.get("value") == 0 and "name" not in ex and ex.get("note") == want, (ex, want)' "$T/worker.jsonl" "$CG"
+check "limit: the closing summary says it on its own row, the job's exit stays 0" \
+    sh -c "grep -qF \"OOM killer      the kernel's OOM killer killed 1 process in $CG (limit 96.0 MiB)\" '$T/worker.err' &&
+           grep -qx '  job             exit status 0' '$T/worker.err'"
+
 # a cgroup without a limit: "none", when no cgroup above it has one either
 above=""
 d="$MNT$REL"
