@@ -116,6 +116,40 @@ check "limit: the closing summary says it on its own row, the job's exit stays 0
     sh -c "grep -qF \"OOM killer      the kernel's OOM killer killed 1 process in $CG (limit 96.0 MiB)\" '$T/worker.err' &&
            grep -qx '  job             exit status 0' '$T/worker.err'"
 
+# -p of a job in the cgroup, stagetop outside it: the limit is the job's
+# cgroup's; its root's signal is not known (not stagetop's child), so the
+# exit event counts the cgroup's kill
+cat > "$T/grow.py" <<'EOF'
+import os, sys, time
+open(sys.argv[1], "w").close()
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.02)
+keep = []
+for i in range(25):
+    keep.append(os.urandom(8 << 20))
+    time.sleep(0.05)
+EOF
+sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$C" python3 "$T/grow.py" "$T/p.ready" "$T/p.go" &
+JP=$! # the shell that becomes the job (in_cg, a function, would run in a subshell of its own)
+remember_job "$JP"
+if until_ok 20 test -f "$T/p.ready"; then
+    ( until_ok 20 test -s "$T/p.jsonl" && touch "$T/p.go" ) &
+    "$STAGETOP" --headless -p "$JP" --record "$T/p.jsonl" --interval 0.1 > "$T/p.out" 2> "$T/p.err"
+    wait "$JP"; jrc=$?
+    check "limit: -p: the job in the cgroup is killed (exit $jrc)" test "$jrc" -eq 137
+    check "limit: -p: the record says the job's cgroup's limit, the exit the kill" \
+        python3 -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+st = recs[0]
+assert st.get("memory_limit") == 96 << 20 and st.get("memory_limit_cgroup") == sys.argv[2], st
+assert any("limit_free" in r for r in recs if r.get("type") == "sample")
+ex = [r for r in recs if r.get("type") == "event" and r.get("kind") == "exit"][0]
+want = "the kernel\x27s OOM killer killed 1 process in %s (limit 96.0 MiB)" % sys.argv[2]
+assert ex.get("note") == want and "value" not in ex, (ex, want)' "$T/p.jsonl" "$CG"
+else
+    echo "FAIL: limit: -p: the job did not start"
+fi
+
 # a cgroup without a limit: "none", when no cgroup above it has one either
 above=""
 d="$MNT$REL"
