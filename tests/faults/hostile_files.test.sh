@@ -183,7 +183,7 @@ case "$ST_BUILD" in
         rc=$?
         rss=$(tail -1 "$T/rss")
         # a stagetop record is summed as it is read (st_trace_summary_file):
-        # memory does not grow with the samples (72 MB of them here)
+        # memory does not grow with the samples (80 MB of them here)
         check "summary of 1,000,000 samples ($size_kib KiB): peak RSS $rss KiB < 32 MiB" \
             sh -c "[ $rc -eq 0 ] && [ $rss -lt 32768 ] && grep -q '\"duration\":499999.500' '$T/big.sum'"
         rm -f "$T/big.jsonl"

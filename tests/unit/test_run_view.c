@@ -249,6 +249,59 @@ static void trace_view_up_to_an_edge(void **state)
     assert_int_equal(v.n_events, 0);
 }
 
+/* A record whose job the OOM killer ended at its cgroup's limit
+ * (tests/fixtures/traces/good-oom-limit.jsonl, as monitor_limit.c writes
+ * one): the view says the limit, where it was set and who ended the job,
+ * and an export read back keeps the start's keys. */
+static void trace_view_says_the_limit(void **state)
+{
+    (void)state;
+    st_trace t, t2;
+    st_error e;
+    st_run_view v;
+    assert_int_equal(st_trace_load_file("tests/fixtures/traces/good-oom-limit.jsonl", &t, &e), ST_OK);
+    st_trace_run_view(&t, t.n_samples, t.events.len, 0.1, &v);
+    assert_true(v.limit.has_cgroup);
+    assert_string_equal(v.limit.cgroup, "/slurm/job_42/step_0");
+    assert_true(v.limit.has_limit);
+    assert_int_equal(v.limit.limit, 100663296);
+    assert_string_equal(v.limit.limit_cgroup, "/slurm/job_42");
+    assert_string_equal(v.limit.limit_file, "memory.max");
+    assert_true(v.oom_root);
+    assert_string_equal(v.oom_note, "killed by the kernel's OOM killer at the memory limit of /slurm/job_42 (96.0 MiB)");
+    assert_true(v.summary->lanes.has & ST_F_LIMIT_FREE);
+    assert_int_equal(v.summary->lanes.min[ST_LANE_LIMIT_FREE], 204800);
+    assert_int_equal(v.last->limit_free, 204800);
+    st_trace_run_view(&t, 2, 0, 0.1, &v); /* before the exit: no word of it */
+    assert_string_equal(v.oom_note, "");
+    assert_false(v.oom_root);
+    char out[] = "/tmp/st-limit-XXXXXX";
+    int fd = mkstemp(out);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(st_trace_export(out, &t.meta, st_trace_view(&t), &t.events, &t.summary,
+                                     t.dropped_samples, &e), ST_OK);
+    assert_int_equal(st_trace_load_file(out, &t2, &e), ST_OK);
+    unlink(out);
+    st_trace_limit lim;
+    st_trace_limit_of(&t2.meta, &lim);
+    assert_true(lim.has_limit && lim.limit == 100663296);
+    assert_string_equal(lim.limit_cgroup, "/slurm/job_42");
+    assert_int_equal(t2.samples[2].limit_free, 204800);
+    st_trace_free(&t2);
+    st_trace_free(&t);
+    /* none, and a memory_limit that is no byte count */
+    st_trace_meta m;
+    memset(&m, 0, sizeof m);
+    m.extra = (char *)"{\"cgroup\":\"/a\",\"memory_limit\":1.5e3}";
+    st_trace_limit_of(&m, &lim);
+    assert_true(lim.has_cgroup);
+    assert_false(lim.has_limit);
+    m.extra = NULL;
+    st_trace_limit_of(&m, &lim);
+    assert_false(lim.has_cgroup);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +311,7 @@ int main(void)
         cmocka_unit_test(warnings_are_one_list),
         cmocka_unit_test(view_says_which_budget_cannot_act),
         cmocka_unit_test(trace_view_up_to_an_edge),
+        cmocka_unit_test(trace_view_says_the_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
