@@ -65,6 +65,9 @@ def expected(path):
         out["peak_footprint"] = max(fps)
         out["swap"] = {"start": sw[0], "peak": max(sw), "end": sw[-1]}
         out["min_level"] = min(s["level"] for s in samples)
+        lf = [s["limit_free"] for s in samples if "limit_free" in s]
+        if lf:  # stagetop's own key (0.4, docs/trace-format.md): the least room to a cgroup limit
+            out["min_limit_free"] = min(lf)
         starts = [e for e in events if e["kind"] == "stage"]
         bounds = [(e["stage"], e["t"]) for e in starts]
         if not starts or starts[0]["t"] > 0:       # time before the first stage
