@@ -58,7 +58,7 @@ one_case() { # name, holdmem's extra argument
         python3 -c '
 import json, sys
 pss, status, upto = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-# (a line of spaces is the recorder's page padding, docs/trace-format.md)
+# (a line of spaces is the page padding of a record, docs/trace-format.md)
 lines = open(sys.argv[1]).readlines()[:upto]
 s = [r for r in map(json.loads, filter(str.strip, lines))
      if r.get("type") == "sample" and r.get("procs") == 5]
