@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sanitize.h"
+#include "stagetop/lanes.h"
 #include "stagetop/plot.h"
 #include "stagetop/limits.h"
 #include "stagetop/units.h"
@@ -210,6 +211,13 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
                 s->kernel_peak_source[0] ? s->kernel_peak_source : "source unknown");
         else
             row(f, "peak footprint", "%s", st_format_bytes(s->peak_footprint, a, sizeof a));
+        uint64_t procs = (s->lanes.has & ST_F_PROCS) ? s->lanes.max[ST_LANE_PROCS] : 0;
+        if (st_lanes_shared_per_process(rv->footprint_metric, procs)) /* docs/metrics.md */
+            row(f, "definition", "%s, " ST_FOOTPRINT_SHARED_NOTE " (up to %llu processes)",
+                rv->footprint_metric, (unsigned long long)procs);
+        if (s->lanes.has & ST_F_FOOTPRINT_AGE) /* the proportional corrections' age */
+            row(f, "footprint age", "at most %.2fs (the oldest correction the footprint carried)",
+                s->lanes.max[ST_LANE_FOOTPRINT_AGE] / 100.0);
         if (s->has_swap && rv->sys_start.swap_total == 0 && !(rv->sys.valid & ST_SYS_SWAPTOTAL && rv->sys.swap_total))
             row(f, "swap", "none configured");
         else if (s->has_swap)

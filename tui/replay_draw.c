@@ -412,13 +412,10 @@ static void draw_header(const replay *r, const st_run_view *vm)
     if (b->h >= 2) {
         snprintf(line, sizeof line, " %s  %s", name, desc);
         tui_put(b->y, x, b->w - x, line, A_BOLD);
-        char metric[80] = "";
-        if (mt->footprint_metric[0]) {
-            char safe[64];
-            tui_sanitize(mt->footprint_metric, strnlen(mt->footprint_metric, sizeof mt->footprint_metric),
-                         v->ascii, 30, safe, sizeof safe);
-            snprintf(metric, sizeof metric, "  footprint = %s", safe);
-        }
+        char metric[160] = "  ";
+        tui_footprint_words(vm, v->ascii, metric + 2, sizeof metric - 2); /* as live says it */
+        if (!metric[2])
+            metric[0] = '\0';
         snprintf(line, sizeof line, "%zu samples  %s  every %gs  at %s%s%s", s->n_samples, d,
                  st_interval_ok(mt->interval) ? mt->interval : vm->interval, at,
                  stage, metric);

@@ -63,6 +63,7 @@ void cli_usage(FILE *f)
 "                          (default footprint,swap,level and gpu; key l adds CPU and\n"
 "                          page-ins); any of footprint rss swap level procs gpu\n"
 "                          pressure tree_swap cpu pageins compressed limit_free\n"
+"                          footprint_age\n"
 "      --no-gpu            no GPU lane (NVIDIA, Linux)\n"
 "      --metrics FILE      after each sample, replace FILE with the latest values in\n"
 "                          Prometheus text format (node_exporter's textfile collector)\n"

@@ -120,6 +120,10 @@ static void unit_text(const st_lane *t, uint64_t raw, char *big, size_t blen, ch
         snprintf(big, blen, "%.1f%%", x);
         snprintf(small, slen, "%.0f%%", x);
         break;
+    case ST_LU_SECONDS:
+        snprintf(big, blen, "%.1fs", x);
+        snprintf(small, slen, "%.0fs", x);
+        break;
     case ST_LU_PER_S:
         snprintf(big, blen, x < 1000 ? "%.1f/s" : "%.0f/s", x);
         snprintf(small, slen, x < 10000 ? "%.0f/s" : "%.0fk/s", x < 10000 ? x : x / 1000);

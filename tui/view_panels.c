@@ -5,6 +5,7 @@
 #include "guard_text.h"
 #include "sanitize.h"
 #include "viewdraw.h"
+#include "stagetop/lanes.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -48,6 +49,20 @@ const char *tui_current_stage(const st_run_view *rv)
     return NULL;
 }
 
+void tui_footprint_words(const st_run_view *rv, int ascii, char *buf, size_t size)
+{
+    char safe[64], age[32] = "";
+    const char *m = rv->footprint_metric;
+    buf[0] = '\0';
+    if (!m || !m[0])
+        return;
+    tui_sanitize(m, strnlen(m, 32), ascii, 30, safe, sizeof safe); /* a trace's, untrusted */
+    if (rv->footprint_carried)
+        snprintf(age, sizeof age, " (%.0fs old)", rv->footprint_age_s);
+    snprintf(buf, size, "footprint = %s%s%s", safe, age,
+             rv->footprint_per_process ? ", " ST_FOOTPRINT_SHARED_NOTE : "");
+}
+
 void tui_panel_header(const tui_view *v, const st_run_view *rv)
 {
     const tui_box *b = &v->L.header;
@@ -83,11 +98,10 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
         int gx = tui_put(b->y + 1, 0, b->w, line, A_NORMAL);
         if (guard[0])
             gx += tui_put(b->y + 1, gx, b->w - gx, guard, guard_a) + 2;
-        char age[32] = "";
-        if (rv->footprint_carried) /* the proportional reading's age (docs/metrics.md) */
-            snprintf(age, sizeof age, " (%.0fs old)", rv->footprint_age_s);
-        snprintf(line, sizeof line, "%s%sfootprint = %s%s%s%s", stage[0] ? stage + 2 : "",
-                 stage[0] ? "  " : "", rv->footprint_metric, age, drop, v->frozen ? "  [FROZEN]" : "");
+        char fp[160];
+        tui_footprint_words(rv, v->ascii, fp, sizeof fp); /* the definition in force, its age */
+        snprintf(line, sizeof line, "%s%s%s%s%s", stage[0] ? stage + 2 : "",
+                 stage[0] && fp[0] ? "  " : "", fp, drop, v->frozen ? "  [FROZEN]" : "");
         tui_put(b->y + 1, gx, b->w - gx, line, A_NORMAL);
     } else {
         snprintf(line, sizeof line, " %ld  %zu procs  %s  %gs  ", (long)rv->root_pid,

@@ -32,6 +32,12 @@ int64_t tui_frozen_col(const tui_view *v, const st_run_view *rv);
 
 /* The stage of the latest stage event (raw text), or NULL. */
 const char *tui_current_stage(const st_run_view *rv);
+/* The header's words on the footprint, live and replay alike: "footprint =
+ * DEFINITION", with the age of the proportional corrections its last
+ * sample carries ("(3s old)") or, where the definition counts a shared page
+ * per process and the tree has more than one, ", shared pages counted per
+ * process" (docs/metrics.md, "Counted once"); "" with no definition. */
+void tui_footprint_words(const st_run_view *rv, int ascii, char *buf, size_t size);
 
 /* The stage table (key `s`): a box from row y0 down to the status line,
  * the latest stages that fit; one row's text for stage i (tests). */

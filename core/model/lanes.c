@@ -211,6 +211,23 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_INT, .prom_rank = 12,
         .doctor = NULL, /* no reference check: the cgroup's own files are the reading */
     },
+    /* Not a reading of its own: how old the proportional correction the
+     * footprint carries is (core/run/tree_share.c), written with the
+     * samples whose footprint is the proportional one (docs/metrics.md,
+     * "Counted once").  Kept as a row so that the record, the reader, the
+     * summary's largest value and the per-stage statistics come from the
+     * table; no screen lane, gauge, plot series, report row or doctor
+     * check: the header says it beside the definition. */
+    [ST_LANE_FOOTPRINT_AGE] = {
+        .id = ST_LANE_FOOTPRINT_AGE, .type = ST_LT_CENTI32, .offset = AT(footprint_age_c),
+        .source = ST_LS_TREE, .platforms = ST_LPL_LINUX, /* tree_share.c */
+        KEY("footprint_age"), .max = UINT32_MAX, .range = "0..42949672.95",
+        .unit = ST_LU_SECONDS, .rule = ST_LR_PEAK, .summary_key = "max_footprint_age",
+        .label = "footprint age", .label_inline = "fp age", .label_short = "age",
+        .absent = "not proportional", .absent_short = "-",
+        .colour = ST_LC_WHITE,
+        .doctor = NULL, /* no reference: an age, not a reading */
+    },
 };
 
 const st_lane *st_lane_by_key(const char *key)
@@ -219,6 +236,12 @@ const st_lane *st_lane_by_key(const char *key)
         if (strcmp(st_lanes[i].key, key) == 0)
             return &st_lanes[i];
     return NULL;
+}
+
+int st_lanes_shared_per_process(const char *metric, uint64_t procs)
+{
+    return procs > 1 && metric &&
+           (strcmp(metric, ST_FOOTPRINT_METRIC_STATUS) == 0 || strcmp(metric, ST_FOOTPRINT_METRIC_DARWIN) == 0);
 }
 
 const st_lane *st_lane_by_bit(unsigned bit)

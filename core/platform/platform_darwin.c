@@ -18,6 +18,7 @@
  * On Linux this file is compiled only by the unit test, against the shim in
  * tests/darwin/shim (same declarations, real LP64 layouts). */
 #include "darwin_internal.h"
+#include "stagetop/lanes.h"
 #include "stagetop/platform.h"
 #include "stagetop/sample.h"
 
@@ -557,7 +558,7 @@ static int darwin_environ_var(st_backend *b, st_proc_id id, const char *name, ch
 
 const st_platform st_platform_native = {
     .name = "darwin",
-    .footprint_metric = "phys_footprint",
+    .footprint_metric = ST_FOOTPRINT_METRIC_DARWIN, /* lanes.h: counts a shared page per process */
     .peak_metric = "lifetime_max_phys_footprint",
     .open = darwin_open,
     .close = darwin_close,

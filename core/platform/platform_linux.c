@@ -9,6 +9,7 @@
 #include "linux_cgroup.h"
 #include "stagetop/env_block.h"
 #include "stagetop/grow.h"
+#include "stagetop/lanes.h"
 #include "stagetop/sample.h"
 
 #include <dirent.h>
@@ -382,7 +383,7 @@ static int lx_environ_var(st_backend *b, st_proc_id id, const char *name, char *
 
 const st_platform st_platform_native = {
     .name = "linux",
-    .footprint_metric = "anon+shmem+swap",
+    .footprint_metric = ST_FOOTPRINT_METRIC_STATUS, /* lanes.h: counts a shared page per process */
     .peak_metric = "VmHWM",
     .open = lx_open,
     .close = lx_close,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stagetop/lanes.h"
 #include "stagetop/md.h"
 #include "stagetop/report_model.h"
 #include "stagetop/sb.h"
@@ -129,6 +130,15 @@ void st_report_summary_text(const st_trace *t, st_sb *w, int width)
 
     st_sb_printf(w, "%-*s%s\n", LABEL_W, "peak footprint",
                  value(rows, n, "peak_footprint", a, sizeof a));
+    uint64_t procs = (s->lanes.has & ST_F_PROCS) ? s->lanes.max[ST_LANE_PROCS] : 0;
+    if (st_lanes_shared_per_process(t->meta.footprint_metric, procs)) { /* docs/metrics.md */
+        st_sb_printf(w, "%-*s", LABEL_W, "definition");
+        st_text_clean_to(w, t->meta.footprint_metric, sizeof t->meta.footprint_metric, 30);
+        st_sb_printf(w, ", " ST_FOOTPRINT_SHARED_NOTE " (up to %llu processes)\n", (unsigned long long)procs);
+    }
+    if (s->lanes.has & ST_F_FOOTPRINT_AGE) /* the proportional corrections' age (docs/metrics.md) */
+        st_sb_printf(w, "%-*sat most %.2fs (the oldest correction the footprint carried)\n", LABEL_W,
+                     "footprint age", s->lanes.max[ST_LANE_FOOTPRINT_AGE] / 100.0);
     st_sb_printf(w, "%-*s", LABEL_W, "kernel peak");
     if (s->has_kernel_peak) {
         /* a per-process mark, unless the kernel kept the tree's (cgroup

@@ -2,6 +2,7 @@
  * monitor and for a trace, its warnings list and the numbers derived from
  * the samples (swap growth rate, time to the swap budget). */
 #include "stagetop/run_view.h"
+#include "stagetop/lanes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +74,18 @@ const st_run_warning *st_run_view_warning(const st_run_view *v)
     return NULL;
 }
 
+/* What the header says beside the definition, from the last sample: the
+ * age of the proportional corrections it carries, or that its definition
+ * counts a shared page per process (live and replay alike). */
+static void footprint_words(st_run_view *v)
+{
+    const st_sample *s = v->last;
+    v->footprint_carried = s && st_sample_has(s, ST_F_FOOTPRINT_AGE);
+    v->footprint_age_s = v->footprint_carried ? st_lane_value(ST_LANE_FOOTPRINT_AGE, s) : 0;
+    v->footprint_per_process =
+        s && st_sample_has(s, ST_F_PROCS) && st_lanes_shared_per_process(v->footprint_metric, s->procs);
+}
+
 static void derive(st_run_view *v, uint64_t swap_base)
 {
     v->has_swap_rate = st_run_swap_rate(v->samples, &v->swap_rate);
@@ -92,8 +105,6 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->meta = &m->meta;
     v->interval = m->opts.interval;
     v->footprint_metric = m->meta.footprint_metric; /* the definition in force (tree_share.c) */
-    v->footprint_carried = m->tree.share.in_force;
-    v->footprint_age_s = m->tree.share.age_s;
     v->peak_metric = m->plat ? m->plat->peak_metric : NULL;
     v->root_pid = m->tree.root.pid;
     v->uptime_s = (m->t_end > 0 ? m->t_end : now) - m->t0; /* how long it ran, once ended */
@@ -104,6 +115,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->dropped = m->dropped;
     v->stages_folded = m->stages_folded;
     v->summary = &m->summary;
+    footprint_words(v);
 
     v->members = m->tree.members;
     v->n_members = m->tree.n_members;
@@ -209,6 +221,7 @@ void st_trace_run_view(const st_trace *t, size_t n_samples, size_t n_events, dou
     v->last = n_samples ? &t->samples[n_samples - 1] : NULL;
     v->dropped = t->dropped_samples;
     v->summary = &t->summary;
+    footprint_words(v);
     v->events = t->events.v;
     v->n_events = n_events;
     v->sys_start.swap_used = t->summary.has_swap ? t->summary.swap_start : 0;

@@ -15,9 +15,11 @@
  * footprint is the status sum minus the corrections.  A carried correction
  * is stale when copy-on-write pages break after it (a worker writes its
  * copy): its age is the oldest correction in force (a member never read
- * counts from when it joined), bounded by the budget's round of the tree. */
+ * counts from when it joined), bounded by the budget's round of the tree;
+ * each sample so corrected carries it (its footprint_age lane). */
 #include "stagetop/clock.h"
 #include "stagetop/grow.h"
+#include "stagetop/lanes.h"
 #include "stagetop/tree.h"
 
 #include <errno.h>
@@ -164,5 +166,9 @@ int st_tree_share_apply(st_tree_share *sh, const st_platform *plat, st_backend *
     out->footprint -= delta < out->footprint ? delta : out->footprint;
     sh->in_force = 1;
     sh->age_s = age;
+    /* the sample says it carries the proportional reading, and how old
+     * (hundredths of a second, rounded; the lane's range caps it) */
+    st_lane_set_raw(&st_lanes[ST_LANE_FOOTPRINT_AGE], out,
+                    age * 100 + 0.5 < (double)UINT32_MAX ? (uint64_t)(age * 100 + 0.5) : UINT32_MAX);
     return ST_OK;
 }

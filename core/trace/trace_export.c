@@ -282,6 +282,11 @@ void st_trace_summary_max(st_jw *w, const st_summary *s, const st_trace_meta *me
         else
             st_jw_u64(w, v);
     }
+    /* a definition that counts a shared page per process, over a tree that
+     * had more than one (docs/trace-format.md): said where meta is known */
+    if (meta && st_lanes_shared_per_process(meta->footprint_metric, (s->lanes.has & ST_F_PROCS)
+                                                                     ? s->lanes.max[ST_LANE_PROCS] : 0))
+        st_jw_lit(w, ",\"footprint_shared_per_process\":true");
     if (s->act.has & ST_F_CPU) { /* the rates' integrals: CPU seconds, page-ins (docs/trace-format.md) */
         char num[32];
         snprintf(num, sizeof num, ",\"cpu_seconds\":%.3f", s->act.cpu_s);

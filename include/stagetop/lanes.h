@@ -40,7 +40,8 @@ enum st_lane_unit {
     ST_LU_COUNT,    /* "%u" */
     ST_LU_PRESSURE, /* "%.2f" (Linux PSI percent; macOS level 1/2/4) */
     ST_LU_PER_S,    /* a rate: "%.1f/s" */
-    ST_LU_CPU       /* percent of one core, not bounded by 100: "%.1f%%" */
+    ST_LU_CPU,      /* percent of one core, not bounded by 100: "%.1f%%" */
+    ST_LU_SECONDS   /* an age in seconds: "%.1fs" */
 };
 
 /* The lane's summary over a run (st_lane_stats holds all of them; the rule
@@ -254,6 +255,21 @@ static inline const st_lane *st_lane_by_padded_key(const char key[ST_LANE_KEY_MA
     }
     return NULL;
 }
+
+/* The footprint's definitions that count a page k processes share k times
+ * (docs/metrics.md, "Counted once"): the platforms' tables name them
+ * (st_platform.footprint_metric), a trace's meta.footprint_metric says
+ * which one it holds. */
+#define ST_FOOTPRINT_METRIC_STATUS "anon+shmem+swap" /* Linux's status sum */
+#define ST_FOOTPRINT_METRIC_DARWIN "phys_footprint"  /* macOS, XNU's ledger */
+/* What the screen and the summaries say of such a footprint. */
+#define ST_FOOTPRINT_SHARED_NOTE "shared pages counted per process"
+/* 1 when definition metric counts a shared page once per process and the
+ * tree has procs > 1 processes to share it: the footprint may read more
+ * than the tree holds, and is shown with ST_FOOTPRINT_SHARED_NOTE rather
+ * than as the tree's memory counted once.  0 for any other definition
+ * (the proportional one, an unknown or empty name) or a lone process. */
+int st_lanes_shared_per_process(const char *metric, uint64_t procs);
 
 /* The lane whose valid bit is bit (exactly one bit), or NULL. */
 const st_lane *st_lane_by_bit(unsigned bit);

@@ -53,9 +53,14 @@ typedef struct st_run_view {
     const st_trace_meta *meta;    /* command, pid, platform, interval ... */
     double interval;              /* seconds between samples (columns) */
     const char *footprint_metric; /* the definition in force ("" unknown) */
-    int footprint_carried;        /* live: the footprint carries proportional
-                                     corrections (core/run/tree_share.c)... */
+    int footprint_carried;        /* the last sample's footprint carries
+                                     proportional corrections (core/run/tree_share.c;
+                                     a trace: its footprint_age key)... */
     double footprint_age_s;       /* ...the oldest of them, seconds */
+    int footprint_per_process;    /* the definition counts a shared page once
+                                     per process and the last sample's tree
+                                     has more than one (lanes.h,
+                                     st_lanes_shared_per_process): said */
     const char *peak_metric;      /* the kernel peak's name, NULL: "kernel" */
     int32_t root_pid;             /* the watched root (0 unknown) */
     int replay;                   /* 1: made from a trace, not a live run */

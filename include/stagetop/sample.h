@@ -2,7 +2,7 @@
  *
  * A sample says which fields it holds (valid bits): a field that the
  * platform cannot provide is "not available", not an error.  The struct is
- * kept small (80 bytes, asserted below) because the ring holds hours of
+ * kept small (88 bytes, asserted below) because the ring holds hours of
  * them.
  *
  * Each field is a lane: its id (enum st_lane_id, in the order traces write
@@ -30,6 +30,7 @@ enum st_lane_id {
     ST_LANE_PAGEINS,   /* tree page-ins (major faults) per second over the last interval */
     ST_LANE_COMPRESSED,/* system memory held by the compressor, bytes */
     ST_LANE_LIMIT_FREE,/* room left under the memory limit that binds the job (cgroup), bytes */
+    ST_LANE_FOOTPRINT_AGE, /* the oldest proportional correction in the footprint, seconds */
     ST_LANE_COUNT      /* the number of lanes: decided here, once */
 };
 
@@ -46,7 +47,8 @@ enum st_field {
     ST_F_CPU = 1u << ST_LANE_CPU,
     ST_F_PAGEINS = 1u << ST_LANE_PAGEINS,
     ST_F_COMPRESSED = 1u << ST_LANE_COMPRESSED,
-    ST_F_LIMIT_FREE = 1u << ST_LANE_LIMIT_FREE
+    ST_F_LIMIT_FREE = 1u << ST_LANE_LIMIT_FREE,
+    ST_F_FOOTPRINT_AGE = 1u << ST_LANE_FOOTPRINT_AGE
 };
 
 typedef struct st_sample {
@@ -61,6 +63,8 @@ typedef struct st_sample {
     uint32_t procs;     /* processes in the tree */
     uint32_t cpu_c;     /* CPU over the last interval, hundredths of a percent of one core */
     uint32_t pageins_c; /* page-ins per second over the last interval, hundredths */
+    uint32_t footprint_age_c; /* the footprint's oldest carried correction, hundredths of a
+                                 second (valid only when the footprint is the proportional one) */
     uint16_t level_c;   /* level in hundredths of a percent (0..10000) */
     uint16_t pressure_c;/* pressure in hundredths (PSI %, or macOS level 1/2/4 * 100) */
     uint32_t valid;     /* enum st_field bits: one per lane, up to 32 lanes */
@@ -70,8 +74,11 @@ typedef struct st_sample {
  * lane grows it.  Layout: the 64-bit lanes first, then the 32-bit, then the
  * 16-bit ones, then the 32-bit valid mask (one bit per lane, so 32 lanes
  * before it must widen); a new 64-bit lane adds 8 bytes (800 KB per 100k
- * samples), a 32-bit one 4, a 16-bit one 2 (padded to 8 in pairs). */
-_Static_assert(sizeof(st_sample) == 80, "st_sample is 80 bytes (docs/performance.md)");
+ * samples), a 32-bit one 4, a 16-bit one 2 (padded to 8 in pairs).
+ * limit_free (64-bit) took it from 72 to 80, footprint_age (32-bit) from 80
+ * to 88: 4 bytes of that padding are free, room for one more 32-bit or two
+ * 16-bit lanes at 88. */
+_Static_assert(sizeof(st_sample) == 88, "st_sample is 88 bytes (docs/performance.md)");
 _Static_assert(ST_LANE_COUNT <= 32, "a lane's valid bit fits st_sample.valid");
 
 /* The system's reading, as the backends' read_system gives it (platform.h).

@@ -31,7 +31,7 @@ static void test_rows_match_the_sample(void **state)
 {
     (void)state;
     unsigned char used[sizeof(st_sample)] = {0};
-    assert_int_equal(sizeof(st_sample), 80);
+    assert_int_equal(sizeof(st_sample), 88);
     for (int i = 0; i < ST_LANE_COUNT; i++) {
         const st_lane *l = &st_lanes[i];
         assert_int_equal(l->id, i);
@@ -283,6 +283,22 @@ static void test_range_refused(void **state)
     }
 }
 
+/* The definitions that count a shared page once per process: said only
+ * over a tree that has more than one process to share it. */
+static void test_shared_per_process(void **state)
+{
+    (void)state;
+    assert_true(st_lanes_shared_per_process("phys_footprint", 2));
+    assert_true(st_lanes_shared_per_process("anon+shmem+swap", 3));
+    assert_false(st_lanes_shared_per_process("phys_footprint", 1));
+    assert_false(st_lanes_shared_per_process("anon+shmem+swap", 0));
+    assert_false(st_lanes_shared_per_process("pss_anon+pss_shmem+swap_pss", 5));
+    assert_false(st_lanes_shared_per_process("", 5));
+    assert_false(st_lanes_shared_per_process(NULL, 5));
+    assert_false(st_lanes_shared_per_process("phys_footprint2", 5));
+    assert_false(st_lanes_shared_per_process("PHYS_FOOTPRINT", 5));
+}
+
 static void test_stats(void **state)
 {
     (void)state;
@@ -446,6 +462,22 @@ static void test_summary_key(void **state)
     js = st_summary_to_json(&t.summary, NULL);
     assert_non_null(js);
     assert_null(strstr(js, "tree_swap"));
+    assert_null(strstr(js, "footprint_age"));
+    free(js);
+    st_trace_free(&t);
+    /* the proportional corrections' age: the largest, written like level */
+    static const char aged[] = "{\"type\":\"sample\",\"t\":1,\"footprint\":5,\"footprint_age\":0.5}\n"
+                               "{\"type\":\"sample\",\"t\":2,\"footprint\":5,\"footprint_age\":2.75}\n"
+                               "{\"type\":\"sample\",\"t\":3,\"footprint\":5}\n"
+                               "{\"type\":\"sample\",\"t\":4,\"footprint\":5,\"footprint_age\":1}\n";
+    st_trace_init(&t);
+    assert_int_equal(st_trace_load_mem(aged, strlen(aged), &t, &e), ST_OK);
+    assert_true(st_sample_has(&t.samples[1], ST_F_FOOTPRINT_AGE));
+    assert_int_equal(t.samples[1].footprint_age_c, 275);
+    assert_false(st_sample_has(&t.samples[2], ST_F_FOOTPRINT_AGE));
+    js = st_summary_to_json(&t.summary, NULL);
+    assert_non_null(js);
+    assert_non_null(strstr(js, ",\"max_footprint_age\":2.75,"));
     free(js);
     st_trace_free(&t);
 }
@@ -492,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_doctor_rows),
         cmocka_unit_test_setup_teardown(test_round_trip, setup_dir, teardown_dir),
         cmocka_unit_test(test_range_refused),
+        cmocka_unit_test(test_shared_per_process),
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_sys_bits_own_space),
         cmocka_unit_test(test_tree_swap_sums_members),

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../../core/run/monitor_internal.h" /* the tests look inside */
+#include "stagetop/lanes.h"
 #include "stagetop/run_view.h"
 #include "fakeplat.h"
 
@@ -54,6 +55,8 @@ static void live_view_mirrors_the_run(void **state)
     assert_true(v.uptime_s > 2.249 && v.uptime_s < 2.251);
     assert_string_equal(v.meta->command, "fake-1000");
     assert_string_equal(v.footprint_metric, "fake_footprint");
+    assert_false(v.footprint_per_process); /* a definition not known to count shared pages twice */
+    assert_false(v.footprint_carried);
     assert_string_equal(v.peak_metric, "fake_peak");
     assert_int_equal(v.job_state, ST_JOB_RUNNING);
     assert_false(v.has_gpu_lane);
@@ -208,6 +211,40 @@ static void view_says_which_budget_cannot_act(void **state)
     st_monitor_close(&m, 0, NULL);
 }
 
+/* A definition that counts a shared page once per process (the status sum
+ * of a kernel before 5.8, macOS phys_footprint) is said while the tree has
+ * more than one process, and no longer once it is one (docs/metrics.md). */
+static void live_view_says_shared_pages_count_per_process(void **state)
+{
+    (void)state;
+    static const char *const metrics[] = {ST_FOOTPRINT_METRIC_STATUS, ST_FOOTPRINT_METRIC_DARWIN};
+    for (size_t k = 0; k < 2; k++) {
+        st_platform plat = fakeplat;
+        plat.footprint_metric = metrics[k];
+        st_monitor m;
+        st_monitor_opts o;
+        st_error e;
+        st_monitor_opts_default(&o);
+        o.no_gpu = 1;
+        o.interval = 0.5;
+        fakeplat_on_open(script);
+        assert_int_equal(st_monitor_open(&m, &plat, &o, 1000, NULL, 10.0, &e), ST_OK);
+        st_monitor_start(&m, 10.0);
+        step_with_swap(&m, 10.0, 0.5, 0, 1ull << 30);
+        st_run_view v;
+        st_monitor_view(&m, 10.0, &v);
+        assert_string_equal(v.footprint_metric, metrics[k]);
+        assert_int_equal(v.last->procs, 3);
+        assert_true(v.footprint_per_process);
+        the_backend->alive[1] = the_backend->alive[2] = 0; /* the children leave */
+        step_with_swap(&m, 10.0, 0.5, 1, 1ull << 30);
+        st_monitor_view(&m, 10.5, &v);
+        assert_int_equal(v.last->procs, 1);
+        assert_false(v.footprint_per_process); /* a lone process shares with no one */
+        st_monitor_close(&m, 0, NULL);
+    }
+}
+
 /* A trace gives the same type: samples and events up to an edge, the
  * trace's summary, an exited job, no members. */
 static void trace_view_up_to_an_edge(void **state)
@@ -244,6 +281,25 @@ static void trace_view_up_to_an_edge(void **state)
     assert_true(v.swap_rate > (1 << 20) - 1 && v.swap_rate < (1 << 20) + 1);
     assert_true(v.budget_eta_s < 0); /* no guard in a replay */
     assert_int_equal(v.n_warnings, 0);
+    assert_false(v.footprint_carried);
+    assert_false(v.footprint_per_process);
+    /* the age of the proportional corrections is the edge sample's */
+    s[2].footprint_age_c = 275;
+    s[2].valid |= ST_F_FOOTPRINT_AGE;
+    st_trace_run_view(&t, 3, 0, 1.0, &v);
+    assert_true(v.footprint_carried);
+    assert_true(v.footprint_age_s > 2.749 && v.footprint_age_s < 2.751);
+    st_trace_run_view(&t, 4, 0, 1.0, &v);
+    assert_false(v.footprint_carried); /* s[3] carries none */
+    /* phys_footprint over 3 processes is said; over 1 it is not */
+    snprintf(t.meta.footprint_metric, sizeof t.meta.footprint_metric, "phys_footprint");
+    s[3].procs = 3;
+    s[3].valid |= ST_F_PROCS;
+    st_trace_run_view(&t, 4, 0, 1.0, &v);
+    assert_true(v.footprint_per_process);
+    s[3].procs = 1;
+    st_trace_run_view(&t, 4, 0, 1.0, &v);
+    assert_false(v.footprint_per_process);
     st_trace_run_view(&t, 99, 99, 1.0, &v); /* clamped to what there is */
     assert_int_equal(v.samples.a_len, 5);
     assert_int_equal(v.n_events, 0);
@@ -310,6 +366,7 @@ int main(void)
         cmocka_unit_test(no_rate_early_and_negative_when_shrinking),
         cmocka_unit_test(warnings_are_one_list),
         cmocka_unit_test(view_says_which_budget_cannot_act),
+        cmocka_unit_test(live_view_says_shared_pages_count_per_process),
         cmocka_unit_test(trace_view_up_to_an_edge),
         cmocka_unit_test(trace_view_says_the_limit),
     };

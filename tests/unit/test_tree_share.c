@@ -7,6 +7,7 @@
  * not core/platform/linux_parse.c); the per-process sum is from status. */
 #define _GNU_SOURCE
 #include "realproc.h"
+#include "stagetop/lanes.h"
 
 static void shared_tree(ctx *c, int shm)
 {
@@ -46,6 +47,10 @@ static void shared_tree(ctx *c, int shm)
     assert_within(s.footprint, pss, 0.02);
     assert_true(s.footprint * 3 < per_process);
     assert_true(t.share.in_force);
+    /* the sample says it carries the proportional reading, and how old */
+    assert_true(st_sample_has(&s, ST_F_FOOTPRINT_AGE));
+    assert_int_equal(s.footprint_age_c, (uint32_t)(t.share.age_s * 100 + 0.5));
+    assert_true(st_lane_value(ST_LANE_FOOTPRINT_AGE, &s) <= ST_SHARE_FRESH_S + 0.5 + 0.005);
     if (getenv("SHARE_FIGURES"))
         fprintf(stderr, "# tree %llu B, sum of PSS %llu B, per-process sum %llu B, %llu reads, %.2f ms CPU\n",
                 (unsigned long long)s.footprint, (unsigned long long)pss,
@@ -93,6 +98,8 @@ static void broken_cow_pages_are_caught_within_the_bound(void **state)
         assert_int_equal(st_tree_sample(&t, now, &s, NULL), ST_OK);
         assert_true(t.share.in_force);
         assert_true(t.share.age_s <= ST_SHARE_FRESH_S + 0.5 + 1e-9);
+        assert_true(st_sample_has(&s, ST_F_FOOTPRINT_AGE)); /* each sample says its age */
+        assert_true(st_lane_value(ST_LANE_FOOTPRINT_AGE, &s) <= ST_SHARE_FRESH_S + 0.5 + 0.005);
         d = s.footprint > pss ? s.footprint - pss : pss - s.footprint;
         if (d <= pss / 50)
             break;
@@ -119,6 +126,7 @@ static void lone_process_reads_no_rollup(void **state)
         assert_int_equal(st_tree_sample(&t, now, &s, NULL), ST_OK);
     assert_int_equal(t.share.reads, 0);
     assert_false(t.share.in_force);
+    assert_false(st_sample_has(&s, ST_F_FOOTPRINT_AGE)); /* exact: no correction, no age */
     assert_within(s.footprint, own_footprint(w->pid), 0.02);
     st_tree_free(&t);
 }
