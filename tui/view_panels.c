@@ -86,8 +86,11 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
         char age[32] = "";
         if (rv->footprint_carried) /* the proportional reading's age (docs/metrics.md) */
             snprintf(age, sizeof age, " (%.0fs old)", rv->footprint_age_s);
-        snprintf(line, sizeof line, "%s%sfootprint = %s%s%s%s", stage[0] ? stage + 2 : "",
-                 stage[0] ? "  " : "", rv->footprint_metric, age, drop, v->frozen ? "  [FROZEN]" : "");
+        st_mps_advice mps; /* a Mac job that used Metal: its MPS cap in a word */
+        st_trace_mps(rv->meta, rv->summary, &mps);
+        snprintf(line, sizeof line, "%s%sfootprint = %s%s%s%s%s%s", stage[0] ? stage + 2 : "",
+                 stage[0] ? "  " : "", rv->footprint_metric, age, drop, v->frozen ? "  [FROZEN]" : "",
+                 mps.word[0] ? "  " : "", mps.word);
         tui_put(b->y + 1, gx, b->w - gx, line, A_NORMAL);
     } else {
         snprintf(line, sizeof line, " %ld  %zu procs  %s  %gs  ", (long)rv->root_pid,
