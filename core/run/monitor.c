@@ -6,7 +6,6 @@
 #include "stagetop/lanes.h"
 #include "stagetop/limits.h"
 #include "stagetop/version.h"
-#include "monitor_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
