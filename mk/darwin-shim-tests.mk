@@ -11,8 +11,10 @@
 ifneq ($(UNAME),Darwin)
 # The backend: its table and processes, its system reads and units, its
 # KERN_PROCARGS2 reads (and the environment parser they share with Linux).
+# Its Metal probe (darwin_mps.c) loads the fake Metal of fake_metal.c
+# (tests/darwin/shim/dlfcn.h), linked with it.
 DARWIN_BACKEND := core/platform/platform_darwin.c core/platform/darwin_sys.c core/platform/darwin_args.c \
-                  core/platform/env_block.c
+                  core/platform/env_block.c core/platform/darwin_mps.c tests/darwin/fake_metal.c
 DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c $(DARWIN_BACKEND) core/error.c core/platform/proc_vec.c
 DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwin/shim/sys/*.h \
                               tests/darwin/shim/mach/*.h) core/platform/darwin_internal.h \
@@ -21,8 +23,10 @@ DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwi
 
 # test_darwin: processes, trees, signals and refusals; test_darwin_sys: the
 # system's numbers, command lines, the process list; test_darwin_env: a
-# process's environment (environ_var).
-$(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_env: $(B)/tests/%: tests/darwin/%.c \
+# process's environment (environ_var); test_darwin_mps: the MPS cap's
+# machine numbers (the Metal probe, iogpu.wired_limit_mb).
+$(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_env \
+$(B)/tests/test_darwin_mps: $(B)/tests/%: tests/darwin/%.c \
                         $(DARWIN_SHIM_SRC) $(DARWIN_SHIM_HDR)
 	@mkdir -p $(dir $@)
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
@@ -81,6 +85,7 @@ $(B)/bench/darwin_walk: tests/darwin/bench_darwin_walk.c tests/darwin/fake_darwi
 	    -o $@ $(filter %.c,$^) $(LDFLAGS)
 
 EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/test_darwin_env \
+                  $(B)/tests/test_darwin_mps \
                   $(B)/tests/test_darwin_peak \
                   $(B)/tests/test_darwin_ancestry $(B)/tests/test_darwin_tree $(B)/tests/test_darwin_lanes \
                   $(B)/tests/test_darwin_sync

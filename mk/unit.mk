@@ -14,7 +14,7 @@
 UNIT_TUI_TESTS  := test_layout test_sanitize test_sparkline test_unsafe_text test_proc_table
 UNIT_JSON_TESTS := test_doctor_parse test_json_write test_summary test_trace_export test_trace_import \
                    test_trace_record
-UNIT_FAKEPLAT_TESTS := test_monitor test_faults test_run_view test_swap_growth test_lanes \
+UNIT_FAKEPLAT_TESTS := test_monitor test_monitor_mps test_faults test_run_view test_swap_growth test_lanes \
                        test_event_flood test_record_deleted
 FAKEPLAT_OBJ := $(B)/tests/fakeplat.o
 UNIT_REPORT_TESTS := test_report_model test_report_nostages test_diff_time test_report_charts \

@@ -228,6 +228,9 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
                                                               : s->swap_start - s->swap_end, d, sizeof d));
         if (s->has_level)
             row(f, "min level", "%.1f%%", s->min_level_c / 100.0);
+        st_mps_advice mps; /* a Mac job that used Metal: what its MPS cap means */
+        if (rv->meta && st_trace_mps(rv->meta, s, &mps) != ST_MPS_NONE)
+            row(f, "mps", "%s", mps.line);
         if (s->n_pauses) /* the guard's and the user's (docs/trace-format.md, "pauses") */
             row(f, "paused", "%llu time%s, %s in all (%llu by the guard)%s",
                 (unsigned long long)s->n_pauses, s->n_pauses == 1 ? "" : "s",

@@ -12,6 +12,8 @@
 #include "tui.h"
 #include "outputs.h"
 
+extern char **environ;
+
 /* The screen's options: ASCII (asked, or a non-UTF-8 locale), NO_COLOR. */
 void cli_screen_opts(tui_opts *to, int ascii, const char *export_dir)
 {
@@ -115,6 +117,7 @@ int cli_watch(cli_args *a)
             return rc;
         }
         a->mon.job_log = logpath[0] ? logpath : NULL;
+        a->mon.job_env = environ; /* the job's: stagetop's, its MPS ratios unchanged (cli_spawn.c) */
         to.job_log = a->mon.job_log;
         a->pid = job.pid;
     }

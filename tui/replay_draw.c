@@ -416,9 +416,11 @@ static void draw_header(const replay *r, const st_run_view *vm)
         tui_footprint_words(vm, v->ascii, metric + 2, sizeof metric - 2); /* as live says it */
         if (!metric[2])
             metric[0] = '\0';
-        snprintf(line, sizeof line, "%zu samples  %s  every %gs  at %s%s%s", s->n_samples, d,
+        st_mps_advice mps; /* a Mac job that used Metal: its MPS cap in a word */
+        st_trace_mps(mt, s, &mps);
+        snprintf(line, sizeof line, "%zu samples  %s  every %gs  at %s%s%s%s%s", s->n_samples, d,
                  st_interval_ok(mt->interval) ? mt->interval : vm->interval, at,
-                 stage, metric);
+                 stage, metric, mps.word[0] ? "  " : "", mps.word);
         x = tui_put(b->y + 1, 0, b->w, line, A_NORMAL);
         if (state[0])
             x += tui_put(b->y + 1, x + 2, b->w - x - 2, state,

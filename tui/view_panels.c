@@ -100,8 +100,11 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
             gx += tui_put(b->y + 1, gx, b->w - gx, guard, guard_a) + 2;
         char fp[160];
         tui_footprint_words(rv, v->ascii, fp, sizeof fp); /* the definition in force, its age */
-        snprintf(line, sizeof line, "%s%s%s%s%s", stage[0] ? stage + 2 : "",
-                 stage[0] && fp[0] ? "  " : "", fp, drop, v->frozen ? "  [FROZEN]" : "");
+        st_mps_advice mps; /* a Mac job that used Metal: its MPS cap in a word */
+        st_trace_mps(rv->meta, rv->summary, &mps);
+        snprintf(line, sizeof line, "%s%s%s%s%s%s%s", stage[0] ? stage + 2 : "",
+                 stage[0] && fp[0] ? "  " : "", fp, drop, v->frozen ? "  [FROZEN]" : "",
+                 mps.word[0] ? "  " : "", mps.word);
         tui_put(b->y + 1, gx, b->w - gx, line, A_NORMAL);
     } else {
         snprintf(line, sizeof line, " %ld  %zu procs  %s  %gs  ", (long)rv->root_pid,

@@ -1,5 +1,5 @@
 /* darwin_internal.h: internal to the macOS backend (platform_darwin.c,
- * darwin_sys.c and darwin_args.c); not a public contract. */
+ * darwin_sys.c, darwin_args.c and darwin_mps.c); not a public contract. */
 #ifndef STAGETOP_DARWIN_INTERNAL_H
 #define STAGETOP_DARWIN_INTERNAL_H
 
@@ -47,5 +47,17 @@ int st_dw_args_command(st_dw_args *a, int32_t pid, char *buf, size_t len);
  * the identity after it. */
 int st_dw_args_environ(st_dw_args *a, int32_t pid, const char *name, char *buf, size_t len,
                        st_error *err);
+
+/* The MPS cap's machine numbers (darwin_mps.c).  How long the Metal probe
+ * may take: a first MTLCreateSystemDefaultDevice loads the framework. */
+#define ST_DW_MPS_TIMEOUT_MS 3000
+/* recommendedMaxWorkingSetSize from a child that loads Metal, waited for
+ * timeout_ms at most (then killed and reaped): out->has_recommended, or
+ * out->why. */
+void st_dw_mps_recommended(st_mps_device *out, int timeout_ms);
+/* iogpu.wired_limit_mb in bytes when set (0, the default, or absent: not). */
+void st_dw_mps_wired(st_mps_device *out);
+/* Both, for the table's mps_device. */
+void st_dw_mps_device(st_mps_device *out);
 
 #endif

@@ -118,6 +118,12 @@ static void meta_rows(st_sb *w, const st_trace *t, const char *label)
         ESC_FIELD(w, env[i].value);
         st_sb_str(w, " |\n");
     }
+    st_mps_advice mps; /* a Mac job that used Metal: what its MPS cap means */
+    if (st_trace_mps(m, &t->summary, &mps) != ST_MPS_NONE) {
+        st_sb_str(w, "| MPS | ");
+        esc(w, mps.line, sizeof mps.line);
+        st_sb_str(w, " |\n");
+    }
 }
 
 /* The environment rows of two traces: A's labels in order, then those

@@ -91,6 +91,29 @@ static void stages(const st_trace *t, st_sb *w, int width)
     }
 }
 
+/* label and text, the text cut at spaces to fit width, each further line
+ * under the first's text. */
+static void wrapped(st_sb *w, const char *label, const char *text, int width)
+{
+    int room = width - LABEL_W < 24 ? 24 : width - LABEL_W;
+    st_sb_printf(w, "%-*s", LABEL_W, label);
+    while (*text) {
+        int n = (int)strlen(text);
+        if (n > room) {
+            int cut = room;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            n = cut > 0 ? cut : room;
+        }
+        st_sb_printf(w, "%.*s\n", n, text);
+        text += n;
+        while (*text == ' ')
+            text++;
+        if (*text)
+            st_sb_printf(w, "%-*s", LABEL_W, "");
+    }
+}
+
 void st_report_summary_text(const st_trace *t, st_sb *w, int width)
 {
     const st_summary *s = &t->summary;
@@ -169,6 +192,9 @@ void st_report_summary_text(const st_trace *t, st_sb *w, int width)
         st_sb_str(w, DASH "\n");
     }
     st_sb_printf(w, "%-*s%s\n", LABEL_W, "min level", value(rows, n, "min_level", a, sizeof a));
+    st_mps_advice mps; /* a Mac job that used Metal: what its MPS cap means */
+    if (st_trace_mps(&t->meta, s, &mps) != ST_MPS_NONE)
+        wrapped(w, "mps", mps.line, width);
     if (s->n_pauses) /* the guard's and the user's, as the closing summary says them */
         st_sb_printf(w, "%-*s%llu time%s, %s in all (%llu by the guard)%s\n", LABEL_W, "paused",
                      (unsigned long long)s->n_pauses, s->n_pauses == 1 ? "" : "s",

@@ -6,7 +6,6 @@
 #include "stagetop/lanes.h"
 #include "stagetop/limits.h"
 #include "stagetop/version.h"
-#include "monitor_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -60,7 +59,7 @@ static void fill_meta(st_monitor *m)
     meta->swap_total = (m->sys.valid & ST_SYS_SWAPTOTAL) ? m->sys.swap_total : 0;
     snprintf(meta->footprint_metric, sizeof meta->footprint_metric, "%s",
              st_tree_share_metric(&m->tree.share, m->plat->footprint_metric));
-    st_jw w; /* the start record's other keys: where the job's output went, its cgroup */
+    st_jw w; /* the start record's other keys: the job's log, its cgroup, its MPS cap */
     int any = 0;
     st_jw_init(&w, -1);
     st_jw_char(&w, '{');
@@ -70,6 +69,7 @@ static void fill_meta(st_monitor *m)
         any = 1;
     }
     any |= st_monitor_limit_meta(m, &w, any);
+    any |= st_monitor_mps_meta(m, &w, any); /* the MPS cap's numbers (macOS) */
     st_jw_char(&w, '}');
     if (any)
         meta->extra = st_jw_take(&w); /* NULL (out of memory): not said */

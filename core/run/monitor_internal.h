@@ -79,6 +79,13 @@ int st_monitor_attach(st_monitor *m, int32_t pid, const st_guard_opts *guard, st
  * $STAGETOP_EVENTS (as job_follow) and $STAGELOAD_TRACE (as follow),
  * saying so in env_note (monitor_env.c). */
 void st_monitor_env_follow(st_monitor *m, double interval);
+/* The start record's MPS keys (monitor_mps.c, docs/trace-format.md), as
+ * members "\"key\":value" appended to w: on a platform with Metal
+ * (st_platform.mps_device), the device's recommended working set and wired
+ * limit, and the job's PYTORCH_MPS_*_WATERMARK_RATIO as it was launched
+ * (a comma first when any): 1 when written, else 0 (no Metal here). */
+struct st_jw;
+int st_monitor_mps_meta(st_monitor *m, struct st_jw *w, int any);
 /* Open a follower of path whose polls take slices of a quarter interval. */
 int st_monitor_open_follower(st_follow **fp, const char *path, double interval, st_error *err);
 void st_monitor_close_follower(st_follow **fp);

@@ -32,6 +32,9 @@ typedef struct st_monitor_opts {
     int record_overwrite;    /* --overwrite: an existing record file is replaced */
     int record_sync;         /* --record-sync: enum st_rec_sync (default 1 s) */
     const char *job_log;     /* a launched job's log: "job_log" in the trace's meta; NULL none */
+    char *const *job_env;    /* a launched job's environment (its MPS ratios for the start
+                                record, monitor_mps.c); NULL: read the root's through the
+                                backend's environ_var, as it was launched */
     int whole_run;           /* 1: keep the run's series and the record's reading
                                 for st_monitor_whole_run (--report/--plot at the end) */
 } st_monitor_opts;

@@ -65,6 +65,16 @@ typedef struct st_job_group {
     char why[300];     /* why there is no group of its own ("" while there is one) */
 } st_job_group;
 
+/* The Metal device's numbers that PyTorch's MPS cap is made of (macOS:
+ * core/platform/darwin_mps.c; docs/metrics.md "The MPS cap"). */
+typedef struct st_mps_device {
+    int has_recommended;        /* 1: recommended_max was read */
+    uint64_t recommended_max;   /* MTLDevice recommendedMaxWorkingSetSize, bytes */
+    int has_wired_limit;        /* 1: iogpu.wired_limit_mb is set (not 0, the default) */
+    uint64_t wired_limit;       /* bytes */
+    char why[160];              /* why recommended_max is absent ("" when read) */
+} st_mps_device;
+
 typedef struct st_platform {
     const char *name;             /* "linux", "darwin" (trace meta.platform) */
     const char *footprint_metric; /* "anon+shmem+swap", "phys_footprint" */
@@ -204,6 +214,12 @@ typedef struct st_platform {
      * 0 nothing changed, -1 pid's cgroup is not readable.  Optional (NULL:
      * no cgroups on this platform, as on macOS). */
     int (*limit_find)(st_backend *b, int32_t pid, st_cg_watch *w, int force);
+
+    /* The Metal device's recommended working set (read in a short-lived
+     * child, so stagetop never carries the framework) and the GPU's wired
+     * limit, for the start record.  Never fails: out says what is absent
+     * and why.  Optional (NULL: no Metal on this platform). */
+    void (*mps_device)(st_mps_device *out);
 
     /* ---- capabilities: what the core may expect here (0/NULL in a fake
      * table: the Linux-like default) ---- */

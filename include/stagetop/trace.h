@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "stagetop/error.h"
 #include "stagetop/events.h"
+#include "stagetop/mps_advice.h"
 #include "stagetop/sample.h"
 #include "stagetop/summary.h"
 
@@ -84,6 +85,12 @@ typedef struct st_trace_limit {
 /* Those keys of m (all 0 / "" when absent; a memory_limit that is not an
  * integer 0..2^64-1 is none). */
 void st_trace_limit_of(const st_trace_meta *m, st_trace_limit *out);
+
+/* The MPS cap's verdict for the trace's job (core/trace/trace_mps.c): the
+ * start record's MPS keys and mem_total through st_mps_advise; ST_MPS_NONE
+ * (out->line "") unless the job used Metal (a ratio set, or a "metal"
+ * lane above zero in s; s may be NULL).  Returns out->kind. */
+int st_trace_mps(const st_trace_meta *m, const st_summary *s, st_mps_advice *out);
 
 /* ---- export ---- */
 

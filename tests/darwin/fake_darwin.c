@@ -1,5 +1,6 @@
 /* fake_darwin.c: the scripted macOS kernel of fake_darwin.h. */
 #include "fake_darwin.h"
+#include "fake_metal.h"
 
 #include <mach/mach.h>
 #include <mach/mach_time.h>
@@ -37,6 +38,7 @@ void fake_darwin_reset(void)
     F.k.swap_avail = 1ull << 30;
     F.k.argmax = 1 << 20;
     F.k.reuse_on_read = -1;
+    fake_metal_reset();
 }
 
 fake_darwin_knobs *fake_darwin_knobs_get(void) { return &F.k; }
@@ -346,6 +348,9 @@ int sysctlbyname(const char *name, void *oldp, size_t *oldlenp, void *newp, size
         return give(oldp, oldlenp, &F.k.pressure, sizeof F.k.pressure);
     if (!strcmp(name, "hw.memsize") && F.k.memsize_ok)
         return give(oldp, oldlenp, &F.k.memsize, sizeof F.k.memsize);
+    int mrc; /* iogpu.wired_limit_mb: the fake Metal's (fake_metal.c) */
+    if (fake_metal_sysctlbyname(name, oldp, oldlenp, &mrc))
+        return mrc;
     return fail(ENOENT);
 }
 
