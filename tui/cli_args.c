@@ -131,7 +131,8 @@ int cli_parse_args(int argc, char **argv, cli_args *a, const char *version_text)
             char bad[80];
             if (tui_lanes_parse(optarg, &a->lanes, bad, sizeof bad) != 0)
                 return cli_bad_usage("--lanes: unknown lane '%s' (footprint, rss, swap, level, procs, gpu, "
-                                 "pressure, tree_swap, cpu, pageins, compressed, limit_free, footprint_age)", bad);
+                                 "pressure, tree_swap, cpu, pageins, compressed, limit_free, "
+                                 "footprint_age, metal, tree_compressed)", bad);
             break;
         }
         case OPT_METRICS: a->metrics_path = optarg; break;

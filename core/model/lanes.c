@@ -228,6 +228,39 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .colour = ST_LC_WHITE,
         .doctor = NULL, /* no reference: an age, not a reading */
     },
+    [ST_LANE_METAL] = {
+        .id = ST_LANE_METAL, .type = ST_LT_U64, .offset = AT(metal),
+        PROC(ST_PM_METAL, metal, ST_LSUM_HELD), .platforms = ST_LPL_DARWIN, /* TASK_VM_INFO */
+        KEY("metal"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_PEAK, .summary_key = "peak_metal",
+        .label = "Metal (tree)", .label_inline = "metal", .label_short = "mtl",
+        .absent = "not available", .absent_short = "n/a",
+        .colour = ST_LC_BLUE, .screen_rank = 5, .screen_always = 0, /* shown once read */
+        .prom_name = "stagetop_tree_metal_bytes",
+        .prom_help = "Graphics-tagged memory of the watched process tree, resident and "
+                     "compressed, summed over its processes (macOS TASK_VM_INFO "
+                     "ledger_tag_graphics_footprint + _compressed; not on Linux).",
+        .prom_format = ST_LP_INT, .prom_rank = 13,
+        .report_rank = 9, .report_label = "Metal peak", .report_key = "peak_metal",
+        .doctor = NULL, /* its reference (vmmap, footprint) is doctor's next step */
+    },
+    [ST_LANE_TREE_COMPRESSED] = {
+        .id = ST_LANE_TREE_COMPRESSED, .type = ST_LT_U64, .offset = AT(tree_compressed),
+        PROC(ST_PM_COMPRESSED, compressed, ST_LSUM_HELD), .platforms = ST_LPL_DARWIN,
+        KEY("tree_compressed"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_PEAK, .summary_key = "peak_tree_compressed",
+        .label = "compressed (tree)", .label_inline = "tree compressed", .label_short = "tcmp",
+        .absent = "not available", .absent_short = "n/a",
+        .colour = ST_LC_MAGENTA,
+        .prom_name = "stagetop_tree_compressed_bytes",
+        .prom_help = "Memory of the watched process tree held by the compressor, at its "
+                     "uncompressed size, summed over its processes (macOS TASK_VM_INFO "
+                     "compressed; not on Linux).",
+        .prom_format = ST_LP_INT, .prom_rank = 14,
+        .report_rank = 10, .report_label = "tree compressed peak",
+        .report_key = "peak_tree_compressed",
+        .doctor = NULL, /* its reference (vmmap -summary) is doctor's next step */
+    },
 };
 
 const st_lane *st_lane_by_key(const char *key)

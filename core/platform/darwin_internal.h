@@ -1,5 +1,5 @@
 /* darwin_internal.h: internal to the macOS backend (platform_darwin.c,
- * darwin_sys.c, darwin_args.c and darwin_mps.c); not a public contract. */
+ * darwin_sys.c, darwin_args.c, darwin_mps.c and darwin_vm.c); not a public contract. */
 #ifndef STAGETOP_DARWIN_INTERNAL_H
 #define STAGETOP_DARWIN_INTERNAL_H
 
@@ -59,5 +59,33 @@ void st_dw_mps_recommended(st_mps_device *out, int timeout_ms);
 void st_dw_mps_wired(st_mps_device *out);
 /* Both, for the table's mps_device. */
 void st_dw_mps_device(st_mps_device *out);
+
+/* A process's Metal and compressed memory (darwin_vm.c): TASK_VM_INFO
+ * through task_name_for_pid. */
+enum st_dw_vm_status {
+    ST_DW_VM_READ,    /* read: compressed, and metal when has_metal */
+    ST_DW_VM_NO_PORT, /* task_name_for_pid refused (or the process is a zombie or gone) */
+    ST_DW_VM_NO_INFO  /* the port was given but task_info failed (the task ended) */
+};
+typedef struct st_dw_vm_reading {
+    int status;          /* enum st_dw_vm_status */
+    int has_metal;       /* the answer has rev3's ledgers */
+    uint64_t metal;      /* ledger_tag_graphics_footprint + _compressed, bytes */
+    uint64_t compressed; /* task_vm_info.compressed, bytes */
+} st_dw_vm_reading;
+/* What the backend keeps: off once a member's port was refused, and the
+ * note that says so ("" until then). */
+typedef struct st_dw_vm {
+    int off;
+    char note[160];
+} st_dw_vm;
+/* Read pid (before the caller's identity check); nothing once off. */
+void st_dw_vm_read(const st_dw_vm *v, int32_t pid, st_dw_vm_reading *r);
+/* Put reading r of pid into *out (ST_PM_METAL, ST_PM_COMPRESSED), for a
+ * live member whose identity was checked after the read; a refused port
+ * turns the lanes off and leaves the note. */
+void st_dw_vm_fill(st_dw_vm *v, int32_t pid, const st_dw_vm_reading *r, st_proc_mem *out);
+/* The note ("" when there is nothing to say). */
+const char *st_dw_vm_note(const st_dw_vm *v);
 
 #endif

@@ -88,6 +88,7 @@ struct st_backend {
     int held, snap_fresh, nodes_fresh; /* in a discovery: one snapshot, sorted once */
     st_dw_args args;          /* KERN_PROCARGS2 buffer (darwin_args.c) */
     st_dw_sys sys;            /* system reads and units (darwin_sys.c) */
+    st_dw_vm vm;              /* TASK_VM_INFO's lanes (darwin_vm.c) */
 };
 
 static uint64_t start_token(const struct kinfo_proc *kp)
@@ -363,6 +364,9 @@ static int darwin_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_e
     if (r != 0 && e != EPERM)
         return st_error_set(err, ST_EIO, e, "process %d: proc_pid_rusage: %s", (int)id.pid,
                             strerror(e));
+    st_dw_vm_reading vm = {ST_DW_VM_NO_INFO, 0, 0, 0};
+    if (r == 0)
+        st_dw_vm_read(&b->vm, id.pid, &vm);
     /* Identity after the read: if the pid still has id's start time, the
      * process lived through the read and the numbers (or the refusal) are
      * its own, not those of a newcomer with a reused pid. */
@@ -385,6 +389,7 @@ static int darwin_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_e
         out->footprint = ri.ri_phys_footprint;
         out->rss = ri.ri_resident_size;
         out->valid = ST_PM_FOOTPRINT | ST_PM_RSS;
+        st_dw_vm_fill(&b->vm, id.pid, &vm, out);
     }
     if (flavor == RUSAGE_INFO_V4) {
         out->peak = ri.ri_lifetime_max_phys_footprint;
@@ -409,6 +414,11 @@ static int darwin_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_e
 static int darwin_read_system(st_backend *b, st_sys_mem *out, st_error *err)
 {
     return st_dw_read_system(&b->sys, out, err);
+}
+
+static const char *darwin_lanes_note(st_backend *b)
+{
+    return st_dw_vm_note(&b->vm);
 }
 
 static int darwin_command(st_backend *b, st_proc_id id, char *buf, size_t len, st_error *err)
@@ -569,6 +579,7 @@ const st_platform st_platform_native = {
     .read_proc = darwin_read_proc,
     .release = NULL,
     .read_system = darwin_read_system,
+    .lanes_note = darwin_lanes_note,
     .command = darwin_command,
     .list_all = darwin_list_all,
     .send_signal = darwin_send_signal,

@@ -65,7 +65,8 @@ const st_run_warning *st_run_view_find(const st_run_view *v, int source)
 
 const st_run_warning *st_run_view_warning(const st_run_view *v)
 {
-    static const int order[] = {ST_WARN_GUARD, ST_WARN_RECORD, ST_WARN_FOLLOW, ST_WARN_GPU};
+    static const int order[] = {ST_WARN_GUARD, ST_WARN_RECORD, ST_WARN_FOLLOW, ST_WARN_GPU,
+                                ST_WARN_LANES};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         const st_run_warning *w = st_run_view_find(v, order[i]);
         if (w && !w->info)
@@ -199,6 +200,12 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     }
     if (!m->gpu)
         add_warning(v, ST_WARN_NO_GPU, 1, &m->warn[ST_WARN_NO_GPU]);
+    const char *note = m->plat->lanes_note ? m->plat->lanes_note(m->b) : NULL;
+    if (note && *note) {
+        st_error e;
+        st_error_set(&e, ST_EPERM, 0, "%.200s", note);
+        add_warning(v, ST_WARN_LANES, 0, &e);
+    }
 }
 
 void st_trace_run_view(const st_trace *t, size_t n_samples, size_t n_events, double interval,

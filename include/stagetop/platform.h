@@ -119,6 +119,11 @@ typedef struct st_platform {
     /* System-wide numbers.  Fields the system lacks are left invalid. */
     int (*read_system)(st_backend *b, st_sys_mem *out, st_error *err);
 
+    /* Why a lane this platform samples is missing, said once (macOS: the
+     * kernel refused TASK_VM_INFO's port, so no metal or tree_compressed
+     * lane): "" when there is nothing to say.  Optional (NULL: never). */
+    const char *(*lanes_note)(st_backend *b);
+
     /* The command line (argv joined by spaces; the name if argv is not
      * readable) as raw bytes, NUL-terminated, truncated to len-1.  The
      * caller makes control characters visible before drawing it. */

@@ -34,6 +34,7 @@ enum st_warn_source {
     ST_WARN_EPERM,   /* members whose memory the kernel refused */
     ST_WARN_NO_GPU,  /* why there is no GPU lane (information, not a warning) */
     ST_WARN_PACE,    /* sampling costs too much CPU for --interval: backed off */
+    ST_WARN_LANES,   /* the backend's note: a lane it samples is missing (platform.h lanes_note) */
     ST_WARN_SOURCES
 };
 

@@ -2,7 +2,7 @@
  *
  * A sample says which fields it holds (valid bits): a field that the
  * platform cannot provide is "not available", not an error.  The struct is
- * kept small (88 bytes, asserted below) because the ring holds hours of
+ * kept small (104 bytes, asserted below) because the ring holds hours of
  * them.
  *
  * Each field is a lane: its id (enum st_lane_id, in the order traces write
@@ -31,6 +31,8 @@ enum st_lane_id {
     ST_LANE_COMPRESSED,/* system memory held by the compressor, bytes */
     ST_LANE_LIMIT_FREE,/* room left under the memory limit that binds the job (cgroup), bytes */
     ST_LANE_FOOTPRINT_AGE, /* the oldest proportional correction in the footprint, seconds */
+    ST_LANE_METAL,     /* the tree's graphics-tagged footprint, bytes (macOS TASK_VM_INFO) */
+    ST_LANE_TREE_COMPRESSED, /* the tree's memory held by the compressor, bytes (macOS) */
     ST_LANE_COUNT      /* the number of lanes: decided here, once */
 };
 
@@ -48,7 +50,9 @@ enum st_field {
     ST_F_PAGEINS = 1u << ST_LANE_PAGEINS,
     ST_F_COMPRESSED = 1u << ST_LANE_COMPRESSED,
     ST_F_LIMIT_FREE = 1u << ST_LANE_LIMIT_FREE,
-    ST_F_FOOTPRINT_AGE = 1u << ST_LANE_FOOTPRINT_AGE
+    ST_F_FOOTPRINT_AGE = 1u << ST_LANE_FOOTPRINT_AGE,
+    ST_F_METAL = 1u << ST_LANE_METAL,
+    ST_F_TREE_COMPRESSED = 1u << ST_LANE_TREE_COMPRESSED
 };
 
 typedef struct st_sample {
@@ -59,6 +63,8 @@ typedef struct st_sample {
     uint64_t tree_swap; /* bytes, sum over the tree (Linux VmSwap) */
     uint64_t compressed;/* bytes held by the compressor, whole system */
     uint64_t limit_free;/* bytes left under the cgroup memory limit that binds the job */
+    uint64_t metal;     /* bytes, sum over the tree (macOS graphics footprint) */
+    uint64_t tree_compressed; /* bytes, sum over the tree (macOS task_vm_info.compressed) */
     uint32_t t_ms;      /* milliseconds since the start of the run */
     uint32_t procs;     /* processes in the tree */
     uint32_t cpu_c;     /* CPU over the last interval, hundredths of a percent of one core */
@@ -76,9 +82,9 @@ typedef struct st_sample {
  * before it must widen); a new 64-bit lane adds 8 bytes (800 KB per 100k
  * samples), a 32-bit one 4, a 16-bit one 2 (padded to 8 in pairs).
  * limit_free (64-bit) took it from 72 to 80, footprint_age (32-bit) from 80
- * to 88: 4 bytes of that padding are free, room for one more 32-bit or two
- * 16-bit lanes at 88. */
-_Static_assert(sizeof(st_sample) == 88, "st_sample is 88 bytes (docs/performance.md)");
+ * to 88; metal and tree_compressed (64-bit, macOS) from 88 to 104, with the
+ * same 4 bytes of padding free (one more 32-bit or two 16-bit lanes fit). */
+_Static_assert(sizeof(st_sample) == 104, "st_sample is 104 bytes (docs/performance.md)");
 _Static_assert(ST_LANE_COUNT <= 32, "a lane's valid bit fits st_sample.valid");
 
 /* The system's reading, as the backends' read_system gives it (platform.h).
@@ -122,7 +128,9 @@ enum st_pm_field {
     ST_PM_STATE = 1u << 5,    /* state */
     ST_PM_RATES = 1u << 6,    /* cpu_c, pageins_c (set by the tree, not the backend) */
     ST_PM_COMM = 1u << 7,     /* comm */
-    ST_PM_SHMEM = 1u << 8     /* shmem (Linux RssShmem) */
+    ST_PM_SHMEM = 1u << 8,    /* shmem (Linux RssShmem) */
+    ST_PM_METAL = 1u << 9,    /* metal (macOS TASK_VM_INFO rev3 and later) */
+    ST_PM_COMPRESSED = 1u << 10 /* compressed (macOS TASK_VM_INFO) */
 };
 
 /* One process's memory, bytes. */
@@ -134,6 +142,12 @@ typedef struct st_proc_mem {
     uint64_t swap;      /* Linux VmSwap; macOS: not available */
     uint64_t peak;      /* Linux VmHWM; macOS ri_lifetime_max_phys_footprint */
     uint64_t shmem;     /* Linux RssShmem (shared memory mapped: it may be shared) */
+    /* macOS TASK_VM_INFO through the task's name port (core/platform/darwin_vm.c):
+     * the graphics-tagged footprint, resident and compressed
+     * (ledger_tag_graphics_footprint + _compressed), and the bytes of the task
+     * held by the compressor (task_vm_info.compressed, counted at their
+     * uncompressed size); Linux: not read */
+    uint64_t metal, compressed;
     /* Counters since the process started (docs/metrics.md, "CPU and
      * page-ins"): its own CPU time (user + system) in ns and the part of
      * its children that it has reaped (Linux utime+stime and cutime+cstime

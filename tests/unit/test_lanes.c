@@ -31,7 +31,7 @@ static void test_rows_match_the_sample(void **state)
 {
     (void)state;
     unsigned char used[sizeof(st_sample)] = {0};
-    assert_int_equal(sizeof(st_sample), 88);
+    assert_int_equal(sizeof(st_sample), 104);
     for (int i = 0; i < ST_LANE_COUNT; i++) {
         const st_lane *l = &st_lanes[i];
         assert_int_equal(l->id, i);
@@ -86,14 +86,17 @@ static void test_orders(void **state)
     static const int prom[] = {ST_LANE_FOOTPRINT, ST_LANE_RSS, ST_LANE_GPU, ST_LANE_PROCS,
                                ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_PRESSURE,
                                ST_LANE_TREE_SWAP, ST_LANE_CPU, ST_LANE_PAGEINS /* [lanes]: after 0.2's */,
-                               ST_LANE_COMPRESSED, ST_LANE_LIMIT_FREE};
-    static const int screen[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_GPU};
+                               ST_LANE_COMPRESSED, ST_LANE_LIMIT_FREE,
+                               ST_LANE_METAL, ST_LANE_TREE_COMPRESSED /* [mps] */};
+    /* the Metal lane is shown once read, as the GPU's (macOS only) */
+    static const int screen[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_GPU,
+                                 ST_LANE_METAL};
     /* the plot's first series, in 0.2's order; any further row with an axis
      * follows them */
     static const int plot[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_GPU, ST_LANE_LEVEL};
-    assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 12);
+    assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 14);
     assert_memory_equal(ids, prom, sizeof prom);
-    assert_int_equal(st_lanes_order(ST_LO_SCREEN, ids), 4);
+    assert_int_equal(st_lanes_order(ST_LO_SCREEN, ids), 5);
     assert_memory_equal(ids, screen, sizeof screen);
     size_t with_axis = 0;
     for (int i = 0; i < ST_LANE_COUNT; i++)

@@ -41,4 +41,7 @@ kern_return_t host_statistics64(host_t host, host_flavor_t flavor, host_info64_t
                                 mach_msg_type_number_t *count);
 kern_return_t host_page_size(host_t host, vm_size_t *size);
 
+/* A task's VM numbers through its name port (core/platform/darwin_vm.c). */
+#include <mach/task_info.h>
+
 #endif
