@@ -149,7 +149,9 @@ static void say_budget(const st_run_view *rv, const st_event *ev, st_notify_msg 
             char s[32];
             st_format_bytes(ev->nbytes, s, sizeof s);
             snprintf(share, sizeof share, rv->verdict.share_kind == ST_SHARE_TREE_SWAP
-                     ? "; %s of it is the job's own" : "; the job paged in %s", s);
+                     ? "; %s of it is the job's own"
+                     : rv->verdict.share_kind == ST_SHARE_TREE_COMPRESSED
+                     ? "; the job's compressed memory grew %s" : "; the job paged in %s", s);
         }
         snprintf(g->body, sizeof g->body, "swap grew %s since the guard was armed, over the budget of %s: %s%s",
                  st_format_bytes(ev->value > 0 ? (uint64_t)ev->value : 0, v, sizeof v),

@@ -23,6 +23,9 @@ static void say_guard(const st_run_view *rv)
         if (g->share_kind != ST_SHARE_NONE) /* the job's share (docs/metrics.md) */
             fprintf(stderr, g->share_kind == ST_SHARE_TREE_SWAP
                                 ? "stagetop: %s%s of it is this job's own memory (its swap grew that much)\n"
+                                : g->share_kind == ST_SHARE_TREE_COMPRESSED
+                                ? "stagetop: the job's compressed memory grew %s%s (compressed bytes are "
+                                  "counted at their uncompressed size, so this is not a share of the swap)\n"
                                 : "stagetop: the job paged in %s%s meanwhile\n",
                     g->share < 0 ? "-" : "",
                     st_format_bytes((uint64_t)(g->share < 0 ? -g->share : g->share), v, sizeof v));

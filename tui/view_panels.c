@@ -486,7 +486,10 @@ void tui_panel_alert(const tui_view *v, const st_run_view *rv)
     if (g->reason == ST_GUARD_SWAP && g->share_kind != ST_SHARE_NONE) {
         st_format_bytes((uint64_t)(g->share < 0 ? -g->share : g->share), a, sizeof a);
         snprintf(share, sizeof share, g->share_kind == ST_SHARE_TREE_SWAP
-                 ? "%s%s of it is this job's own memory" : "the job paged in %s%s meanwhile",
+                 ? "%s%s of it is this job's own memory"
+                 : g->share_kind == ST_SHARE_TREE_COMPRESSED
+                 ? "the job's compressed memory grew %s%s (not a share of the swap)"
+                 : "the job paged in %s%s meanwhile",
                  g->share < 0 ? "-" : "", a);
     }
     const char *const lines[] = {

@@ -43,14 +43,35 @@ void st_guard_set_base(st_guard *g, uint64_t swap_used)
     /* the job's share counts from here too */
     g->tree_swap_base = g->last_tree_swap;
     g->has_tree_swap_base = g->has_last_tree_swap;
+    g->tree_cmp_base = g->last_tree_cmp;
+    g->has_tree_cmp_base = g->has_last_tree_cmp;
     g->pageins_since = 0;
 }
 
 /* The job's share: its own swap at the base (the first reading when the
- * base came before any), and its page-ins since (the rates integrated over
- * the time between samples). */
+ * base came before any), its compressed memory likewise, and its page-ins
+ * since (the rates integrated over the time between samples).
+ *
+ * On macOS the compressed memory, not the page-ins: XNU counts an anonymous
+ * page that comes back from the compressor, or from swap through it, as a
+ * decompression (xnu-11417.101.15 osfmk/vm/vm_fault.c:2566-2567,
+ * DBG_COMPRESSOR_FAULT / DBG_COMPRESSOR_SWAPIN_FAULT -> VM_STAT_DECOMPRESSIONS,
+ * :208-212), and only a page read from a pager (a file) as a page-in
+ * (:2539-2540, DBG_PAGEIN_FAULT -> VM_PAGE_COUNT_AS_PAGEIN): a job being
+ * squeezed shows in its compressed bytes, hardly in its page-ins.  Those
+ * bytes are counted at their uncompressed size and part of them may sit in
+ * RAM, so the growth is not a share of the swap: it says only that the job's
+ * own memory was pushed out meanwhile. */
 static void track_share(st_guard *g, const st_sample *s)
 {
+    if (st_sample_has(s, ST_F_TREE_COMPRESSED)) {
+        if (!g->has_tree_cmp_base) {
+            g->tree_cmp_base = s->tree_compressed;
+            g->has_tree_cmp_base = 1;
+        }
+        g->last_tree_cmp = s->tree_compressed;
+        g->has_last_tree_cmp = 1;
+    }
     if (st_sample_has(s, ST_F_TREE_SWAP)) {
         if (!g->has_tree_swap_base) {
             g->tree_swap_base = s->tree_swap;
@@ -96,6 +117,9 @@ int st_guard_check(st_guard *g, const st_sample *s, st_guard_verdict *v)
             if (g->has_tree_swap_base && st_sample_has(s, ST_F_TREE_SWAP)) {
                 found.share_kind = ST_SHARE_TREE_SWAP;
                 found.share = growth(s->tree_swap, g->tree_swap_base);
+            } else if (g->has_tree_cmp_base && st_sample_has(s, ST_F_TREE_COMPRESSED)) {
+                found.share_kind = ST_SHARE_TREE_COMPRESSED;
+                found.share = growth(s->tree_compressed, g->tree_cmp_base);
             } else if (g->has_pageins) {
                 found.share_kind = ST_SHARE_PAGEINS;
                 found.share = (int64_t)(g->pageins_since * (double)g->page_size + 0.5);

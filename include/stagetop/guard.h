@@ -31,8 +31,10 @@ typedef struct st_guard {
     int low_count;                     /* consecutive samples under kill_free */
     int tripped;
     /* the job's share of the swap growth since the base: its own
-     * swap (tree_swap) at the base, and the page-ins since then */
+     * swap (tree_swap) at the base, its compressed memory (tree_compressed,
+     * macOS) at the base, and the page-ins since then */
     uint64_t tree_swap_base, last_tree_swap; int has_tree_swap_base, has_last_tree_swap;
+    uint64_t tree_cmp_base, last_tree_cmp; int has_tree_cmp_base, has_last_tree_cmp;
     double pageins_since; int has_pageins; uint32_t share_t_ms; int has_share_t;
     uint64_t page_size;      /* bytes of a page-in (st_guard_init: 4096; the caller sets it) */
     int base_at_resume;      /* the base was set when the job was resumed (the caller
@@ -43,7 +45,11 @@ typedef struct st_guard {
 enum st_guard_share {
     ST_SHARE_NONE,      /* nothing known */
     ST_SHARE_TREE_SWAP, /* share: growth of the tree's own swap (Linux VmSwap) over the window */
-    ST_SHARE_PAGEINS    /* share: bytes the tree paged in over the window (macOS) */
+    ST_SHARE_PAGEINS,   /* share: bytes the tree paged in over the window (macOS without
+                           tree_compressed) */
+    ST_SHARE_TREE_COMPRESSED /* share: growth of the tree's compressed memory (macOS
+                           tree_compressed, at its uncompressed size) over the window:
+                           not a share of the swap */
 };
 
 typedef struct st_guard_verdict {

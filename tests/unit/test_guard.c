@@ -374,10 +374,63 @@ static void test_share_pageins(void **state)
     assert_int_equal(v.share_kind, ST_SHARE_NONE);
 }
 
+/* macOS: the growth of the tree's compressed memory over the budget's
+ * window is the share, ahead of the page-ins (a page coming back from the
+ * compressor is no page-in); after a resume it counts from there; a
+ * tree_swap (Linux) still comes first. */
+static void test_share_tree_compressed(void **state)
+{
+    st_guard g;
+    st_guard_verdict v;
+    (void)state;
+    init_swap(&g, 1 * GIB, ST_GUARD_PAUSE);
+    g.page_size = 16384;
+    st_sample s = swap_at(0, 2 * GIB);
+    s.tree_compressed = 300 * MIB;
+    s.valid |= ST_F_TREE_COMPRESSED;
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(1000, 2 * GIB + 512 * MIB);
+    s.tree_compressed = 1 * GIB;
+    s.pageins_c = 1000; /* 10 page-ins/s: a few, from files */
+    s.valid |= ST_F_TREE_COMPRESSED | ST_F_PAGEINS;
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(2000, 3 * GIB + 100 * MIB); /* 1.1 GiB over the base: crossed */
+    s.tree_compressed = 3 * GIB + 200 * MIB;
+    s.pageins_c = 1000;
+    s.valid |= ST_F_TREE_COMPRESSED | ST_F_PAGEINS;
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    assert_int_equal(v.share_kind, ST_SHARE_TREE_COMPRESSED);
+    assert_true(v.share == (int64_t)(3 * GIB + 200 * MIB - 300 * MIB));
+    /* resumed: the share counts from the resume's reading */
+    st_guard_rearm(&g);
+    st_guard_set_base(&g, 3 * GIB + 100 * MIB);
+    s = swap_at(3000, 4 * GIB + 300 * MIB);
+    s.tree_compressed = 3 * GIB; /* the job's shrank: another process was swapped */
+    s.valid |= ST_F_TREE_COMPRESSED;
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    assert_int_equal(v.share_kind, ST_SHARE_TREE_COMPRESSED);
+    assert_true(v.share == -(int64_t)(200 * MIB));
+    /* both lanes (not a Mac today, but the order is the rule): tree_swap */
+    init_swap(&g, 1 * GIB, ST_GUARD_PAUSE);
+    s = swap_at(0, 0);
+    s.tree_swap = 0;
+    s.tree_compressed = 0;
+    s.valid |= ST_F_TREE_SWAP | ST_F_TREE_COMPRESSED;
+    assert_int_equal(st_guard_check(&g, &s, &v), 0);
+    s = swap_at(1000, 2 * GIB);
+    s.tree_swap = 1 * GIB;
+    s.tree_compressed = 5 * GIB;
+    s.valid |= ST_F_TREE_SWAP | ST_F_TREE_COMPRESSED;
+    assert_int_equal(st_guard_check(&g, &s, &v), 1);
+    assert_int_equal(v.share_kind, ST_SHARE_TREE_SWAP);
+    assert_true(v.share == (int64_t)GIB);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_share_tree_swap),
+        cmocka_unit_test(test_share_tree_compressed),
         cmocka_unit_test(test_share_pageins),
         cmocka_unit_test(test_active),
         cmocka_unit_test(test_swap_exact_budget),

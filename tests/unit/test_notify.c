@@ -194,13 +194,15 @@ static void test_guard_and_exit_events(void **state)
 }
 
 /* A swap crossing says the job's own share where the trace's budget event
- * has it ([lanes]): tree swap growth (Linux) or bytes paged in (macOS). */
+ * has it ([lanes]): tree swap growth (Linux), the tree's compressed growth
+ * (macOS, [mps]) or bytes paged in (macOS without it). */
 static void test_swap_share(void **state)
 {
     (void)state;
-    static const int kinds[] = {ST_SHARE_TREE_SWAP, ST_SHARE_PAGEINS};
-    static const char *const says[] = {"; 1.90 GiB of it is the job's own", "; the job paged in 1.90 GiB"};
-    for (int i = 0; i < 2; i++) {
+    static const int kinds[] = {ST_SHARE_TREE_SWAP, ST_SHARE_PAGEINS, ST_SHARE_TREE_COMPRESSED};
+    static const char *const says[] = {"; 1.90 GiB of it is the job's own", "; the job paged in 1.90 GiB",
+                                       "; the job's compressed memory grew 1.90 GiB"};
+    for (int i = 0; i < 3; i++) {
         hand_run m;
         st_notifier n;
         st_notify_msg out[4];
