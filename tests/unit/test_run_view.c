@@ -170,6 +170,45 @@ static void warnings_are_one_list(void **state)
     st_monitor_close(&m, 0, NULL);
 }
 
+/* The backend's note on a lane it cannot read (macOS: the task name port
+ * refused, core/platform/darwin_vm.c) is one warning of the list, from the
+ * sample it appears on, and none before. */
+static const char *lanes_note_text = "";
+static const char *fake_lanes_note(st_backend *b)
+{
+    (void)b;
+    return lanes_note_text;
+}
+
+static void backend_note_is_one_warning(void **state)
+{
+    (void)state;
+    st_platform plat = fakeplat;
+    plat.lanes_note = fake_lanes_note;
+    st_monitor m;
+    st_monitor_opts o;
+    st_monitor_opts_default(&o);
+    o.no_gpu = 1;
+    st_error e;
+    lanes_note_text = "";
+    fakeplat_on_open(script);
+    assert_int_equal(st_monitor_open(&m, &plat, &o, 1000, NULL, 0.0, &e), ST_OK);
+    st_run_view v;
+    st_monitor_view(&m, 0.0, &v);
+    assert_null(st_run_view_find(&v, ST_WARN_LANES));
+    lanes_note_text = "macOS refused the task name port of process 1001";
+    st_monitor_view(&m, 0.0, &v);
+    size_t n = 0;
+    for (size_t i = 0; i < v.n_warnings; i++)
+        n += v.warnings[i].source == ST_WARN_LANES;
+    assert_int_equal(n, 1);
+    const st_run_warning *w = st_run_view_find(&v, ST_WARN_LANES);
+    assert_int_equal(w->info, 0); /* said (headless says each source once) */
+    assert_string_equal(w->e.msg, lanes_note_text);
+    assert_ptr_equal(st_run_view_warning(&v), w); /* the screen's status line */
+    st_monitor_close(&m, 0, NULL);
+}
+
 /* The script on a machine without swap configured. */
 static int script_no_swap(st_backend *b, st_error *err)
 {
@@ -365,6 +404,7 @@ int main(void)
         cmocka_unit_test(swap_rate_and_time_to_budget),
         cmocka_unit_test(no_rate_early_and_negative_when_shrinking),
         cmocka_unit_test(warnings_are_one_list),
+        cmocka_unit_test(backend_note_is_one_warning),
         cmocka_unit_test(view_says_which_budget_cannot_act),
         cmocka_unit_test(live_view_says_shared_pages_count_per_process),
         cmocka_unit_test(trace_view_up_to_an_edge),
