@@ -82,9 +82,11 @@ typedef struct st_dw_vm {
 /* Read pid (before the caller's identity check); nothing once off. */
 void st_dw_vm_read(const st_dw_vm *v, int32_t pid, st_dw_vm_reading *r);
 /* Put reading r of pid into *out (ST_PM_METAL, ST_PM_COMPRESSED), for a
- * live member whose identity was checked after the read; a refused port
- * turns the lanes off and leaves the note. */
-void st_dw_vm_fill(st_dw_vm *v, int32_t pid, const st_dw_vm_reading *r, st_proc_mem *out);
+ * live member whose identity was checked after the read (exiting: its
+ * kinfo_proc has P_WEXIT); a refused port of a member not exiting turns the
+ * lanes off and leaves the note. */
+void st_dw_vm_fill(st_dw_vm *v, int32_t pid, int exiting, const st_dw_vm_reading *r,
+                   st_proc_mem *out);
 /* The note ("" when there is nothing to say). */
 const char *st_dw_vm_note(const st_dw_vm *v);
 

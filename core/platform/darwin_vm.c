@@ -71,14 +71,24 @@ void st_dw_vm_read(const st_dw_vm *v, int32_t pid, st_dw_vm_reading *r)
     }
 }
 
-void st_dw_vm_fill(st_dw_vm *v, int32_t pid, const st_dw_vm_reading *r, st_proc_mem *out)
+void st_dw_vm_fill(st_dw_vm *v, int32_t pid, int exiting, const st_dw_vm_reading *r,
+                   st_proc_mem *out)
 {
     if (v->off)
         return;
     if (r->status == ST_DW_VM_NO_PORT) {
-        /* A live member of our own (its rusage was read): the kernel or its
-         * MAC policy refuses the name port.  Said once; the lanes are left
-         * out from here on rather than summed over part of the tree. */
+        /* An exiting member has no port: exit_with_reason sets P_LEXIT
+         * (bsd/kern/kern_exit.c:1607), which KERN_PROC_PID reports as
+         * P_WEXIT (kern_sysctl.c:1204-1205), before proc_exit drains the
+         * proc's references (kern_exit.c:2207) and long before SZOMB
+         * (:2612); meanwhile proc_find finds nothing (kern_proc.c:2182,
+         * proc_ref_try_fast refuses P_REF_DEAD, :626; :2195-2196).  That
+         * member is left out of this sample's sums.  Any other member of
+         * ours whose rusage was read, refused: the kernel or its MAC policy.
+         * Said once; the lanes are left out from here on rather than summed
+         * over part of the tree. */
+        if (exiting)
+            return;
         v->off = 1;
         snprintf(v->note, sizeof v->note,
                  "macOS refused the task name port of process %d (task_name_for_pid): "

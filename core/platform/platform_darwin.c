@@ -389,7 +389,7 @@ static int darwin_read_proc(st_backend *b, st_proc_id id, st_proc_mem *out, st_e
         out->footprint = ri.ri_phys_footprint;
         out->rss = ri.ri_resident_size;
         out->valid = ST_PM_FOOTPRINT | ST_PM_RSS;
-        st_dw_vm_fill(&b->vm, id.pid, &vm, out);
+        st_dw_vm_fill(&b->vm, id.pid, (kp.kp_proc.p_flag & P_WEXIT) != 0, &vm, out);
     }
     if (flavor == RUSAGE_INFO_V4) {
         out->peak = ri.ri_lifetime_max_phys_footprint;

@@ -152,6 +152,8 @@ static void fill_kinfo(const fake_proc *p, struct kinfo_proc *kp)
     kp->kp_proc.p_starttime.tv_usec = (int32_t)(p->start_us % 1000000u);
     kp->kp_proc.p_pid = p->pid;
     kp->kp_proc.p_stat = p->zombie ? SZOMB : SRUN;
+    if (p->exiting) /* P_LEXIT shown as P_WEXIT: bsd/kern/kern_sysctl.c:1204-1205 */
+        kp->kp_proc.p_flag |= P_WEXIT;
     memcpy(kp->kp_proc.p_comm, p->comm, sizeof kp->kp_proc.p_comm);
     kp->kp_eproc.e_ppid = p->ppid;
     kp->kp_eproc.e_pgid = p->pgid; /* bsd/kern/kern_sysctl.c:1077 (p->p_pgrpid) */

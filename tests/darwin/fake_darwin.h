@@ -43,6 +43,8 @@ typedef struct fake_proc {
                                  at exit (footprint 0, resident and peak kept) */
     int other_user;           /* rusage and KERN_PROCARGS2 refused (EPERM /
                                  EINVAL), kill EPERM, as for another uid */
+    int exiting;              /* in exit1/proc_exit, not yet SZOMB: p_flag
+                                 P_WEXIT, and no task port (fake_taskinfo.c) */
 } fake_proc;
 
 /* Recorded kill() calls. */

@@ -59,6 +59,10 @@ kern_return_t task_name_for_pid(mach_port_name_t target_tport, int pid, mach_por
      * policy (:5649) */
     if (!p || p->zombie || p->other_user || ti.k.name_refused)
         return KERN_FAILURE; /* :5677 */
+    /* exiting: proc_exit drained its references (kern_exit.c:2207), so
+     * proc_find's proc_ref_try_fast fails (kern_proc.c:2182, :626, :2195) */
+    if (p->exiting)
+        return KERN_FAILURE;
     *tn = PORT_BASE + (mach_port_name_t)pid; /* ipc_port_copyout_send (:5655-5658) */
     ti.k.ports_held++;
     return KERN_SUCCESS;

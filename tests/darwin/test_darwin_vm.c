@@ -2,7 +2,7 @@
  * backend (core/platform/darwin_vm.c) and tree code and the scripted XNU of
  * fake_taskinfo.c (task_name_for_pid, TASK_VM_INFO): summed over the
  * tree's members only, a refused name port (said once, the lanes left
- * out), a kernel whose TASK_VM_INFO predates the graphics ledgers (rev3),
+ * out), an exiting member's missing port (no refusal), a kernel whose TASK_VM_INFO predates the graphics ledgers (rev3),
  * every port given back.  Expected values are computed here from the
  * script. */
 #include <setjmp.h>
@@ -121,6 +121,28 @@ static void refused_port_leaves_the_lanes_out(void **state)
     fake_darwin_free();
 }
 
+/* A member in the middle of its exit (P_WEXIT, not yet a zombie) has no
+ * port either: it is left out of the sums, the lanes stay, nothing is said. */
+static void exiting_member_is_no_refusal(void **state)
+{
+    st_backend *b = NULL;
+    st_sample s;
+    (void)state;
+    script_vm();
+    fake_darwin_find(103)->exiting = 1;
+    assert_int_equal(P->open(&b, NULL), ST_OK);
+    sample_tree(b, &s);
+    assert_true(st_sample_has(&s, ST_F_METAL | ST_F_TREE_COMPRESSED));
+    assert_true(s.metal == members_metal() - (103 * MIB + 103 * 64 * 1024));
+    assert_true(s.tree_compressed == members_compressed() - (103 * 3 * MIB + 4096));
+    assert_string_equal(P->lanes_note(b), "");
+    fake_darwin_find(103)->exiting = 0; /* it was another's turn: all of it again */
+    sample_tree(b, &s);
+    assert_true(s.metal == members_metal());
+    P->close(b);
+    fake_darwin_free();
+}
+
 /* A kernel whose TASK_VM_INFO ends at rev2 (no ledgers): the compressed
  * bytes (rev0) but no Metal number; rev3 is enough for both. */
 static void old_revision_has_no_metal(void **state)
@@ -149,6 +171,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lanes_summed_over_the_tree),
         cmocka_unit_test(refused_port_leaves_the_lanes_out),
+        cmocka_unit_test(exiting_member_is_no_refusal),
         cmocka_unit_test(old_revision_has_no_metal),
     };
     return cmocka_run_group_tests_name("darwin backend (shim): metal, tree_compressed", tests, NULL, NULL);

@@ -37,6 +37,10 @@
 #define SSTOP 4
 #define SZOMB 5
 
+/* p_flag: exiting (sys/proc.h; KERN_PROC_PID sets it for P_LEXIT,
+ * xnu-11417.101.15 bsd/kern/kern_sysctl.c:1204-1205) */
+#define P_WEXIT 0x00002000
+
 /* Darwin's struct timeval: time_t (8) + suseconds_t (int32) + padding. */
 struct st_shim_timeval {
     int64_t tv_sec;
