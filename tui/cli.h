@@ -41,6 +41,8 @@ typedef struct cli_args {
     const char *report_path; /* --report OUT.md: written when the run ends */
     const char *plot_path;   /* --plot OUT.svg: written when the run ends */
     unsigned lanes;         /* --lanes: the screen's lanes (valid bits); 0 the default */
+    int sort;               /* --sort: the list's column (enum tui_col) + 1; 0 the default */
+    int tree;               /* --tree: the list starts as the tree */
 } cli_args;
 
 /* Signals: SIGINT, SIGTERM, SIGHUP and every other signal whose default

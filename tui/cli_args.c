@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "proc_table.h"
 #include "tui.h"
 #include "stagetop/limits.h"
 #include "stagetop/units.h"
@@ -20,7 +21,7 @@ enum {
 };
 enum { OPT_METRICS = 512, OPT_NOTIFY, OPT_METRICS_LABEL }; /* --metrics, --notify (docs/metrics-export.md, notify.md) */
 enum { OPT_QUIET = 600, OPT_REPORT, OPT_PLOT }; /* the end of a run (tui/closing.c) */
-enum { OPT_LANES = 700 }; /* --lanes (docs/screen.md) */
+enum { OPT_LANES = 700, OPT_SORT, OPT_TREE }; /* --lanes, --sort, --tree (docs/screen.md) */
 
 int cli_parse_args(int argc, char **argv, cli_args *a, const char *version_text)
 {
@@ -41,6 +42,8 @@ int cli_parse_args(int argc, char **argv, cli_args *a, const char *version_text)
         {"job-log", required_argument, NULL, OPT_JOB_LOG},
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"lanes", required_argument, NULL, OPT_LANES},
+        {"sort", required_argument, NULL, OPT_SORT},
+        {"tree", no_argument, NULL, OPT_TREE},
         {"metrics", required_argument, NULL, OPT_METRICS},
         {"metrics-label", required_argument, NULL, OPT_METRICS_LABEL},
         {"notify", no_argument, NULL, OPT_NOTIFY},
@@ -135,6 +138,15 @@ int cli_parse_args(int argc, char **argv, cli_args *a, const char *version_text)
                                  "footprint_age, metal, tree_compressed)", bad);
             break;
         }
+        case OPT_SORT: {
+            int col = tui_col_parse(optarg);
+            if (col < 0)
+                return cli_bad_usage("--sort: unknown column '%s' (pid, footprint, rss, swap, gpu, "
+                                     "state, cpu, pageins, command)", optarg);
+            a->sort = col + 1;
+            break;
+        }
+        case OPT_TREE: a->tree = 1; break;
         case OPT_METRICS: a->metrics_path = optarg; break;
         case OPT_METRICS_LABEL:
             if (st_metrics_label_check(optarg, &e) != ST_OK)
@@ -195,6 +207,9 @@ int cli_parse_args(int argc, char **argv, cli_args *a, const char *version_text)
             if (st_metrics_add_label(&probe, a->metrics_labels[i], &e) != ST_OK)
                 return cli_bad_usage("--metrics-label: %s", e.msg);
     }
+    if (a->headless && (a->sort || a->tree))
+        return cli_bad_usage("%s is the screen's process list: not with --headless",
+                             a->sort ? "--sort" : "--tree");
     if (a->headless && !a->pid && !a->cmd)
         return cli_bad_usage("--headless needs -p PID or -- CMD");
     if (!a->on_budget_set)

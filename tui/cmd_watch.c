@@ -71,6 +71,8 @@ int cli_watch(cli_args *a)
     tui_opts to;
     cli_screen_opts(&to, a->ascii, a->export_dir);
     to.lanes = a->lanes;
+    to.sort = a->sort;
+    to.tree = a->tree;
 
     if (!a->headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         /* Decided before anything starts: no job runs unwatched. */

@@ -125,6 +125,8 @@ static void on_key(live *s, int ch, double now)
         }
         return;
     }
+    if (tui_list_prompt_key(v, &rv, ch, now)) /* the filter's and the search's prompts */
+        return;
     if (v->prompt == TUI_PROMPT_KILL) {
         v->prompt = TUI_PROMPT_NONE;
         if (ch == 'y' || ch == 'Y')
@@ -164,12 +166,13 @@ static void on_key(live *s, int ch, double now)
         v->help = 0;
         return;
     }
-    if (rv.watch_only && rv.watch_only[0] && (ch == 'p' || ch == 'P' || ch == 'k' || ch == 'K')) {
+    /* p and k act on the whole job, whatever row is selected; P sorts */
+    if (rv.watch_only && rv.watch_only[0] && (ch == 'p' || ch == 'k' || ch == 'K')) {
         tui_view_message(v, now, 1, "not %s: watched read-only: %s", ch == 'k' || ch == 'K' ?
                          "killing" : "pausing", rv.watch_only); /* nothing lifts it */
         return;
     }
-    if (rv.read_only && (ch == 'p' || ch == 'P' || ch == 'k' || ch == 'K') &&
+    if (rv.read_only && (ch == 'p' || ch == 'k' || ch == 'K') &&
         rv.job_state != ST_JOB_EXITED) {
         v->prompt = TUI_PROMPT_WIDE; /* confirm first; the key is pressed again after */
         return;
@@ -184,12 +187,14 @@ static void on_key(live *s, int ch, double now)
         default: break;
         }
     }
+    if (tui_list_key(v, &rv, ch, now)) /* select, sort, tree, filter, search */
+        return;
     switch (ch) {
     case 'o': case 'O':
         v->log = !v->log;
         v->log_scroll = 0;
         break;
-    case 'p': case 'P': do_pause(s, now); break;
+    case 'p': do_pause(s, now); break;
     case 'k': case 'K':
         if (rv.job_state == ST_JOB_EXITED)
             tui_view_message(v, now, 1, "the job has exited");
@@ -197,7 +202,7 @@ static void on_key(live *s, int ch, double now)
             v->prompt = TUI_PROMPT_KILL;
         break;
     case 'e': case 'E': do_export(s, now); break;
-    case 'm': case 'M': /* asks for a label: Enter adds the mark */
+    case 'm': /* asks for a label: Enter adds the mark (M sorts by footprint) */
         v->prompt = TUI_PROMPT_MARK;
         v->input_len = 0;
         v->input[0] = '\0';

@@ -388,7 +388,9 @@ void tui_ptab_scroll(tui_ptab *t, int slots, int pinned)
     size_t room = slots > (int)first ? (size_t)slots - first : 1;
     if (t->top < first)
         t->top = first;
-    if (t->sel_row >= first) {
+    if (t->sel_row < first) { /* the pinned root: the list from its start */
+        t->top = first;
+    } else {
         if (t->sel_row < t->top)
             t->top = t->sel_row;
         else if (t->sel_row >= t->top + room)

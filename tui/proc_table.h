@@ -14,11 +14,12 @@
  *           exited and the member was re-parented to stagetop) is shown
  *           under the root, marked `orphan`.
  *   filter  only the rows whose command, name or pid holds the text (case
- *           ignored); the root stays when it matches.
+ *           ignored); the root's row stays (it is pinned).
  *   select  the selection is a process (pid and start), not a row: it
  *           follows its process as rows reorder; when that process leaves,
  *           the row at the same place is selected.  The root's row stays on
- *           screen (pinned first) and the other rows scroll under it. */
+ *           screen (pinned first) and the other rows scroll under it;
+ *           selecting the root shows the list's start. */
 #ifndef STAGETOP_TUI_PROC_TABLE_H
 #define STAGETOP_TUI_PROC_TABLE_H
 

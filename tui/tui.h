@@ -11,6 +11,9 @@ typedef struct tui_opts {
     int ascii;            /* --ascii or non-UTF-8 locale */
     int color;            /* 0 when NO_COLOR is set */
     unsigned lanes;       /* --lanes: the lanes' valid bits; 0: the default set */
+    int sort;             /* --sort: the list's column (enum tui_col, proc_table.h) + 1;
+                             0: the default (footprint) */
+    int tree;             /* --tree: the list starts as the tree */
     const char *export_dir;
     const char *job_log;  /* the launched job's log (key o), or NULL */
     int wake_fd;          /* readable when stagetop got a signal (self-pipe); -1 none */

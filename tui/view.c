@@ -27,6 +27,10 @@ void tui_view_init(tui_view *v, const tui_opts *o)
     v->lane_set = o->lanes;
     v->per_col = 1;
     v->wall_mark = -1;
+    tui_ptab_init(&v->pt);
+    if (o->sort > 0 && o->sort <= TUI_COL_COUNT)
+        v->pt.sort = o->sort - 1;
+    v->pt.tree = o->tree;
 }
 
 void tui_view_free(tui_view *v)
@@ -34,7 +38,8 @@ void tui_view_free(tui_view *v)
     for (int i = 0; i < TUI_MAX_LANES; i++)
         free(v->lanes[i].v);
     free(v->cmds);
-    free(v->order);
+    tui_ptab_free(&v->pt);
+    free(v->pm);
     free(v->row_cells);
     free(v->row_pair);
     free(v->row_ok);
@@ -91,7 +96,6 @@ void tui_view_resize(tui_view *v, const st_run_view *rv)
     if ((rv->sys.valid & ST_SYS_SWAPTOTAL) && rv->sys.swap_total == 0 && rv->last &&
         st_sample_has(rv->last, ST_F_SWAP) && rv->last->swap_used == 0)
         one_row_lane(&v->L, 1);
-    v->order_total = UINT64_MAX; /* re-sort */
     if (memcmp(&L, &v->L, sizeof L) != 0)
         v->full = 1;
 }

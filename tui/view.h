@@ -9,10 +9,11 @@
 #include <stdint.h>
 #include "stagetop/run_view.h"
 #include "layout.h"
+#include "proc_table.h"
 #include "tui.h"
 
 enum tui_prompt { TUI_PROMPT_NONE, TUI_PROMPT_KILL, TUI_PROMPT_QUIT, TUI_PROMPT_QUIT_LAUNCHED,
-                  TUI_PROMPT_WIDE, TUI_PROMPT_MARK };
+                  TUI_PROMPT_WIDE, TUI_PROMPT_MARK, TUI_PROMPT_FILTER, TUI_PROMPT_SEARCH };
 
 /* Columns of one lane computed for a window, reused while the window
  * slides: a finished column (older than the newest sample's) never changes. */
@@ -49,7 +50,7 @@ typedef struct tui_view {
     int log_scroll;          /* lines scrolled back from its end */
     const char *job_log;     /* the launched job's log, or NULL */
     int prompt;              /* enum tui_prompt */
-    char input[64];          /* TUI_PROMPT_MARK: the label typed so far (raw bytes) */
+    char input[64];          /* TUI_PROMPT_MARK, _FILTER, _SEARCH: the text typed so far (raw bytes) */
     size_t input_len;
     char msg[256];           /* the last message, shown for a while */
     int msg_error;
@@ -59,11 +60,13 @@ typedef struct tui_view {
     tui_lane_cache lanes[TUI_MAX_LANES];
     const st_monitor *mon;   /* a live run, asked for command lines
                                 (st_monitor_command); NULL in a replay */
-    tui_cmd_entry *cmds;     /* command lines of listed processes */
+    tui_cmd_entry *cmds;     /* command lines of listed processes, in (pid, start) order */
     size_t n_cmds, cap_cmds;
-    const st_proc_mem **order; /* members, largest footprint first */
-    size_t cap_order;
-    uint64_t order_total;    /* samples_total when sorted */
+    tui_ptab pt;             /* the process list: its sort, tree, filter, selection, scroll */
+    tui_pt_member *pm;       /* the members as the table reads them (the last ordering's) */
+    size_t n_pm, cap_pm;
+    char search[64];         /* the last search (key /; F3: the next match) */
+    int search_miss;         /* it matched no process */
     double cpu_mark, wall_mark, cpu_pct; /* stagetop's own CPU use */
     double frame_s;          /* duration of the last frame */
     uint64_t frames;
@@ -110,6 +113,19 @@ void tui_view_zoom(tui_view *v, int dir);
 void tui_view_freeze(tui_view *v, const st_run_view *rv);
 /* Move a frozen window by dir quarters of its width (left < 0). */
 void tui_view_pan(tui_view *v, const st_run_view *rv, int dir);
+
+/* The process list (tui/proc_list.c; drawn by tui_panel_list).  Order the run view's members into
+ * v->pt (command lines read through the monitor); 0, or -1 out of memory. */
+int tui_list_order(tui_view *v, const st_run_view *rv, double now);
+/* The columns on screen now, in their order (what < and > step through);
+ * how many.  1 when the table's sort puts the smallest first. */
+int tui_list_cols(const tui_view *v, const st_run_view *rv, int cols[TUI_COL_COUNT]);
+int tui_list_ascending(const tui_ptab *t);
+/* The keys (tui/list_keys.c).  A key of the list (the selection's moves, < > I M P sort, t tree, \
+ * filter, / search, F3 next match, Esc clears the filter): 1 when taken. */
+int tui_list_key(tui_view *v, const st_run_view *rv, int ch, double now);
+/* A key while the filter or search prompt is open: 1 when taken. */
+int tui_list_prompt_key(tui_view *v, const st_run_view *rv, int ch, double now);
 
 /* Draw a centred box with n lines of text (the first in bold): the help. */
 void tui_view_help(const tui_view *v, const char *const *lines, int n);

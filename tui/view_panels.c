@@ -1,6 +1,7 @@
 /* view_panels.c: the live screen's panels drawn from the run view: the
- * header, the process list, the status line (messages, prompts, the first
- * warning of the list), the help and the guard's alert. */
+ * header, the status line (messages, prompts, the first warning of the
+ * list), the help and the guard's alert.  The process list is
+ * proc_list.c's. */
 #include "view.h"
 #include "guard_text.h"
 #include "sanitize.h"
@@ -116,163 +117,6 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
                  v->frozen ? (stage[0] ? " [FROZEN]" : "[FROZEN]") : "",
                  stage[0] || v->frozen ? "  " : "", cmd);
         tui_put(b->y, x, b->w - x, line, A_NORMAL);
-    }
-}
-
-/* ---- process list ---- */
-
-static int by_footprint(const void *a, const void *b)
-{
-    const st_proc_mem *x = *(const st_proc_mem *const *)a, *y = *(const st_proc_mem *const *)b;
-    if (x->footprint != y->footprint)
-        return x->footprint < y->footprint ? 1 : -1;
-    return x->id.pid < y->id.pid ? -1 : x->id.pid > y->id.pid;
-}
-
-static void sort_members(tui_view *v, const st_run_view *rv)
-{
-    size_t n = rv->n_members;
-    if (v->order_total == rv->samples_total && n <= v->cap_order)
-        return;
-    if (n > v->cap_order) {
-        const st_proc_mem **p = realloc(v->order, n * sizeof *p);
-        if (!p)
-            return;
-        v->order = p;
-        v->cap_order = n;
-    }
-    for (size_t i = 0; i < n; i++)
-        v->order[i] = &rv->members[i];
-    qsort(v->order, n, sizeof *v->order, by_footprint);
-    v->order_total = rv->samples_total;
-}
-
-/* The command line of id, read once and kept (re-read every 10 s: exec). */
-static const char *command_of(tui_view *v, st_proc_id id, double now)
-{
-    tui_cmd_entry *e = NULL;
-    for (size_t i = 0; i < v->n_cmds; i++)
-        if (v->cmds[i].id.pid == id.pid && v->cmds[i].id.start == id.start) {
-            e = &v->cmds[i];
-            break;
-        }
-    if (e && now - e->read_at < 10)
-        return e->text;
-    if (!e) {
-        if (v->n_cmds >= 512)
-            v->n_cmds = 0; /* forget them all: a big churning tree */
-        if (st_grow(&v->cmds, &v->cap_cmds, v->n_cmds + 1, sizeof *v->cmds, 32) != 0)
-            return "";
-        e = &v->cmds[v->n_cmds++];
-        e->id = id;
-    }
-    char raw[1024];
-    if (!v->mon || st_monitor_command(v->mon, id, raw, sizeof raw, NULL) != ST_OK)
-        snprintf(raw, sizeof raw, "?");
-    tui_sanitize(raw, strlen(raw), v->ascii, -1, e->text, sizeof e->text);
-    e->read_at = now;
-    return e->text;
-}
-
-static void fmt_cell(const st_proc_mem *p, unsigned bit, uint64_t val, char *buf, size_t len)
-{
-    if (p->valid & bit)
-        st_format_bytes(val, buf, len);
-    else
-        snprintf(buf, len, "-");
-}
-
-/* A member's state letter, CPU (% of one core) and page-ins per second
- * over the last interval ("-" before the second sample or unreadable). */
-static void fmt_activity(const st_proc_mem *p, char *buf, size_t len)
-{
-    char cpu[16] = "-", pg[16] = "-";
-    if (p->valid & ST_PM_RATES) {
-        double c = p->cpu_c / 100.0, f = p->pageins_c / 100.0;
-        snprintf(cpu, sizeof cpu, c < 999.95 ? "%.1f" : "%.0f", c);
-        if (f < 99999.5)
-            snprintf(pg, sizeof pg, "%.0f", f);
-        else
-            snprintf(pg, sizeof pg, "%.0fk", f / 1000);
-    }
-    snprintf(buf, len, " %c %6s %7s", (p->valid & ST_PM_STATE) && p->state > ' ' ? p->state : '-', cpu,
-             pg);
-}
-
-/* " ALONE/SHARED" of one member: smaps_rollup's Private and Shared at its
- * last proportional read (docs/screen.md), "-" when not read (yet). */
-#define SHARE_COL_W 21
-static void fmt_share(const st_run_view *rv, const st_proc_mem *p, char *buf, size_t len)
-{
-    uint64_t alone, shared;
-    char a[24], s[24], both[56];
-    if (st_run_view_share_of(rv, p->id, &alone, &shared))
-        snprintf(both, sizeof both, "%s/%s", st_format_bytes(alone, a, sizeof a),
-                 st_format_bytes(shared, s, sizeof s));
-    else
-        snprintf(both, sizeof both, "-");
-    snprintf(buf, len, " %*s", SHARE_COL_W - 1, both);
-}
-
-void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
-{
-    const tui_box *b = &v->L.list;
-    if (b->h <= 0)
-        return;
-    int wide = b->w >= 70, gpu = rv->has_gpu_lane && b->w >= 81;
-    /* what a member holds alone and shares (its last proportional read),
-     * where the line has room for it and 45 columns of command */
-    int share = wide && b->w >= SHARE_COL_W + 104 + (gpu ? 11 : 0);
-    char line[1500], title[200];
-    if (wide)
-        snprintf(line, sizeof line, "%7s %10s %10s %10s%s%s %c %6s %7s  %s", "PID", "FOOTPRINT", "RSS",
-                 "SWAP", share ? "         ALONE/SHARED" : "", gpu ? "        GPU" : "", 'S', "CPU%",
-                 "PGIN/s", "COMMAND");
-    else
-        snprintf(line, sizeof line, "%7s %10s %c %6s  %s", "PID", "FOOTPRINT", 'S', "CPU%", "COMMAND");
-    attrset(tui_attr(v, TUI_PAIR_BAR));
-    mvhline(b->y, b->x, ' ', b->w);
-    tui_put(b->y, b->x, b->w, line, tui_attr(v, TUI_PAIR_BAR));
-    size_t n = rv->n_members;
-    int shown = b->h - 1 < (int)n ? b->h - 1 : (int)n;
-    snprintf(title, sizeof title, "%zu process%s%s", n, n == 1 ? "" : "es",
-             shown < (int)n ? " (largest first)" : "");
-    if (rv->eperm_count)
-        snprintf(title + strlen(title), sizeof title - strlen(title), ", %llu unreadable (EPERM)",
-                 (unsigned long long)rv->eperm_count);
-    int tw = tui_text_width(title);
-    if (tw + 2 + tui_text_width(line) <= b->w)
-        tui_put(b->y, b->x + b->w - tw - 1, tw, title, tui_attr(v, TUI_PAIR_BAR));
-    sort_members(v, rv);
-    for (int i = 0; i < shown; i++) {
-        const st_proc_mem *p = v->order[i];
-        char fp[32], rss[32], sw[32];
-        fmt_cell(p, ST_PM_FOOTPRINT, p->footprint, fp, sizeof fp);
-        fmt_cell(p, ST_PM_RSS, p->rss, rss, sizeof rss);
-        fmt_cell(p, ST_PM_SWAP, p->swap, sw, sizeof sw);
-        char g[32] = "", gs[24];
-        uint64_t gb;
-        if (gpu) {
-            g[0] = ' ';
-            if (st_run_view_gpu_of(rv, p->id.pid, &gb))
-                snprintf(g + 1, sizeof g - 1, "%10s", st_format_bytes(gb, gs, sizeof gs));
-            else
-                snprintf(g + 1, sizeof g - 1, "%10s", "-");
-        }
-        char sh[64] = "";
-        if (share)
-            fmt_share(rv, p, sh, sizeof sh);
-        char act[48];
-        fmt_activity(p, act, sizeof act);
-        if (!wide)
-            act[9] = '\0'; /* the state and CPU only */
-        int len = wide ? snprintf(line, sizeof line, "%7ld %10s %10s %10s%s%s%s  ", (long)p->id.pid,
-                                  fp, rss, sw, sh, g, act)
-                       : snprintf(line, sizeof line, "%7ld %10s%s  ", (long)p->id.pid, fp, act);
-        tui_put(b->y + 1 + i, b->x, b->w, line,
-                p->id.pid == rv->root_pid ? A_BOLD : A_NORMAL);
-        if (len < b->w)
-            tui_put(b->y + 1 + i, b->x + len, b->w - len, command_of(v, p->id, now), A_NORMAL);
     }
 }
 
@@ -400,6 +244,15 @@ void tui_panel_status(tui_view *v, const st_run_view *rv, double now)
         tui_sanitize(v->input, v->input_len, v->ascii, -1, safe, sizeof safe);
         snprintf(left, sizeof left, "mark label (Enter: add, none if empty; Esc: cancel): %s_", safe);
         a = A_BOLD | A_REVERSE;
+    } else if (v->prompt == TUI_PROMPT_FILTER || v->prompt == TUI_PROMPT_SEARCH) {
+        char safe[200];
+        tui_sanitize(v->input, v->input_len, v->ascii, -1, safe, sizeof safe);
+        if (v->prompt == TUI_PROMPT_FILTER)
+            snprintf(left, sizeof left, "filter by command or pid (Enter: keep, Esc: clear): %s_", safe);
+        else
+            snprintf(left, sizeof left, "search command or pid (Enter: done, F3: next): %s_%s", safe,
+                     v->search_miss ? "  (no match)" : "");
+        a = A_BOLD | A_REVERSE;
     } else if (v->msg[0] && now < v->msg_until) {
         snprintf(left, sizeof left, "%s", v->msg);
         a = v->msg_error ? tui_attr(v, TUI_PAIR_BAD) | A_BOLD : A_BOLD;
@@ -443,23 +296,24 @@ void tui_panel_help(const tui_view *v)
 {
     static const char *const lines[] = {
         "stagetop keys",
-        "",
         "p      pause / resume the whole job (SIGSTOP / SIGCONT)",
         "k      kill the job (asks; SIGTERM, later SIGKILL)",
+        "       p and k: the whole job, whatever row is selected",
         "e      export the trace as JSON (path shown below)",
         "m      add a mark (asks for a label; Enter alone: none)",
-        "s      the stage table (time, peak, swap, level, loads)",
-        "o      the job's output: its log's tail (up/down scroll)",
-        "l      lanes: add / remove CPU and page-ins (--lanes)",
+        "s      stage table   o  the job's output   l  CPU lanes",
         "space  freeze the graphs (left/right move them)",
         "+ -    zoom the time window in / out",
-        "?      this help",
+        "up down PgUp PgDn Home End   select a process",
+        "< >    sort column   I invert   M footprint   P CPU",
+        "t      tree view (children under their parents)",
+        "\\      filter   /  search (command or pid)   F3 next",
+        "Esc    clear the filter",
+        "?      this help   Ctrl-L redraw",
         "q      quit (asks to resume a job that stagetop paused)",
-        "",
         "markers: S stage L load R release M mark P pause",
         "         C resume K kill X exit B budget",
         "         2-9 + several events in one column",
-        "",
         "any key closes this help",
     };
     tui_view_help(v, lines, (int)(sizeof lines / sizeof lines[0]));

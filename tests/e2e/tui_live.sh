@@ -50,7 +50,7 @@ check "lanes are drawn with block glyphs" wait_screen live 10 '[▁▂▃▄▅�
 check "a time axis under the graphs" wait_screen live 5 "┴.*-[0-9]*s┴"
 w1=$(proc_children $demo | head -1)
 w2=$(proc_children $demo | tail -1)
-check "process list: its title" wait_screen live 5 "PID  *FOOTPRINT  *RSS  *SWAP  *S  *CPU%  *PGIN/s  *COMMAND"
+check "process list: its title" wait_screen live 5 "PID *FOOTPRINT▼  *RSS  *SWAP  *S  *CPU%  *PGIN/s  *COMMAND"
 check "process list: the root and both workers, with their sizes" \
     list_check "sorted(p for p, f in rows) == sorted([$demo, $w1, $w2])"
 check "process list: each member's state and CPU %" \
@@ -122,7 +122,7 @@ check "40x10: the process list keeps a row" wait_screen live 5 "^ *$demo  *[0-9.
 tm resize-window -t live -x 20 -y 5
 check "20x5: 'terminal too small'" wait_screen live 5 "terminal too"
 tm resize-window -t live -x 120 -y 40
-full_screen() { screen live | grep -q '^footprint (tree)' && screen live | grep -q 'PID  *FOOTPRINT'; }
+full_screen() { screen live | grep -q '^footprint (tree)' && screen live | grep -q 'PID .*FOOTPRINT'; }
 check "back to 120x40: the full screen again" until_ok 5 full_screen
 
 # --- k: kill after y; the sibling is untouched ----------------------------------

@@ -32,7 +32,7 @@ else
     skip "hostile name (comm, empty argv)" "Linux-only: evilname names itself with prctl(PR_SET_NAME)"
 fi
 intact() {
-    screen evil | grep -q '^memory available' && screen evil | grep -q 'PID  *FOOTPRINT' &&
+    screen evil | grep -q '^memory available' && screen evil | grep -q 'PID .*FOOTPRINT' &&
         [ "$(screen evil | grep -c "^ *$root ")" -eq 1 ] && [ "$(screen evil | grep -c "^ *$child ")" -eq 1 ]
 }
 check "hostile names: screen not cleared, each process on one row" intact

@@ -123,12 +123,38 @@ static void filter_names_and_selection_follows(void **state)
     tui_ptab_free(&t);
 }
 
+/* The root's row pinned, the others scrolling under it: the selection is
+ * always on screen, and selecting the root (Home) shows the list's start. */
+static void scroll_follows_selection_root_pinned(void **state)
+{
+    (void)state;
+    setup_members();
+    tui_ptab t;
+    tui_ptab_init(&t);
+    tui_ptab_order(&t, mm, N, 100);
+    tui_ptab_scroll(&t, 3, 1); /* the root and two rows: rows 1 and 2 */
+    assert_int_equal(t.top, 1);
+    tui_ptab_end(&t);
+    tui_ptab_scroll(&t, 3, 1);
+    assert_int_equal(t.sel_row, N - 1);
+    assert_int_equal(t.top, N - 2); /* rows 4 and 5 */
+    tui_ptab_move(&t, -2);
+    tui_ptab_scroll(&t, 3, 1);
+    assert_int_equal(t.top, 3); /* the selection (3) at the top of the scrolled rows */
+    tui_ptab_home(&t);
+    tui_ptab_scroll(&t, 3, 1);
+    assert_int_equal(t.sel_row, 0);
+    assert_int_equal(t.top, 1); /* back to the start, not left at rows 3-4 */
+    tui_ptab_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sorted_root_first_largest_next),
         cmocka_unit_test(tree_children_under_parents),
         cmocka_unit_test(filter_names_and_selection_follows),
+        cmocka_unit_test(scroll_follows_selection_root_pinned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
