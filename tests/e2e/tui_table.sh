@@ -129,6 +129,15 @@ check "<: sorted by pid, ascending: the smallest pids the test started, root fir
 key t I
 check "I: inverted: the largest pids first" \
     wait_table t "'PID▼' in header and rows == [root] + ${nonroot}[::-1][:len(rows) - 1]"
+key t I
+check "I again: ascending again" wait_table t "'PID▲' in header and rows == [root] + ${nonroot}[:len(rows) - 1]"
+key t Down; key t Down; key t Down
+check "Down 3 times: the third smallest pid the test started is selected" \
+    wait_table t "sel == ${nonroot}[2] and rows[3] == sel"
+key t I
+check "I: the selection follows its process to the end of the list (it scrolls there)" \
+    wait_table t "'PID▼' in header and sel == ${nonroot}[2] and sel in rows and $(first) > 1"
+key t Home
 key t '>'
 check ">: the next column (footprint, largest first again)" \
     wait_table t "'FOOTPRINT▼' in header and 'PID▼' not in header"
