@@ -6,18 +6,19 @@
 # drives _stagetop with compgen.  Plain bash 3.2 (macOS's /bin/bash).
 
 # Every option of --help; those that take a value; the subcommands; the
-# values of --lanes, --on-budget and --record-sync.
+# values of --lanes, --on-budget, --record-sync and --sort.
 _stagetop_opts='-p --pid -i --interval -r --record --overwrite --record-sync --headless --jsonl
     --history --export-dir --swap-budget --kill-free --on-budget --wait-free --start-timeout
-    --grace --job-log --events --keep-events --ascii --lanes --no-gpu --metrics --metrics-label
-    --notify --report --plot --quiet --allow-wide -h --help -V --version'
+    --grace --job-log --events --keep-events --ascii --lanes --sort --tree --no-gpu --metrics
+    --metrics-label --notify --report --plot --quiet --allow-wide -h --help -V --version'
 _stagetop_args='-p --pid -i --interval -r --record --record-sync --history --export-dir
     --swap-budget --kill-free --on-budget --wait-free --start-timeout --grace --job-log --events
-    --lanes --metrics --metrics-label --report --plot'
+    --lanes --sort --metrics --metrics-label --report --plot'
 _stagetop_cmds='replay summary plot mark stage diff report doctor'
 _stagetop_lanes='footprint rss swap level procs gpu pressure tree_swap cpu pageins compressed limit_free footprint_age metal tree_compressed'
 _stagetop_on_budget='pause kill'
 _stagetop_record_sync='never 1s always'
+_stagetop_sort='pid footprint rss swap gpu state cpu pageins command'
 # Each subcommand's options (its usage line: `stagetop SUB --help`).
 _stagetop_sub_replay='--ascii --export-dir'
 _stagetop_sub_summary='--text'
@@ -68,6 +69,7 @@ _stagetop() {
         --export-dir) _stagetop_dirs "$cur"; return 0 ;;
         --on-budget) COMPREPLY=($(compgen -W "$_stagetop_on_budget" -- "$cur")); return 0 ;;
         --record-sync) COMPREPLY=($(compgen -W "$_stagetop_record_sync" -- "$cur")); return 0 ;;
+        --sort) COMPREPLY=($(compgen -W "$_stagetop_sort" -- "$cur")); return 0 ;;
         --lanes) # a comma-separated list: complete its last item
             case $cur in *,*) pre=${cur%,*}, ;; *) pre="" ;; esac
             COMPREPLY=($(compgen -P "$pre" -W "$_stagetop_lanes" -- "${cur##*,}"))

@@ -54,6 +54,8 @@ complete -c stagetop -n $main -l events -r -F -d 'follow a stageload trace'
 complete -c stagetop -n $main -l keep-events -d "keep the job's events file"
 complete -c stagetop -n $main -l ascii -d 'ASCII drawing'
 complete -c stagetop -n $main -l lanes -x -a '(__stagetop_lanes)' -d "the screen's lanes"
+complete -c stagetop -n $main -l sort -x -a 'pid footprint rss swap gpu state cpu pageins command' -d 'the process list sorted by'
+complete -c stagetop -n $main -l tree -d 'the process list as the tree'
 complete -c stagetop -n $main -l no-gpu -d 'no GPU lane'
 complete -c stagetop -n $main -l metrics -r -F -d 'Prometheus text file'
 complete -c stagetop -n $main -l metrics-label -x -d 'a label NAME=VALUE'

@@ -31,6 +31,7 @@ words() { tr ' ,' '\n\n' | sed '/^$/d' | sort -u; }
 "$ST" --lanes bogus -p 1 2>&1 | sed -n "s/.*unknown lane 'bogus' (\(.*\))/\1/p" | words >"$T/lanes"
 "$ST" --on-budget bogus -p 1 2>&1 | sed -n "s/.* is neither \(.*\) nor \(.*\)/\1 \2/p" | words >"$T/budget"
 "$ST" --record-sync bogus -p 1 2>&1 | sed -n "s/.* is not \(.*\) or \(.*\)/\1 \2/p" | words >"$T/sync"
+"$ST" --sort bogus -p 1 2>&1 | sed -n "s/.*unknown column 'bogus' (\(.*\))/\1/p" | words >"$T/sort"
 for c in $(cat "$T/cmds"); do # a subcommand's options: its own usage line
     { "$ST" "$c" --help; "$ST" "$c"; } 2>&1 </dev/null | grep -E "^(stagetop: )?(usage:)? *stagetop $c( |\$)" |
         grep -o -E '(^|[[ ])--?[a-z][a-z-]*' | tr -d '[ ' | sort -u >"$T/sub-$c"
@@ -77,6 +78,7 @@ sed 's/^/cpu,/' "$T/lanes" | grep -x 'cpu,s.*' >"$T/x"
 same "bash: --lanes cpu,s<TAB> completes the list's last item" "$T/x" bc --lanes cpu,s
 same "bash: --on-budget <TAB>" "$T/budget" bc -p 1 --on-budget ""
 same "bash: --record-sync <TAB>" "$T/sync" bc --record-sync ""
+same "bash: --sort <TAB> is every column ($(echo $(cat "$T/sort")))" "$T/sort" bc --sort ""
 for c in $(cat "$T/cmds"); do
     [ -s "$T/sub-$c" ] || continue
     same "bash: stagetop $c -<TAB> is its usage line's options ($(echo $(cat "$T/sub-$c")))" "$T/sub-$c" bc "$c" -
@@ -136,6 +138,7 @@ EOF
     check "zsh: stagetop --lanes <TAB> lists every lane" zhas 'stagetop --lanes ' $(cat "$T/lanes")
     check "zsh: stagetop <TAB> lists the subcommands" zhas 'stagetop ' $(cat "$T/cmds")
     check "zsh: stagetop --record-sync <TAB> lists never, 1s and always" zhas 'stagetop --record-sync ' never 1s always
+    check "zsh: stagetop --sort <TAB> lists every column" zhas 'stagetop --sort ' $(cat "$T/sort")
     check "zsh: stagetop diff --<TAB> lists its options" zhas 'stagetop diff --' $(cat "$T/sub-diff")
 fi
 
@@ -155,6 +158,7 @@ if need_tool "completions: fish" fish fish; then
     same "fish: --lanes cpu,s<TAB> completes the list's last item" "$T/x" fc 'stagetop --lanes cpu,s'
     same "fish: --on-budget <TAB>" "$T/budget" fc 'stagetop --on-budget '
     same "fish: --record-sync <TAB>" "$T/sync" fc 'stagetop --record-sync '
+    same "fish: --sort <TAB>" "$T/sort" fc 'stagetop --sort '
     for c in $(cat "$T/cmds"); do
         [ -s "$T/sub-$c" ] || continue
         { fc "stagetop $c -"; fc "stagetop $c --"; } | grep -v -x -e -- | sort -u >"$T/fsub"
