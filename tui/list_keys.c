@@ -116,7 +116,7 @@ int tui_list_prompt_key(tui_view *v, const st_run_view *rv, int ch, double now)
         }
         return 1;
     }
-    if (!filter && (ch == KEY_F(3) || ch == KEY_DOWN)) {
+    if (!filter && ch == KEY_F(3)) {
         if (tui_list_order(v, rv, now) == 0)
             search_from(v, t->sel_row + 1);
         return 1;

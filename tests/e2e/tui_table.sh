@@ -189,11 +189,19 @@ check "/ PID: the selection goes to that process, the list scrolls to it" \
     wait_table t "sel == $y and $title and $(first) > 1 and 'search' in status"
 key t Enter
 tm send-keys -t t -l "/sleep"
-key t Enter
-check "/ sleep: the selected sleep matches: the selection stays" wait_table t "sel == $y and $title"
+check "/ sleep: the selected sleep matches: the selection stays" \
+    wait_table t "sel == $y and $title and 'search' in status and 'sleep_' in status"
 key t F3
-check "F3: the next sleep in the list is selected" \
+check "F3 in the prompt: the next sleep in the list is selected" \
     wait_table t "sel == [p for p in $nonroot if p in sleeps and p > $y][0]"
+key t Enter
+key t F3
+check "F3 after it: the one after" \
+    wait_table t "sel == [p for p in $nonroot if p in sleeps and p > $y][1] and 'search' not in status"
+tm send-keys -t t -l "/$job"
+check "/ ROOT: the root is selected" wait_table t "sel == root and 'search' in status"
+key t Escape
+check "Esc closes the search, the selection stays" wait_table t "sel == root and 'search' not in status"
 
 # --- q --------------------------------------------------------------------------------
 key t q
