@@ -406,6 +406,7 @@ const st_platform st_platform_native = {
     .group_discard = st_lx_group_discard,
     .group_settle = st_lx_group_settle,
     .limit_find = st_lx_limit_find,
+    .group_footprint = st_lx_group_footprint,
     .become_subreaper = lx_become_subreaper,
     .read_share = st_lx_read_share,
     .peak_is_maxrss = 1,

@@ -71,6 +71,21 @@ void st_tree_free(st_tree *t)
 
 void st_tree_rediscover(st_tree *t) { t->last_discover = -1; }
 
+int st_tree_use_cgroup(st_tree *t, const st_job_group *g)
+{
+    uint64_t v;
+    t->cgroup = NULL;
+    if (g && g->active && t->plat->group_footprint &&
+        t->plat->group_footprint(t->b, g, &v, NULL) == ST_OK)
+        t->cgroup = g;
+    return t->cgroup != NULL;
+}
+
+const char *st_tree_metric(const st_tree *t, const char *plain)
+{
+    return t->cgroup ? ST_GROUP_METRIC : st_tree_share_metric(&t->share, plain);
+}
+
 static int vec_has_pid(const st_proc_vec *v, int32_t pid)
 {
     for (size_t i = 0; i < v->len; i++)
@@ -314,7 +329,14 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
         if (l->source == ST_LS_PROC && ((has & st_lane_bit(i)) || (w == 0 && l->sum == ST_LSUM_READ)))
             st_lane_set_raw(l, out, sum[i]);
     }
-    if ((rc = st_tree_share_apply(&t->share, t->plat, t->b, t->members, w, now_s, out, err)) != ST_OK)
+    if (t->cgroup) { /* one read of the job's cgroup counts the tree once */
+        uint64_t v;
+        t->share.in_force = 0;
+        if (w > 0 && (out->valid & ST_F_FOOTPRINT) &&
+            t->plat->group_footprint(t->b, t->cgroup, &v, NULL) == ST_OK)
+            out->footprint = v; /* gone (removed at the end): the members' sum */
+    } else if ((rc = st_tree_share_apply(&t->share, t->plat, t->b, t->members, w, now_s, out,
+                                         err)) != ST_OK)
         return rc;
     return st_tree_rates_update(&t->rates, t->members, w, now_s, out, err);
 }

@@ -1,0 +1,127 @@
+#!/bin/sh
+# A launched job in a cgroup of its own counts each page once in one read of
+# the cgroup's memory.stat (docs/metrics.md, "Counted once"), end to end:
+# real processes, the real binary, its record.  holdmem's root fills 64 MiB
+# with random bytes and forks 4 children that keep it copy-on-write (then
+# the same through a /dev/shm file each child reads); `stagetop --headless
+# --record -- holdmem` runs it in its own cgroup (cgroup v2, or the v1
+# memory hierarchy where that is what the machine has).  The record's start
+# must name the definition (footprint_metric cgroup:anon+shmem+swap), and
+# the last footprint of the whole tree must be within 2 % of the sum of
+# Pss_Anon + Pss_Shmem + SwapPss this test reads from each member's
+# smaps_rollup (tests/tools/pss_sum.py) and within 2 % of the cgroup's own
+# memory.stat, read here (v2: anon + shmem + memory.swap.current; v1:
+# total_rss + total_shmem + total_swap); the cgroup is removed at the end.
+# Needs root (or a delegated cgroup) and a memory controller: else SKIP.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+T=$(mktemp -d)
+trap 'exec 8>&-; cleanup_jobs; rm -rf "$T"' EXIT
+
+# Where stagetop can give a job a cgroup of its own, found here apart from
+# core/platform/linux_cgroup.c: "v2 DIR" (the directory stagetop is to run
+# in: its own cgroup when it has the memory controller enabled for children,
+# else, as root, the hierarchy's root, exempt from the no-internal-process
+# rule, as tests/e2e/kernel_peak_linux.sh does), "v1 -" (stagetop's own
+# memory cgroup, where root may make children), or why there is none.
+where() {
+    mnt=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i+1) == "cgroup2") print $5; break } }' \
+        /proc/self/mountinfo | head -1)
+    if [ -n "$mnt" ] && grep -qw memory "$mnt/cgroup.controllers" 2>/dev/null; then
+        own=$mnt$(sed -n 's/^0:://p' /proc/self/cgroup | sed 's,/$,,')
+        if grep -qw memory "$own/cgroup.subtree_control" 2>/dev/null && [ -w "$own" ]; then
+            echo "v2 $own"; return 0
+        fi
+        if [ "$(id -u)" = 0 ] && grep -qw memory "$mnt/cgroup.subtree_control" 2>/dev/null; then
+            echo "v2 $mnt"; return 0
+        fi
+        echo "cgroup v2's memory controller is not enabled for children of stagetop's cgroup ($own), and the root cgroup's needs root"
+        return 1
+    fi
+    v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
+    [ -n "$v1" ] || { echo "no memory controller (neither cgroup v2 nor v1)"; return 1; }
+    own=$v1$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}memory\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' /proc/self/cgroup | sed 's,/$,,')
+    [ "$(id -u)" = 0 ] || [ -w "$own" ] ||
+        { echo "the memory controller is on cgroup v1 and making a cgroup under $own needs root"; return 1; }
+    echo "v1 -"
+}
+if ! w=$(where); then
+    skip "cgroup footprint" "$w"; exit 0
+fi
+set -- $w
+VER=$1 RUNDIR=$2
+printf '%s\n' 'd=$1; shift; [ "$d" = - ] || echo $$ >"$d/cgroup.procs" || exit 1; exec "$@"' >"$T/in_cg.sh"
+
+# job_cgroup PID: the directory of PID's cgroup on the hierarchy in use
+job_cgroup() {
+    if [ "$VER" = v2 ]; then
+        m=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+        echo "$m$(sed -n 's/^0:://p' /proc/$1/cgroup)"
+    else
+        m=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
+        echo "$m$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}memory\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' /proc/$1/cgroup)"
+    fi
+}
+
+# cg_sum DIR: the cgroup's memory counted once, from its own files
+cg_sum() {
+    python3 - "$VER" "$1" <<'PY'
+import os, sys
+ver, d = sys.argv[1], sys.argv[2]
+st = dict(l.split() for l in open(os.path.join(d, "memory.stat")) if len(l.split()) == 2)
+if ver == "v2":
+    swap = os.path.join(d, "memory.swap.current")
+    s = int(open(swap).read()) if os.path.exists(swap) else 0
+    print(int(st["anon"]) + int(st["shmem"]) + s)
+else:
+    print(int(st["total_rss"]) + int(st["total_shmem"]) + int(st.get("total_swap", 0)))
+PY
+}
+
+samples_with() { # FILE N: the record holds N samples of 5 processes
+    [ "$(grep -c '"type":"sample".*"procs":5' "$1" 2>/dev/null)" -ge "$2" ]
+}
+
+one_case() { # name, holdmem's extra argument
+    name=$1; shift
+    rm -f "$T/fifo" "$T/out"
+    mkfifo "$T/fifo"
+    sh "$T/in_cg.sh" "$RUNDIR" "$STAGETOP" --headless --interval 0.2 --no-gpu --record "$T/$name.jsonl" -- \
+        "$WORKLOADS/holdmem" --mib 64 --cow-children 4 "$@" <"$T/fifo" >"$T/out" 2>"$T/$name.err" &
+    st=$!
+    remember_job $st
+    exec 8>"$T/fifo" # holdmem's stdin, held open: closing it ends the tree
+    until_ok 30 grep -q '^ready' "$T/out" || { check "$name: holdmem is ready" false; cat "$T/$name.err"; return; }
+    hm=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$T/out")
+    kids=$(sed -n 's/^child \([0-9]*\) .*/\1/p' "$T/out" | tr '\n' ' ')
+    cg=$(job_cgroup $hm)
+    wait_for "$name: 5 samples of the whole tree" 60 samples_with "$T/$name.jsonl" 5
+    set -- $(python3 "$ST_ROOT/tests/tools/pss_sum.py" $hm $kids)
+    pss=$1 status=$2
+    cgsum=$(cg_sum "$cg")
+    n=$(grep -c '"type":"sample"' "$T/$name.jsonl")
+    wait_for "$name: a sample after the test's own readings" 60 samples_with "$T/$name.jsonl" $((n + 2))
+    exec 8>&- # the tree ends, and stagetop with it
+    wait $st
+    check "$name: stagetop ends with the tree (exit 0)" [ $? -eq 0 ]
+    check "$name: the job ran in a cgroup of its own ($cg)" \
+        sh -c "head -1 '$T/$name.err' | grep -q \"runs in cgroup .*/stagetop-[0-9]*-[0-9]*.*its own inside stagetop's\""
+    check "$name: the record names the definition (footprint_metric cgroup:anon+shmem+swap)" \
+        grep -q '"type":"start".*"footprint_metric":"cgroup:anon+shmem+swap"' "$T/$name.jsonl"
+    check "$name: the status sum counts the 64 MiB five times (the case is real)" \
+        [ "$status" -ge $((5 * 64 * 1048576)) ]
+    check "$name: the last footprint of the whole tree is within 2 % of the sum of PSS ($pss B) and of the cgroup's memory.stat ($cgsum B)" \
+        python3 -c '
+import json, sys
+pss, status, cg = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+s = [r for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample" and r.get("procs") == 5]
+fp = s[-1]["footprint"]
+print("footprint", fp, "pss", pss, "cgroup", cg, "status", status)
+sys.exit(0 if abs(fp - pss) <= 0.02 * pss and abs(fp - cg) <= 0.02 * cg and fp * 3 < status else 1)' \
+        "$T/$name.jsonl" "$pss" "$status" "$cgsum"
+    check "$name: the job's cgroup is removed at the end" [ ! -d "$cg" ]
+}
+
+one_case fork
+one_case shm --shm
