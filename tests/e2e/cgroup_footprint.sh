@@ -19,50 +19,8 @@ set -u
 T=$(mktemp -d)
 trap 'exec 8>&-; cleanup_jobs; rm -rf "$T"' EXIT
 
-# Where stagetop can give a job a cgroup of its own, found here apart from
-# core/platform/linux_cgroup.c: "v2 DIR" (the directory stagetop is to run
-# in: its own cgroup when it has the memory controller enabled for children,
-# else, as root, the hierarchy's root, exempt from the no-internal-process
-# rule, as tests/e2e/kernel_peak_linux.sh does), "v1 -" (stagetop's own
-# memory cgroup, where root may make children), or why there is none.
-where() {
-    mnt=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i+1) == "cgroup2") print $5; break } }' \
-        /proc/self/mountinfo | head -1)
-    if [ -n "$mnt" ] && grep -qw memory "$mnt/cgroup.controllers" 2>/dev/null; then
-        own=$mnt$(sed -n 's/^0:://p' /proc/self/cgroup | sed 's,/$,,')
-        if grep -qw memory "$own/cgroup.subtree_control" 2>/dev/null && [ -w "$own" ]; then
-            echo "v2 $own"; return 0
-        fi
-        if [ "$(id -u)" = 0 ] && grep -qw memory "$mnt/cgroup.subtree_control" 2>/dev/null; then
-            echo "v2 $mnt"; return 0
-        fi
-        echo "cgroup v2's memory controller is not enabled for children of stagetop's cgroup ($own), and the root cgroup's needs root"
-        return 1
-    fi
-    v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
-    [ -n "$v1" ] || { echo "no memory controller (neither cgroup v2 nor v1)"; return 1; }
-    own=$v1$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}memory\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' /proc/self/cgroup | sed 's,/$,,')
-    [ "$(id -u)" = 0 ] || [ -w "$own" ] ||
-        { echo "the memory controller is on cgroup v1 and making a cgroup under $own needs root"; return 1; }
-    echo "v1 -"
-}
-if ! w=$(where); then
-    skip "cgroup footprint" "$w"; exit 0
-fi
-set -- $w
-VER=$1 RUNDIR=$2
-printf '%s\n' 'd=$1; shift; [ "$d" = - ] || echo $$ >"$d/cgroup.procs" || exit 1; exec "$@"' >"$T/in_cg.sh"
-
-# job_cgroup PID: the directory of PID's cgroup on the hierarchy in use
-job_cgroup() {
-    if [ "$VER" = v2 ]; then
-        m=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-        echo "$m$(sed -n 's/^0:://p' /proc/$1/cgroup)"
-    else
-        m=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
-        echo "$m$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}memory\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' /proc/$1/cgroup)"
-    fi
-}
+. "$(dirname "$0")/cgroup_where.inc"
+cg_setup "cgroup footprint" || exit 0
 
 # cg_sum DIR: the cgroup's memory counted once, from its own files
 cg_sum() {
