@@ -89,7 +89,14 @@ static int cg2_mount(char *root, size_t rlen, char *mnt, size_t mlen)
     return found;
 }
 
-static int has_word(const char *list, const char *w);
+static int has_word(const char *list, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = list; (p = strstr(p, w)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
+            return 1;
+    return 0;
+}
 
 /* The cgroup v1 mount of the memory controller: its root and mount point
  * (mountinfo fields 4 and 5, " - cgroup " with "memory" among the super
@@ -179,15 +186,6 @@ static int cg2_of(pid_t pid, char *rel, size_t len)
         return 0;
     }
     return -1;
-}
-
-static int has_word(const char *list, const char *w)
-{
-    size_t n = strlen(w);
-    for (const char *p = list; (p = strstr(p, w)); p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
-            return 1;
-    return 0;
 }
 
 /* Try to make the job's cgroup under dir (whose path in /proc is rel). */

@@ -54,7 +54,10 @@ one_case() { # name, holdmem's extra argument
     hm=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$T/out")
     kids=$(sed -n 's/^child \([0-9]*\) .*/\1/p' "$T/out" | tr '\n' ' ')
     cg=$(job_cgroup $hm)
-    wait_for "$name: 5 samples of the whole tree" 60 samples_with "$T/$name.jsonl" 5
+    # 20 samples (4 s): v2 flushes its per-CPU counters into memory.stat at
+    # least every 2 s (a read flushes them only past a threshold), so the
+    # numbers have settled when the readings begin
+    wait_for "$name: 20 samples of the whole tree" 60 samples_with "$T/$name.jsonl" 20
     set -- $(python3 "$ST_ROOT/tests/tools/pss_sum.py" $hm $kids)
     pss=$1 status=$2
     cgsum=$(cg_sum "$cg")
