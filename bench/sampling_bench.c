@@ -8,7 +8,7 @@
  *                                 status sum (no proportional reads)
  *   sampling_bench cgroup PID DIR v1|v2   as stagetop, the footprint one read of
  *                                 DIR's memory.stat (the tree's own cgroup:
- *                                 st_tree_use_group, no proportional reads)
+ *                                 st_tree_use_cgroup, no proportional reads)
  *   sampling_bench floor PID      the floor: a minimal loop that only opens and
  *                                 reads (one read() each) the same /proc files a
  *                                 sample reads: per member stat, status and the
@@ -157,7 +157,7 @@ int main(int argc, char **argv)
         x->grp.v1 = !strcmp(argv[4], "v1");
         x->grp.fd = x->grp.stat_fd = x->grp.swap_fd = -1;
         x->grp.active = 1;
-        if (st_lx_group_open_stats(&x->grp) != 0 || !st_tree_use_group(&x->t, &x->grp)) {
+        if (st_lx_group_open_stats(&x->grp) != 0 || !st_tree_use_cgroup(&x->t, &x->grp)) {
             fprintf(stderr, "sampling_bench: cannot read %s/memory.stat\n", argv[3]);
             return 1;
         }
