@@ -155,7 +155,7 @@ int main(int argc, char **argv)
     if (is_cg) { /* the tree's own cgroup, as a launched job's (tree.h) */
         snprintf(x->grp.dir, sizeof x->grp.dir, "%s", argv[3]);
         x->grp.v1 = !strcmp(argv[4], "v1");
-        x->grp.fd = x->grp.stat_fd = x->grp.swap_fd = -1;
+        x->grp.fd = x->grp.stat_fd = x->grp.swap_fd = x->grp.procs_rfd = -1;
         x->grp.active = 1;
         if (st_lx_group_open_stats(&x->grp) != 0 || !st_tree_use_cgroup(&x->t, &x->grp)) {
             fprintf(stderr, "sampling_bench: cannot read %s/memory.stat\n", argv[3]);

@@ -13,8 +13,8 @@
 # this runs as root with a memory controller, the tree runs in a cgroup made
 # here (v2: under the root cgroup; v1: under this shell's memory cgroup),
 # and bench/sampling_bench times one sample of it three ways in the same
-# run: the plain status sum (status), the cgroup's read in its place
-# (cgroup) and the proportional path at 0.5 s (stagetop: its budget spends
+# run: the plain status sum (status), the cgroup's reads in its place
+# (cgroup: memory.stat, and cgroup.procs for members that left) and the proportional path at 0.5 s (stagetop: its budget spends
 # 2 % of 0.5 s a sample); printed as microseconds of CPU per sample and as
 # ratios to the status sum.
 set -u
@@ -91,6 +91,6 @@ python3 - "$us_status" "$us_cg" "$us_pss" "$n" "$VER" <<'PY'
 import sys
 st, cg, pss, n, ver = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
 print(f"cgroup path ({ver}), one sample of {n} members, CPU: status sum {st:.1f} us, "
-      f"cgroup memory.stat {cg:.1f} us ({cg / st:.2f}x the status sum), "
+      f"cgroup memory.stat + cgroup.procs {cg:.1f} us ({cg / st:.2f}x the status sum), "
       f"proportional at 0.5 s {pss:.1f} us ({pss / st:.1f}x)")
 PY

@@ -277,7 +277,7 @@ static int home_dir(st_job_group *g, const char *mnt, const char *root, const ch
 static void start(st_job_group *g, int v1)
 {
     g->active = 0;
-    g->fd = g->stat_fd = g->swap_fd = -1;
+    g->fd = g->stat_fd = g->swap_fd = g->procs_rfd = -1;
     g->v1 = v1;
 }
 
@@ -369,7 +369,9 @@ static void close_stats(st_job_group *g)
         close(g->stat_fd);
     if (g->swap_fd >= 0)
         close(g->swap_fd);
-    g->stat_fd = g->swap_fd = -1;
+    if (g->procs_rfd >= 0)
+        close(g->procs_rfd);
+    g->stat_fd = g->swap_fd = g->procs_rfd = -1;
 }
 
 int st_lx_group_open_stats(st_job_group *g)
@@ -382,6 +384,14 @@ int st_lx_group_open_stats(st_job_group *g)
     if (!g->v1) {
         snprintf(path, sizeof path, "%s/memory.swap.current", g->dir);
         g->swap_fd = open(path, O_RDONLY | O_CLOEXEC); /* -1: no swap accounting (0 then) */
+    }
+    /* v2 lists the cgroup's tasks anew at each read from offset 0; v1
+     * keeps the list it made at the first read after open while it is
+     * read again within a second (kernel/cgroup/cgroup-v1.c,
+     * cgroup_pidlist_start), so there group_pids opens it each time */
+    if (!g->v1) {
+        snprintf(path, sizeof path, "%s/cgroup.procs", g->dir);
+        g->procs_rfd = open(path, O_RDONLY | O_CLOEXEC);
     }
     return 0;
 }

@@ -25,7 +25,8 @@ int st_lx_group_settle(st_job_group *g, int force, uint64_t *peak);
  * "N:memory:" line of /proc/self/cgroup gives it. */
 void st_lx_group_prepare_v1_at(st_job_group *g, const char *mnt, const char *root, const char *rel);
 /* Open the group's memory.stat (and v2's memory.swap.current) for
- * group_footprint: 0, or -1 when memory.stat cannot be opened. */
+ * group_footprint, and its cgroup.procs for group_pids: 0, or -1 when
+ * memory.stat cannot be opened. */
 int st_lx_group_open_stats(st_job_group *g);
 
 /* linux_share.c: platform.h's read_share (smaps_rollup). */
@@ -43,5 +44,8 @@ typedef struct st_lx_memstat {
 int st_lx_parse_memstat(const char *text, size_t len, int v1, st_lx_memstat *out);
 /* platform.h's group_footprint. */
 int st_lx_group_footprint(st_backend *b, const st_job_group *g, uint64_t *out, st_error *err);
+/* platform.h's group_pids. */
+int st_lx_group_pids(st_backend *b, const st_job_group *g, int32_t **pids, size_t *cap, size_t *n,
+                     st_error *err);
 
 #endif

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "linux_cgroup.h"
 #include "linux_procs.h"
+#include "stagetop/grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -145,5 +146,42 @@ int st_lx_group_footprint(st_backend *b, const st_job_group *g, uint64_t *out, s
             return st_error_set(err, ST_EIO, 0, "%s/memory.swap.current: not a number", g->dir);
     }
     *out = ms.anon + ms.shmem + ms.swap;
+    return ST_OK;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int st_lx_group_pids(st_backend *b, const st_job_group *g, int32_t **pids, size_t *cap, size_t *n,
+                     st_error *err)
+{
+    char path[600];
+    ssize_t len;
+    *n = 0;
+    if (!g->active || (!g->v1 && g->procs_rfd < 0))
+        return st_error_set(err, ST_ESRCH, ESRCH, "the job's cgroup is gone");
+    snprintf(path, sizeof path, "%s/cgroup.procs", g->dir);
+    len = g->v1 ? st_lx_read_path(b, path) : st_lx_pread_whole(b, g->procs_rfd);
+    if (len < 0)
+        return st_error_set(err, st_lx_map_errno((int)-len), (int)-len, "%s: %s", path,
+                            strerror((int)-len));
+    for (const char *p = b->buf, *end = b->buf + len; p < end;) {
+        long v = 0;
+        int digits = 0;
+        for (; p < end && *p >= '0' && *p <= '9' && v < 0x7fffffffL / 10; p++, digits++)
+            v = v * 10 + (*p - '0');
+        for (; p < end && *p != '\n'; p++) /* one pid a line */
+            ;
+        p++;
+        if (!digits)
+            continue;
+        if (st_grow(pids, cap, *n + 1, sizeof **pids, 64) != 0)
+            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu pids", *n + 1);
+        (*pids)[(*n)++] = (int32_t)v;
+    }
+    qsort(*pids, *n, sizeof **pids, cmp_pid);
     return ST_OK;
 }

@@ -407,6 +407,7 @@ const st_platform st_platform_native = {
     .group_settle = st_lx_group_settle,
     .limit_find = st_lx_limit_find,
     .group_footprint = st_lx_group_footprint,
+    .group_pids = st_lx_group_pids,
     .become_subreaper = lx_become_subreaper,
     .read_share = st_lx_read_share,
     .peak_is_maxrss = 1,

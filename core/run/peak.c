@@ -121,7 +121,7 @@ void st_peak_prepare(st_job_peak *pk)
     const st_platform *p = &st_platform_native;
     const char *env = getenv("STAGETOP_CGROUP");
     memset(pk, 0, sizeof *pk);
-    pk->grp.fd = pk->grp.stat_fd = pk->grp.swap_fd = -1;
+    pk->grp.fd = pk->grp.stat_fd = pk->grp.swap_fd = pk->grp.procs_rfd = -1;
     if (env && strcmp(env, "0") == 0)
         why(pk, "turned off (STAGETOP_CGROUP=0)");
     else if (!p->group_prepare)

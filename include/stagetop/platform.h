@@ -63,6 +63,7 @@ typedef struct st_job_group {
     int v1;            /* 1: a cgroup v1 memory hierarchy's directory */
     int stat_fd;       /* its memory.stat once the job joined (-1: none) */
     int swap_fd;       /* its memory.swap.current (v2; -1: none) */
+    int procs_rfd;     /* its cgroup.procs, read (group_pids; -1: none) */
     char dir[512];     /* absolute path of the job's group */
     char home[512];    /* stagetop's own group: leftovers go back there */
     char rel[512];     /* dir as /proc/PID/cgroup shows it */
@@ -208,6 +209,11 @@ typedef struct st_platform {
      * shmem + swap; docs/metrics.md, "Counted once"), bytes.  ST_ESRCH
      * when the group is gone.  NULL: none on this platform. */
     int (*group_footprint)(st_backend *b, const st_job_group *g, uint64_t *out, st_error *err);
+    /* The processes in the group itself (its cgroup.procs: not those of
+     * a cgroup below it), sorted, into (*pids)[0..*n), grown as needed
+     * (grow.h: *cap its capacity).  ST_ESRCH when the group is gone. */
+    int (*group_pids)(st_backend *b, const st_job_group *g, int32_t **pids, size_t *cap, size_t *n,
+                      st_error *err);
 
     /* Before a launched job's fork: make the caller the reaper of its
      * descendants' orphans (Linux: prctl PR_SET_CHILD_SUBREAPER), so that

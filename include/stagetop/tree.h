@@ -123,6 +123,10 @@ typedef struct st_tree {
     int32_t group;           /* st_tree_adopt_group: the launched job's group, or 0 */
     st_tree_share share;     /* the footprint counted once (tree_share.c) */
     const st_job_group *cgroup; /* the job's own cgroup, its footprint (st_tree_use_cgroup) */
+    int32_t *cg_pids;        /* the processes in it at the last sample, sorted */
+    size_t cg_cap;
+    st_proc_mem *outside;    /* the members not in it then (moved out), and their count */
+    size_t out_cap, n_outside;
 } st_tree;
 
 /* Start watching pid.  ST_ESRCH no such process, ST_EPERM not allowed. */
@@ -157,8 +161,10 @@ int st_tree_adopt_group(st_tree *t, int32_t pgid);
  * alive as long as the tree): taken when the platform reads a group's
  * memory and g's reads now (1), else the members' sum stays (0).  Decided
  * once, at the start: a record has one definition.  While g is active each
- * sample's footprint is its one read; once it is gone (removed at the end),
- * the members' status sum. */
+ * sample's footprint is its one read, plus the members that are not in g
+ * (one that moved itself to another cgroup) counted by the proportional
+ * path (st_tree_share_apply over them alone); once g is gone (removed at
+ * the end), the members' status sum. */
 int st_tree_use_cgroup(st_tree *t, const st_job_group *g);
 /* The footprint's definition in force: ST_GROUP_METRIC, the share's
  * (st_tree_share_metric), or plain (the platform's). */

@@ -140,7 +140,8 @@ static void put(const char *path, const char *text)
 }
 
 /* group_footprint through its open files: v2 anon + shmem plus
- * memory.swap.current; a group given up reads as gone. */
+ * memory.swap.current; group_pids its cgroup.procs; a group given up
+ * reads as gone. */
 static void footprint_of_a_group(void **state)
 {
     (void)state;
@@ -153,18 +154,33 @@ static void footprint_of_a_group(void **state)
     put(p, v2_stat);
     snprintf(p, sizeof p, "%s/memory.swap.current", tmp);
     put(p, "1048576\n");
+    snprintf(p, sizeof p, "%s/cgroup.procs", tmp);
+    put(p, "3012\n41\n977\n");
     memset(&g, 0, sizeof g);
-    g.fd = g.stat_fd = g.swap_fd = -1;
+    g.fd = g.stat_fd = g.swap_fd = g.procs_rfd = -1;
     snprintf(g.dir, sizeof g.dir, "%s", tmp);
     g.active = 1;
     assert_int_equal(st_lx_group_open_stats(&g), 0);
     assert_int_equal(st_platform_native.open(&b, NULL), ST_OK);
     assert_int_equal(st_platform_native.group_footprint(b, &g, &v, NULL), ST_OK);
     assert_int_equal(v, 314572800 + 104857600 + 1048576);
+    /* the processes it holds, sorted (v2: read again from offset 0) */
+    int32_t *pids = NULL;
+    size_t cap = 0, n = 0;
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(st_platform_native.group_pids(b, &g, &pids, &cap, &n, NULL), ST_OK);
+        assert_int_equal(n, 3);
+        assert_int_equal(pids[0], 41);
+        assert_int_equal(pids[1], 977);
+        assert_int_equal(pids[2], 3012);
+    }
+    free(pids);
     g.active = 0; /* given up (removed at the end) */
     assert_int_equal(st_platform_native.group_footprint(b, &g, &v, NULL), ST_ESRCH);
     close(g.stat_fd);
     close(g.swap_fd);
+    if (g.procs_rfd >= 0)
+        close(g.procs_rfd);
     st_platform_native.close(b);
     snprintf(p, sizeof p, "rm -rf '%s'", tmp);
     assert_int_equal(system(p), 0);
