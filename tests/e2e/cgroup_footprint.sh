@@ -63,6 +63,7 @@ one_case() { # name, holdmem's extra argument
     cgsum=$(cg_sum "$cg")
     n=$(grep -c '"type":"sample"' "$T/$name.jsonl")
     wait_for "$name: a sample after the test's own readings" 60 samples_with "$T/$name.jsonl" $((n + 2))
+    m=$(grep -c '"type":"sample"' "$T/$name.jsonl") # taken while the tree is whole
     exec 8>&- # the tree ends, and stagetop with it
     wait $st
     check "$name: stagetop ends with the tree (exit 0)" [ $? -eq 0 ]
@@ -76,11 +77,14 @@ one_case() { # name, holdmem's extra argument
         python3 -c '
 import json, sys
 pss, status, cg = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-s = [r for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample" and r.get("procs") == 5]
+# the last sample of the whole tree among those taken before it was ended
+# (one taken while it ends holds less)
+s = [r for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample"]
+s = [r for r in s[:int(sys.argv[-1])] if r.get("procs") == 5]
 fp = s[-1]["footprint"]
 print("footprint", fp, "pss", pss, "cgroup", cg, "status", status)
 sys.exit(0 if abs(fp - pss) <= 0.02 * pss and abs(fp - cg) <= 0.02 * cg and fp * 3 < status else 1)' \
-        "$T/$name.jsonl" "$pss" "$status" "$cgsum"
+        "$T/$name.jsonl" "$pss" "$status" "$cgsum" "$m"
     check "$name: the job's cgroup is removed at the end" [ ! -d "$cg" ]
 }
 
@@ -110,6 +114,7 @@ if until_ok 30 grep -q '^ready' "$T/out"; then
     pss=$1 status=$2
     n=$(grep -c '"type":"sample"' "$T/moved.jsonl")
     wait_for "moved: a sample after the test's own readings" 60 samples_with "$T/moved.jsonl" $((n + 2))
+    m=$(grep -c '"type":"sample"' "$T/moved.jsonl")
     check "moved: the job left its cgroup for stagetop's ($(job_cgroup $hm))" [ "$(job_cgroup $hm)" = "$home" ]
     exec 8>&-
     wait $st
@@ -119,10 +124,13 @@ if until_ok 30 grep -q '^ready' "$T/out"; then
         python3 -c '
 import json, sys
 pss = int(sys.argv[2])
-s = [r for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample" and r.get("procs") == 5]
+# the last sample of the whole tree among those taken before it was ended
+# (one taken while it ends holds less)
+s = [r for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample"]
+s = [r for r in s[:int(sys.argv[-1])] if r.get("procs") == 5]
 fp = s[-1]["footprint"]
 print("footprint", fp, "pss", pss)
-sys.exit(0 if abs(fp - pss) <= 0.02 * pss else 1)' "$T/moved.jsonl" "$pss"
+sys.exit(0 if abs(fp - pss) <= 0.02 * pss else 1)' "$T/moved.jsonl" "$pss" "$m"
 else
     check "moved: holdmem is ready" false
     cat "$T/moved.err"
