@@ -12,8 +12,10 @@
  * exited processes included. */
 #include "linux_cgroup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +190,27 @@ static int cg2_of(pid_t pid, char *rel, size_t len)
     return -1;
 }
 
+/* Remove the empty stagetop-PID-N cgroups under dir whose stagetop is gone
+ * (one killed by SIGKILL could not): rmdir removes a cgroup only when no
+ * process is in it, and one whose PID runs (another stagetop, or a process
+ * that took the number) is left. */
+static void sweep_stale(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char path[1200];
+    while (d && (de = readdir(d)) != NULL) {
+        int pid, n, end = 0;
+        if (sscanf(de->d_name, "stagetop-%d-%d%n", &pid, &n, &end) != 2 || de->d_name[end] != '\0' ||
+            pid <= 0 || pid == (int)getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        (void)rmdir(path);
+    }
+    if (d)
+        closedir(d);
+}
+
 /* Try to make the job's cgroup under dir (whose path in /proc is rel). */
 static int try_under(st_job_group *g, const char *dir, const char *rel)
 {
@@ -206,6 +229,7 @@ static int try_under(st_job_group *g, const char *dir, const char *rel)
             return -1;
         }
     }
+    sweep_stale(dir);
     for (int n = 0; n < 16; n++) {
         int w = snprintf(g->dir, sizeof g->dir, "%s/stagetop-%d-%d", dir, (int)getpid(), n);
         int wr = snprintf(g->rel, sizeof g->rel, "%s/stagetop-%d-%d",

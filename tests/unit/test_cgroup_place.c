@@ -140,12 +140,23 @@ static void v1_without_hierarchy_makes_none(void **state)
     assert_non_null(strstr(g.where, "stagetop's cgroup /a"));
     assert_int_equal(g.stat_fd, -1);
     /* a directory that is no memory cgroup (no memory.stat in what it
-     * makes): given up, and the directory it made removed again */
+     * makes): given up, and the directory it made removed again; on the
+     * way, the empty cgroup a stagetop that is gone left (pid 99999999 is
+     * above any pid_max) is removed, a live one's is kept */
     put(a, "memory.use_hierarchy", "1\n");
+    char stale[700], live[700];
+    snprintf(stale, sizeof stale, "%s/stagetop-99999999-0", a);
+    snprintf(live, sizeof live, "%s/stagetop-%d-0", a, (int)getppid());
+    assert_int_equal(mkdir(stale, 0755), 0);
+    assert_int_equal(mkdir(live, 0755), 0);
     memset(&g, 0, sizeof g);
     st_lx_group_prepare_v1_at(&g, tmp, "/", "/a");
     assert_false(g.active);
     assert_non_null(strstr(g.why, "no memory.stat"));
+    struct stat sb;
+    assert_int_not_equal(stat(stale, &sb), 0);
+    assert_int_equal(stat(live, &sb), 0);
+    assert_int_equal(rmdir(live), 0);
     char cmd[700];
     snprintf(cmd, sizeof cmd, "[ -z \"$(ls -A '%s/a' | grep -v memory.use_hierarchy)\" ]", tmp);
     assert_int_equal(system(cmd), 0);
