@@ -291,7 +291,7 @@ static int count_outside(st_tree *t, size_t n, double now_s, const st_sample *ou
     for (size_t i = 0; i < n; i++) {
         const st_proc_mem *m = &t->members[i];
         if (!(m->valid & ST_PM_FOOTPRINT) || ((m->valid & ST_PM_STATE) && m->state == 'Z') ||
-            bsearch(&m->id.pid, t->cg_pids, np, sizeof *t->cg_pids, cmp_pid))
+            (np > 0 && bsearch(&m->id.pid, t->cg_pids, np, sizeof *t->cg_pids, cmp_pid)))
             continue;
         if (st_grow(&t->outside, &t->out_cap, t->n_outside + 1, sizeof *t->outside, 8) != 0)
             return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", n);

@@ -57,7 +57,7 @@ one_case() { # name, holdmem's extra argument
     # 20 samples (4 s): v2 flushes its per-CPU counters into memory.stat at
     # least every 2 s (a read flushes them only past a threshold), so the
     # numbers have settled when the readings begin
-    wait_for "$name: 20 samples of the whole tree" 60 samples_with "$T/$name.jsonl" 20
+    check "$name: 20 samples of the whole tree" wait_for "20 samples" 60 samples_with "$T/$name.jsonl" 20
     set -- $(python3 "$ST_ROOT/tests/tools/pss_sum.py" $hm $kids)
     pss=$1 status=$2
     cgsum=$(cg_sum "$cg")
@@ -80,8 +80,9 @@ pss, status, cg = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 # the last sample of the whole tree among those taken before it was ended
 # (one taken while it ends holds less)
 s = [r for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample"]
-s = [r for r in s[:int(sys.argv[-1])] if r.get("procs") == 5]
-fp = s[-1]["footprint"]
+w = [r for r in s[:int(sys.argv[-1])] if r.get("procs") == 5]
+print(len(s), "samples,", sys.argv[-1], "before the end,", len(w), "of the whole tree among them")
+fp = w[-1]["footprint"]
 print("footprint", fp, "pss", pss, "cgroup", cg, "status", status)
 sys.exit(0 if abs(fp - pss) <= 0.02 * pss and abs(fp - cg) <= 0.02 * cg and fp * 3 < status else 1)' \
         "$T/$name.jsonl" "$pss" "$status" "$cgsum" "$m"
@@ -109,7 +110,7 @@ exec 8>"$T/fifo"
 if until_ok 30 grep -q '^ready' "$T/out"; then
     hm=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$T/out")
     kids=$(sed -n 's/^child \([0-9]*\) .*/\1/p' "$T/out" | tr '\n' ' ')
-    wait_for "moved: 20 samples of the whole tree" 60 samples_with "$T/moved.jsonl" 20
+    check "moved: 20 samples of the whole tree" wait_for "20 samples" 60 samples_with "$T/moved.jsonl" 20
     set -- $(python3 "$ST_ROOT/tests/tools/pss_sum.py" $hm $kids)
     pss=$1 status=$2
     n=$(grep -c '"type":"sample"' "$T/moved.jsonl")
@@ -127,8 +128,9 @@ pss = int(sys.argv[2])
 # the last sample of the whole tree among those taken before it was ended
 # (one taken while it ends holds less)
 s = [r for r in map(json.loads, filter(str.strip, open(sys.argv[1]))) if r.get("type") == "sample"]
-s = [r for r in s[:int(sys.argv[-1])] if r.get("procs") == 5]
-fp = s[-1]["footprint"]
+w = [r for r in s[:int(sys.argv[-1])] if r.get("procs") == 5]
+print(len(s), "samples,", sys.argv[-1], "before the end,", len(w), "of the whole tree among them")
+fp = w[-1]["footprint"]
 print("footprint", fp, "pss", pss)
 sys.exit(0 if abs(fp - pss) <= 0.02 * pss else 1)' "$T/moved.jsonl" "$pss" "$m"
 else
