@@ -4,6 +4,11 @@
  *                                 every sample, as at the default 0.5 s interval)
  *   sampling_bench capped PID     as stagetop, with at most 16 cached fds
  *                                 (RLIMIT_NOFILE 64): the path past the fd cap
+ *   sampling_bench status PID     as stagetop, the footprint the members' plain
+ *                                 status sum (no proportional reads)
+ *   sampling_bench cgroup PID DIR v1|v2   as stagetop, the footprint one read of
+ *                                 DIR's memory.stat (the tree's own cgroup:
+ *                                 st_tree_use_cgroup, no proportional reads)
  *   sampling_bench floor PID      the floor: a minimal loop that only opens and
  *                                 reads (one read() each) the same /proc files a
  *                                 sample reads: per member stat, status and the
@@ -25,6 +30,7 @@
 
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
+#include "../core/platform/linux_cgroup.h"
 #include "../tests/selfstat.h"
 
 #define ROUNDS 5
@@ -42,6 +48,7 @@ typedef struct bench {
     floor_proc *fp;
     size_t n_fp;
     char buf[65536];
+    st_job_group grp;
 } bench;
 
 static double cpu_s(void)
@@ -122,9 +129,12 @@ int main(int argc, char **argv)
     double per[ROUNDS];
     int members = 0;
     st_sample s = {0};
-    if (!x || argc != 3 ||
-        (strcmp(argv[1], "stagetop") && strcmp(argv[1], "floor") && strcmp(argv[1], "capped"))) {
-        fprintf(stderr, "usage: sampling_bench stagetop|capped|floor PID\n");
+    int is_cg = x && argc == 5 && !strcmp(argv[1], "cgroup");
+    if (!x || (argc != 3 && !is_cg) ||
+        (strcmp(argv[1], "stagetop") && strcmp(argv[1], "floor") && strcmp(argv[1], "capped") &&
+         strcmp(argv[1], "status") && !is_cg)) {
+        fprintf(stderr, "usage: sampling_bench stagetop|capped|status|floor PID\n"
+                        "       sampling_bench cgroup PID DIR v1|v2\n");
         return 2;
     }
     if (!strcmp(argv[1], "capped")) {
@@ -139,6 +149,18 @@ int main(int argc, char **argv)
         st_tree_sample(&x->t, 0.0, &s, NULL) != ST_OK) {
         fprintf(stderr, "sampling_bench: cannot watch %s\n", argv[2]);
         return 1;
+    }
+    if (!strcmp(argv[1], "status"))
+        x->t.share.split = 0; /* the plain status sum: no proportional reads */
+    if (is_cg) { /* the tree's own cgroup, as a launched job's (tree.h) */
+        snprintf(x->grp.dir, sizeof x->grp.dir, "%s", argv[3]);
+        x->grp.v1 = !strcmp(argv[4], "v1");
+        x->grp.fd = x->grp.stat_fd = x->grp.swap_fd = x->grp.procs_rfd = -1;
+        x->grp.active = 1;
+        if (st_lx_group_open_stats(&x->grp) != 0 || !st_tree_use_cgroup(&x->t, &x->grp)) {
+            fprintf(stderr, "sampling_bench: cannot read %s/memory.stat\n", argv[3]);
+            return 1;
+        }
     }
     if (!strcmp(argv[1], "floor")) { /* the file list, from one discovery */
         x->n_fp = x->t.n_members;

@@ -91,7 +91,7 @@ void cli_usage(FILE *f)
 "      Esc clear the filter  Ctrl-L redraw  ? help  q quit\n"
 "exit: the command's own code; 3 the guard stopped it; 4 no room to start;\n"
 "      2 bad usage; 1 could not watch; 128+N a signal N ended it\n"
-"NO_COLOR turns colour off.  STAGETOP_CGROUP=0: no cgroup v2 of its own for a\n"
+"NO_COLOR turns colour off.  STAGETOP_CGROUP=0: no cgroup of its own for a\n"
 "launched job (Linux).  See stagetop(1) and docs/ for what each number means.\n");
 }
 

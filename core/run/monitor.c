@@ -58,7 +58,7 @@ static void fill_meta(st_monitor *m)
     meta->mem_total = (m->sys.valid & ST_SYS_MEMTOTAL) ? m->sys.mem_total : 0;
     meta->swap_total = (m->sys.valid & ST_SYS_SWAPTOTAL) ? m->sys.swap_total : 0;
     snprintf(meta->footprint_metric, sizeof meta->footprint_metric, "%s",
-             st_tree_share_metric(&m->tree.share, m->plat->footprint_metric));
+             st_tree_metric(&m->tree, m->plat->footprint_metric));
     st_jw w; /* the start record's other keys: the job's log, its cgroup, its MPS cap */
     int any = 0;
     st_jw_init(&w, -1);
@@ -121,6 +121,7 @@ int st_monitor_open(st_monitor *m, const st_platform *plat, const st_monitor_opt
         else /* no subreaper (macOS): its orphans are found by the group it leads */
             (void)st_tree_adopt_group(&m->tree, pid);
         m->job.peak.rates = &m->tree.rates;     /* reaped children's last CPU and page-ins */
+        (void)st_tree_use_cgroup(&m->tree, &m->job.peak.grp); /* its own cgroup: one read a sample */
     } else if ((rc = st_monitor_attach(m, pid, &o->guard, err)) != ST_OK)
         goto fail_tree;
     if (m->job.grace_s <= 0)

@@ -8,7 +8,7 @@
  * or by another subreaper, or auto-reaped (its parent ignored SIGCHLD), is
  * not in it.  It is a per-process maximum, not a sum over processes.
  *
- * The job's own group (Linux: a cgroup v2, core/platform/linux_cgroup.c)
+ * The job's own group (Linux: a cgroup v2 or v1, core/platform/linux_cgroup.c)
  * is the platform's (group_* in st_platform); this file drives it. */
 #include "stagetop/peak.h"
 #include "stagetop/tree.h"
@@ -121,7 +121,7 @@ void st_peak_prepare(st_job_peak *pk)
     const st_platform *p = &st_platform_native;
     const char *env = getenv("STAGETOP_CGROUP");
     memset(pk, 0, sizeof *pk);
-    pk->grp.fd = -1;
+    pk->grp.fd = pk->grp.stat_fd = pk->grp.swap_fd = pk->grp.procs_rfd = -1;
     if (env && strcmp(env, "0") == 0)
         why(pk, "turned off (STAGETOP_CGROUP=0)");
     else if (!p->group_prepare)

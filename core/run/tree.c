@@ -65,11 +65,30 @@ void st_tree_free(st_tree *t)
     st_proc_vec_free(&t->scratch);
     st_tree_rates_free(&t->rates);
     st_tree_share_free(&t->share);
+    free(t->cg_pids);
+    free(t->outside);
+    t->cg_pids = NULL;
+    t->outside = NULL;
     t->members = NULL;
     t->n_members = t->cap = 0;
 }
 
 void st_tree_rediscover(st_tree *t) { t->last_discover = -1; }
+
+int st_tree_use_cgroup(st_tree *t, const st_job_group *g)
+{
+    uint64_t v;
+    t->cgroup = NULL;
+    if (g && g->active && t->plat->group_footprint &&
+        t->plat->group_footprint(t->b, g, &v, NULL) == ST_OK)
+        t->cgroup = g;
+    return t->cgroup != NULL;
+}
+
+const char *st_tree_metric(const st_tree *t, const char *plain)
+{
+    return t->cgroup ? ST_GROUP_METRIC : st_tree_share_metric(&t->share, plain);
+}
 
 static int vec_has_pid(const st_proc_vec *v, int32_t pid)
 {
@@ -249,6 +268,45 @@ static void add_proc(const st_proc_mem *m, int read, uint64_t sum[ST_LANE_COUNT]
     }
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Add to *v the members m[0..n) that are not in the job's cgroup (moved
+ * out: the cgroup no longer charges what they allocate), counted by the
+ * proportional path over them alone. */
+static int count_outside(st_tree *t, size_t n, double now_s, const st_sample *out, uint64_t *v,
+                         st_error *err)
+{
+    size_t np = 0;
+    st_sample o;
+    int rc;
+    if (!t->plat->group_pids ||
+        t->plat->group_pids(t->b, t->cgroup, &t->cg_pids, &t->cg_cap, &np, NULL) != ST_OK)
+        return ST_OK; /* not known: every member counts as inside */
+    o = *out;
+    o.footprint = 0;
+    for (size_t i = 0; i < n; i++) {
+        const st_proc_mem *m = &t->members[i];
+        if (!(m->valid & ST_PM_FOOTPRINT) || ((m->valid & ST_PM_STATE) && m->state == 'Z') ||
+            (np > 0 && bsearch(&m->id.pid, t->cg_pids, np, sizeof *t->cg_pids, cmp_pid)))
+            continue;
+        if (st_grow(&t->outside, &t->out_cap, t->n_outside + 1, sizeof *t->outside, 8) != 0)
+            return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu processes", n);
+        t->outside[t->n_outside++] = *m;
+        o.footprint += m->footprint;
+    }
+    if (t->n_outside == 0)
+        return ST_OK;
+    if ((rc = st_tree_share_apply(&t->share, t->plat, t->b, t->outside, t->n_outside, now_s, &o,
+                                  err)) != ST_OK)
+        return rc;
+    *v += o.footprint;
+    return ST_OK;
+}
+
 int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
 {
     uint64_t sum[ST_LANE_COUNT] = {0};
@@ -314,7 +372,18 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
         if (l->source == ST_LS_PROC && ((has & st_lane_bit(i)) || (w == 0 && l->sum == ST_LSUM_READ)))
             st_lane_set_raw(l, out, sum[i]);
     }
-    if ((rc = st_tree_share_apply(&t->share, t->plat, t->b, t->members, w, now_s, out, err)) != ST_OK)
+    if (t->cgroup) { /* one read of the job's cgroup counts the tree once */
+        uint64_t v;
+        t->share.in_force = 0;
+        t->n_outside = 0;
+        if (w > 0 && (out->valid & ST_F_FOOTPRINT) &&
+            t->plat->group_footprint(t->b, t->cgroup, &v, NULL) == ST_OK) {
+            if ((rc = count_outside(t, w, now_s, out, &v, err)) != ST_OK)
+                return rc;
+            out->footprint = v; /* gone (removed at the end): the members' sum */
+        }
+    } else if ((rc = st_tree_share_apply(&t->share, t->plat, t->b, t->members, w, now_s, out,
+                                         err)) != ST_OK)
         return rc;
     return st_tree_rates_update(&t->rates, t->members, w, now_s, out, err);
 }

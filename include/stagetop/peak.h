@@ -38,7 +38,7 @@ int st_peak_source_known(const char *name);
 typedef struct st_job_peak {
     uint64_t wait4;    int has_wait4;    /* max ru_maxrss over reaped children, bytes */
     uint64_t lifetime; int has_lifetime; /* max zombie lifetime peak, bytes */
-    uint64_t cgroup;   int has_cgroup;   /* memory.peak, bytes */
+    uint64_t cgroup;   int has_cgroup;   /* memory.peak (v1: memory.max_usage_in_bytes), bytes */
     /* for zombie_peak (st_peak_bind); NULL: not read */
     const st_platform *plat;
     st_backend *b;
@@ -47,12 +47,13 @@ typedef struct st_job_peak {
      * faults (wait4's rusage) go there (st_tree_note_exit); NULL: not fed */
     struct st_tree_rates *rates;
     int root_reaped;     /* 1 once st_peak_reap has reaped it */
-    st_job_group grp;    /* the job's own group (platform group_*: Linux cgroup v2) */
+    st_job_group grp;    /* the job's own group (platform group_*: Linux cgroup v2 or v1) */
 } st_job_peak;
 
 /* Before fork: zero *pk and make the job's own group through the native
  * platform's group_prepare (Linux: a cgroup under stagetop's own, only
- * where its memory controller is enabled for children; never fails:
+ * where its memory controller is enabled for children, or on a cgroup v1
+ * memory hierarchy where stagetop may create one; never fails:
  * without one, grp.why says why and grp.where where the job runs).
  * STAGETOP_CGROUP=0 in the environment turns this off. */
 void st_peak_prepare(st_job_peak *pk);

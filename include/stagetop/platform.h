@@ -51,13 +51,19 @@ typedef struct st_proc_share {
 
 typedef struct st_backend st_backend; /* opaque per-platform state */
 
-/* A launched job's own control group (Linux: a cgroup v2 directory under
- * stagetop's own cgroup, never outside it; docs/metrics.md, "cgroup"),
- * whose peak counts the whole tree, exited processes included.  Filled by
- * the platform's group_* functions; core/run/peak.c drives them. */
+/* A launched job's own control group (Linux: a cgroup v2 directory, or a
+ * cgroup v1 memory one, under stagetop's own cgroup, never outside it;
+ * docs/metrics.md, "cgroup"), whose peak counts the whole tree, exited
+ * processes included, and whose memory counts each page of the tree once
+ * (group_footprint).  Filled by the platform's group_* functions;
+ * core/run/peak.c drives them. */
 typedef struct st_job_group {
     int active;        /* 1: dir exists and fd is open */
     int fd;            /* its cgroup.procs, O_WRONLY|O_CLOEXEC */
+    int v1;            /* 1: a cgroup v1 memory hierarchy's directory */
+    int stat_fd;       /* its memory.stat once the job joined (-1: none) */
+    int swap_fd;       /* its memory.swap.current (v2; -1: none) */
+    int procs_rfd;     /* its cgroup.procs, read (group_pids; -1: none) */
     char dir[512];     /* absolute path of the job's group */
     char home[512];    /* stagetop's own group: leftovers go back there */
     char rel[512];     /* dir as /proc/PID/cgroup shows it */
@@ -198,6 +204,16 @@ typedef struct st_platform {
      * remove the group if it is empty; force: move what is left back to
      * stagetop's group first and give the group up either way. */
     int (*group_settle)(st_job_group *g, int force, uint64_t *peak);
+    /* The group's memory with each page counted once, in one read of its
+     * memory.stat (v2: anon + shmem + memory.swap.current; v1: rss +
+     * shmem + swap; docs/metrics.md, "Counted once"), bytes.  ST_ESRCH
+     * when the group is gone.  NULL: none on this platform. */
+    int (*group_footprint)(st_backend *b, const st_job_group *g, uint64_t *out, st_error *err);
+    /* The processes in the group itself (its cgroup.procs: not those of
+     * a cgroup below it), sorted, into (*pids)[0..*n), grown as needed
+     * (grow.h: *cap its capacity).  ST_ESRCH when the group is gone. */
+    int (*group_pids)(st_backend *b, const st_job_group *g, int32_t **pids, size_t *cap, size_t *n,
+                      st_error *err);
 
     /* Before a launched job's fork: make the caller the reaper of its
      * descendants' orphans (Linux: prctl PR_SET_CHILD_SUBREAPER), so that

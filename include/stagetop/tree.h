@@ -98,6 +98,12 @@ int st_tree_share_of(const st_tree_share *sh, st_proc_id id, uint64_t *alone, ui
 const char *st_tree_share_metric(const st_tree_share *sh, const char *plain);
 void st_tree_share_free(st_tree_share *sh);
 
+/* The footprint of a launched job in a cgroup of its own: one read of the
+ * group's memory.stat per sample (platform group_footprint; docs/metrics.md,
+ * "Counted once"), in place of the members' sum and its proportional
+ * corrections, which are then not read. */
+#define ST_GROUP_METRIC "cgroup:anon+shmem+swap"
+
 typedef struct st_tree {
     const st_platform *plat;
     st_backend *b;
@@ -116,6 +122,11 @@ typedef struct st_tree {
     int has_reaper;
     int32_t group;           /* st_tree_adopt_group: the launched job's group, or 0 */
     st_tree_share share;     /* the footprint counted once (tree_share.c) */
+    const st_job_group *cgroup; /* the job's own cgroup, its footprint (st_tree_use_cgroup) */
+    int32_t *cg_pids;        /* the processes in it at the last sample, sorted */
+    size_t cg_cap;
+    st_proc_mem *outside;    /* the members not in it then (moved out), and their count */
+    size_t out_cap, n_outside;
 } st_tree;
 
 /* Start watching pid.  ST_ESRCH no such process, ST_EPERM not allowed. */
@@ -145,6 +156,19 @@ int st_tree_adopt_orphans_of(st_tree *t, int32_t pid, st_error *err);
  * -p: a root that does not lead its group would adopt its siblings.
  * ST_ENOTSUP where the platform lists no group (group_members NULL). */
 int st_tree_adopt_group(st_tree *t, int32_t pgid);
+
+/* Count the tree's footprint as group g's memory (g stays the caller's,
+ * alive as long as the tree): taken when the platform reads a group's
+ * memory and g's reads now (1), else the members' sum stays (0).  Decided
+ * once, at the start: a record has one definition.  While g is active each
+ * sample's footprint is its one read, plus the members that are not in g
+ * (one that moved itself to another cgroup) counted by the proportional
+ * path (st_tree_share_apply over them alone); once g is gone (removed at
+ * the end), the members' status sum. */
+int st_tree_use_cgroup(st_tree *t, const st_job_group *g);
+/* The footprint's definition in force: ST_GROUP_METRIC, the share's
+ * (st_tree_share_metric), or plain (the platform's). */
+const char *st_tree_metric(const st_tree *t, const char *plain);
 
 /* Force a discovery on the next st_tree_sample. */
 void st_tree_rediscover(st_tree *t);
