@@ -182,6 +182,7 @@ int st_lx_group_pids(st_backend *b, const st_job_group *g, int32_t **pids, size_
             return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for %zu pids", *n + 1);
         (*pids)[(*n)++] = (int32_t)v;
     }
-    qsort(*pids, *n, sizeof **pids, cmp_pid);
+    if (*n > 1) /* none: *pids may still be NULL, which qsort may not be given */
+        qsort(*pids, *n, sizeof **pids, cmp_pid);
     return ST_OK;
 }
