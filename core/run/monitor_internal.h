@@ -114,6 +114,11 @@ void st_monitor_limit_close(st_monitor *m);
  * deadlines per sample (m->stride) while one costs over half its period,
  * halve them back when cheap; ST_WARN_PACE says it. */
 void st_monitor_pace(st_monitor *m);
+/* The GPU lane (monitor_gpu.c): opened once at the start (or why there is
+ * none, in warn[ST_WARN_NO_GPU]); the tree's GPU memory into s (the last
+ * reading again when read under 50 ms ago). */
+void st_monitor_open_gpu(st_monitor *m);
+void st_monitor_read_gpu(st_monitor *m, double now, st_sample *s);
 /* The machine slept since the last sample (monitor_pace.c): a "sleep" event
  * at t_ms, the sample's. */
 void st_monitor_note_sleep(st_monitor *m, uint32_t t_ms);
