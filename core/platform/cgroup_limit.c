@@ -261,9 +261,7 @@ static void oom_open(st_cg_watch *w, int i, const char *dir, const char *name)
     }
 }
 
-/* The memory controller's path in a /proc/PID/cgroup text: v1's
- * ("N:...memory...:PATH") when want_v1, else v2's ("0::PATH"). */
-static int cg_path(const char *buf, size_t len, int want_v1, char *out, size_t size)
+int st_cg_path_of(const char *buf, size_t len, int want_v1, char *out, size_t size)
 {
     for (size_t i = 0; i < len;) {
         const char *l = buf + i;
@@ -301,8 +299,8 @@ int st_cg_walk(st_cg_watch *w, const char *text, size_t len)
     w->walked = w->has_limit = w->stale = 0;
     w->levels = 0;
     char rel[ST_CG_PATH];
-    int v1 = m->v1[0] && cg_path(text, len, 1, rel, sizeof rel);
-    if (!v1 && !(m->v2[0] && cg_path(text, len, 0, rel, sizeof rel)))
+    int v1 = m->v1[0] && st_cg_path_of(text, len, 1, rel, sizeof rel);
+    if (!v1 && !(m->v2[0] && st_cg_path_of(text, len, 0, rel, sizeof rel)))
         return 0;
     const char *mnt = v1 ? m->v1 : m->v2, *root = v1 ? m->v1_root : m->v2_root;
     size_t rl = strcmp(root, "/") == 0 ? 0 : strlen(root);

@@ -11,6 +11,7 @@
  * memory.max_usage_in_bytes (v1) is the highest total of the whole tree,
  * exited processes included. */
 #include "linux_cgroup.h"
+#include "stagetop/cgroup_limit.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -134,60 +135,19 @@ static int cg1_mount(char *root, size_t rlen, char *mnt, size_t mlen)
     return found;
 }
 
-/* The memory line ("N:...memory...:PATH") of /proc/PID/cgroup, v1. */
-static int cg1_of(pid_t pid, char *rel, size_t len)
+/* The memory controller's path (v1's memory line, or v2's "0::PATH") in
+ * /proc/PID/cgroup ("self" for pid 0): 0, or -1 when there is none. */
+static int cg_of(pid_t pid, int v1, char *rel, size_t len)
 {
     char path[64], buf[4096];
+    int n;
     if (pid > 0)
         snprintf(path, sizeof path, "/proc/%d/cgroup", (int)pid);
     else
         snprintf(path, sizeof path, "/proc/self/cgroup");
-    if (read_small(path, buf, sizeof buf) < 0)
+    if ((n = read_small(path, buf, sizeof buf)) < 0)
         return -1;
-    for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        char ctl[256];
-        const char *c1 = strchr(l, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        const char *nl = strchr(l, '\n');
-        if (!c2 || (nl && c2 > nl) || (size_t)(c2 - c1 - 1) >= sizeof ctl)
-            continue;
-        memcpy(ctl, c1 + 1, (size_t)(c2 - c1 - 1));
-        ctl[c2 - c1 - 1] = '\0';
-        for (char *c = ctl; *c; c++)
-            if (*c == ',')
-                *c = ' ';
-        if (!has_word(ctl, "memory"))
-            continue;
-        size_t n = strcspn(c2 + 1, "\n");
-        if (n == 0 || n >= len)
-            return -1;
-        memcpy(rel, c2 + 1, n);
-        rel[n] = '\0';
-        return 0;
-    }
-    return -1;
-}
-
-/* The v2 line ("0::PATH") of /proc/PID/cgroup ("self" for pid 0). */
-static int cg2_of(pid_t pid, char *rel, size_t len)
-{
-    char path[64], buf[4096];
-    if (pid > 0)
-        snprintf(path, sizeof path, "/proc/%d/cgroup", (int)pid);
-    else
-        snprintf(path, sizeof path, "/proc/self/cgroup");
-    if (read_small(path, buf, sizeof buf) < 0)
-        return -1;
-    for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        if (strncmp(l, "0::", 3) != 0)
-            continue;
-        size_t n = strcspn(l + 3, "\n");
-        if (n == 0 || n >= len)
-            return -1;
-        memcpy(rel, l + 3, n);
-        rel[n] = '\0';
-        return 0;
-    }
-    return -1;
+    return st_cg_path_of(buf, (size_t)n, v1, rel, len) ? 0 : -1;
 }
 
 /* Remove the empty stagetop-PID-N cgroups under dir whose stagetop is gone
@@ -358,7 +318,7 @@ void st_lx_group_prepare(st_job_group *g)
             v2why = "no memory controller on cgroup v2";
     }
     if (!v2why) {
-        if (cg2_of(0, rel, sizeof rel) != 0) {
+        if (cg_of(0, 0, rel, sizeof rel) != 0) {
             why(g, "stagetop's own cgroup v2 is unknown (/proc/self/cgroup)");
             say_where(g, NULL);
             return;
@@ -371,7 +331,7 @@ void st_lx_group_prepare(st_job_group *g)
         say_where(g, NULL);
         return;
     }
-    if (cg1_of(0, rel, sizeof rel) != 0) {
+    if (cg_of(0, 1, rel, sizeof rel) != 0) {
         why(g, "stagetop's own cgroup v1 memory cgroup is unknown (/proc/self/cgroup)");
         say_where(g, NULL);
         return;
@@ -439,7 +399,7 @@ void st_lx_group_spawned(st_job_group *g, int32_t pid)
         return;
     close(g->fd); /* the child wrote through its copy before exec */
     g->fd = -1;
-    if ((g->v1 ? cg1_of((pid_t)pid, rel, sizeof rel) : cg2_of((pid_t)pid, rel, sizeof rel)) != 0 ||
+    if (cg_of((pid_t)pid, g->v1, rel, sizeof rel) != 0 ||
         strcmp(rel, g->rel) != 0) {
         st_lx_group_discard(g);
         why(g, "the job could not join the cgroup %s", g->dir);

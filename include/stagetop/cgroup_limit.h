@@ -107,6 +107,11 @@ void st_cg_watch_free(st_cg_watch *w); /* closes its files */
  * says whether a level has a limit), 0: not. */
 int st_cg_walk(st_cg_watch *w, const char *text, size_t len);
 
+/* The memory controller's path in a /proc/PID/cgroup text of len bytes:
+ * v1's ("N:...memory...:PATH") when want_v1, else v2's ("0::PATH"), into
+ * out (NUL-terminated): 1, or 0 when there is none or it does not fit. */
+int st_cg_path_of(const char *buf, size_t len, int want_v1, char *out, size_t size);
+
 /* One read of the binding level's usage: 1 and w->usage (the room is
  * st_cg_room), 0 when there is no limit or the read failed (w->stale). */
 int st_cg_read_usage(st_cg_watch *w);
