@@ -11,10 +11,11 @@ set -u
 T=$(mktemp -d)
 trap 'cleanup_jobs; rm -rf "$T"' EXIT
 
-# The job: waits for $T/NAME.go (stagetop is sampling), writes its stages
+# The job: says it runs ($T/NAME.up), waits for $T/NAME.go (stagetop is sampling), writes its stages
 # with 0.3 s of work between them, then waits for $T/NAME.end and exits.
 cat >"$T/job.sh" <<'JOB'
 dir=$1 name=$2 style=$3 file=$4
+: >"$dir/$name.up"    # this shell runs: its environment is the job's now
 while [ ! -e "$dir/$name.go" ]; do sleep 0.02; done
 for s in load train; do
     case $style in
@@ -41,6 +42,8 @@ watch() {
         sh "$T/job.sh" "$T" "$_n" "$_style" "$_f" </dev/null >/dev/null 2>&1 &
     _job=$!
     remember_job $_job
+    # -p reads the environment once: start it after env(1) has exec'd the job
+    until_ok 20 test -e "$T/$_n.up" || return 1
     "$STAGETOP" --headless --no-gpu --interval 0.1 -p $_job --record "$T/$_n.jsonl" \
         </dev/null >/dev/null 2>"$T/$_n.err" &
     _st=$!
