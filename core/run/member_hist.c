@@ -1,6 +1,6 @@
 /* member_hist.c: each member's own footprint over its last samples
- * (member_hist.h). */
-#include "member_hist.h"
+ * (member_hist_internal.h). */
+#include "member_hist_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include "stagetop/ring.h"
 #include "stagetop/runseries.h"
 #include "stagetop/tree.h"
-#include "member_hist.h"
+#include "member_hist_internal.h"
 
 struct st_monitor {
     st_monitor_opts opts;

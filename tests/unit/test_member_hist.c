@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "../../core/run/member_hist.h" /* the tests look inside */
+#include "../../core/run/member_hist_internal.h" /* the tests look inside */
 
 static st_proc_mem mem(int32_t pid, uint64_t start, uint64_t footprint)
 {

@@ -1,4 +1,4 @@
-/* member_hist.h: each live member's own footprint over its last samples,
+/* member_hist_internal.h: each live member's own footprint over its last samples,
  * kept by the monitor (core/run/monitor.c) for the screen's details box
  * (tui/proc_details.c, through st_run_view_history_of).
  *
@@ -7,8 +7,8 @@
  * member of the tree as it was last sampled.  A member that left is
  * forgotten at the next sample, so the memory is (members now) x
  * st_member_hist_entry_bytes() (about 2 KiB each; docs/performance.md). */
-#ifndef STAGETOP_MEMBER_HIST_H
-#define STAGETOP_MEMBER_HIST_H
+#ifndef STAGETOP_MEMBER_HIST_INTERNAL_H
+#define STAGETOP_MEMBER_HIST_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
