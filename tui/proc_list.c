@@ -118,6 +118,20 @@ int tui_list_ascending(const tui_ptab *t)
 
 /* ---- drawing ---- */
 
+void tui_list_tag(const tui_view *v, const tui_pt_row *row, char *out, size_t len)
+{
+    const st_proc_mem *p = v->pm[row->m].p;
+    char name[80] = "", num[16] = "";
+    if (row->named) { /* its own name (comm): control characters made visible */
+        char safe[64];
+        tui_sanitize(p->comm, strnlen(p->comm, sizeof p->comm), v->ascii, -1, safe, sizeof safe);
+        snprintf(name, sizeof name, "[%s] ", safe);
+    }
+    if (row->dup)
+        snprintf(num, sizeof num, "#%u ", (unsigned)row->dup);
+    snprintf(out, len, "%s%s", name, num);
+}
+
 static void fmt_cell(const st_proc_mem *p, unsigned bit, uint64_t val, char *buf, size_t len)
 {
     if (p->valid & bit)
@@ -276,10 +290,12 @@ static void draw_row(tui_view *v, const st_run_view *rv, size_t r, int y, int wi
     tui_put(y, b->x, b->w, line, a);
     if (len >= b->w)
         return;
-    char branch[64] = "", cmd[400];
+    char branch[64] = "", cmd[400], tag[80];
     if (v->pt.tree)
         tui_pt_branch(row, v->ascii, branch, sizeof branch);
-    snprintf(cmd, sizeof cmd, "%s%s%s", branch, row->orphan ? "(orphan) " : "", v->pm[row->m].cmd);
+    tui_list_tag(v, row, tag, sizeof tag);
+    snprintf(cmd, sizeof cmd, "%s%s%s%s", branch, row->orphan ? "(orphan) " : "", tag,
+             tui_pt_short_cmd(v->pm[row->m].cmd));
     tui_put(y, b->x + len, b->w - len, cmd, sel ? A_REVERSE : A_NORMAL);
 }
 

@@ -115,6 +115,7 @@ int tui_pt_matches(const tui_pt_member *x, const char *text)
 struct pt_key {
     double k;          /* the shown value, signed so that ascending is the order */
     const char *s;     /* command column: the short command */
+    const char *name;  /* siblings' numbering: the name when it is shown ("" not) */
     int dir;           /* command column: 1 ascending, -1 descending */
     int32_t pid, ppid;
     uint64_t start;
@@ -148,6 +149,8 @@ static int by_sibling(const void *a, const void *b)
     if (x->ppid != y->ppid)
         return x->ppid < y->ppid ? -1 : 1;
     int c = strcmp(x->s, y->s);
+    if (!c)
+        c = strncmp(x->name, y->name, 16);
     if (c)
         return c;
     if (x->start != y->start)
@@ -224,19 +227,22 @@ int tui_ptab_order(tui_ptab *t, const tui_pt_member *m, size_t n, int32_t root_p
         k->start = m[i].p->id.start;
         k->m = (uint32_t)i;
         named[i] = (uint8_t)tui_pt_named(m[i].p, m[i].cmd);
+        k->name = named[i] ? m[i].p->comm : "";
         dup[i] = 0;
         seen[i] = 0;
         if (k->pid == root_pid)
             root = (long)i;
     }
-    /* siblings showing the same command: numbered in start order */
+    /* siblings showing the same command (and name, where shown): numbered
+     * in start order */
     memcpy(bypid, keys, n * sizeof *keys);
     for (size_t i = 0; i < n; i++)
         bypid[i].s = tui_pt_short_cmd(m[i].cmd);
     qsort(bypid, n, sizeof *bypid, by_sibling);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && bypid[j].ppid == bypid[i].ppid && strcmp(bypid[j].s, bypid[i].s) == 0)
+        while (j < n && bypid[j].ppid == bypid[i].ppid && strcmp(bypid[j].s, bypid[i].s) == 0 &&
+               strncmp(bypid[j].name, bypid[i].name, 16) == 0)
             j++;
         if (j - i > 1)
             for (size_t k = i; k < j; k++)

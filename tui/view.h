@@ -121,6 +121,10 @@ int tui_list_order(tui_view *v, const st_run_view *rv, double now);
  * how many.  1 when the table's sort puts the smallest first. */
 int tui_list_cols(const tui_view *v, const st_run_view *rv, int cols[TUI_COL_COUNT]);
 int tui_list_ascending(const tui_ptab *t);
+/* What tells row's process apart, before its command: "[NAME] " where its
+ * own name (comm) is not its command's, "#N " the N-th started of siblings
+ * showing the same command and name; "" neither. */
+void tui_list_tag(const tui_view *v, const tui_pt_row *row, char *out, size_t len);
 /* The keys (tui/list_keys.c).  A key of the list (the selection's moves, < > I M P sort, t tree, \
  * filter, / search, F3 next match, Esc clears the filter): 1 when taken. */
 int tui_list_key(tui_view *v, const st_run_view *rv, int ch, double now);

@@ -180,6 +180,7 @@ fail_all:
     st_monitor_limit_close(m);
 fail_tree:
     st_tree_free(&m->tree);
+    st_member_hist_free(&m->hist);
 fail_backend:
     plat->close(m->b);
     m->b = NULL;
@@ -337,6 +338,8 @@ int st_monitor_step(st_monitor *m, double now, st_error *err)
     rc = st_tree_sample(&m->tree, now, &s, err);
     if (rc != ST_OK)
         return rc;
+    /* out of memory: those members' history starts again at a later sample */
+    (void)st_member_hist_add(&m->hist, m->tree.members, m->tree.n_members);
     if (m->plat->read_system(m->b, &m->sys, NULL) == ST_OK) {
         st_lanes_from_sys(&s, &m->sys); /* the lane table's system lanes */
         if (!m->summary.has_swap && (m->sys.valid & ST_SYS_SWAP)) {
@@ -532,6 +535,7 @@ int st_monitor_close(st_monitor *m, int keep_paused, st_error *err)
     st_trace_meta_free(&m->meta);
     st_monitor_limit_close(m);
     st_tree_free(&m->tree);
+    st_member_hist_free(&m->hist);
     if (m->b)
         m->plat->close(m->b);
     m->b = NULL;

@@ -11,12 +11,14 @@
 #include "stagetop/ring.h"
 #include "stagetop/runseries.h"
 #include "stagetop/tree.h"
+#include "member_hist_internal.h"
 
 struct st_monitor {
     st_monitor_opts opts;
     const st_platform *plat;
     st_backend *b;
     st_tree tree;
+    st_member_hist hist;     /* each member's own footprint, its last samples (bounded) */
     st_ring ring;
     st_event_list events;
     st_summary summary;

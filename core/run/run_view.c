@@ -129,6 +129,7 @@ void st_monitor_view(const st_monitor *m, double now, st_run_view *out)
     v->gpu_bytes = m->gpu_bytes;
     v->gpu_n = m->gpu_n;
     v->share = &m->tree.share;
+    v->hist = &m->hist;
 
     v->events = m->events.v;
     v->n_events = m->events.len;
@@ -264,3 +265,10 @@ int st_run_view_share_of(const st_run_view *v, st_proc_id id, uint64_t *alone, u
 {
     return v->share && st_tree_share_of(v->share, id, alone, shared);
 }
+
+size_t st_run_view_history_of(const st_run_view *v, st_proc_id id, uint32_t *kib, size_t cap)
+{
+    return v->hist ? st_member_hist_get(v->hist, id, kib, cap) : 0;
+}
+_Static_assert(ST_RUN_HIST_MAX == ST_MEMBER_HIST_N && ST_RUN_HIST_NONE == ST_MEMBER_HIST_NONE,
+               "run_view.h's history bounds are member_hist.h's");

@@ -24,6 +24,7 @@
 #include "stagetop/trace.h"
 
 struct st_monitor;
+struct st_member_hist;
 
 /* Where a warning comes from (one entry per source at most). */
 enum st_warn_source {
@@ -87,6 +88,8 @@ typedef struct st_run_view {
     const uint64_t *gpu_bytes;    /* ... and its bytes on all GPUs */
     size_t gpu_n;
     const struct st_tree_share *share; /* live: each member's last proportional read (NULL: none) */
+    const struct st_member_hist *hist; /* live: each member's own footprint, its last
+                                     samples (NULL: none; st_run_view_history_of) */
 
     /* ---- events ---- */
     const st_event *events;       /* in time order */
@@ -174,6 +177,14 @@ double st_run_budget_eta(uint64_t base, uint64_t budget, uint64_t swap_now, doub
  * (smaps_rollup's Private_* and Shared_*; tree.h st_tree_share_of): 1, or
  * 0 when it was not read (yet), or in a replay. */
 int st_run_view_share_of(const st_run_view *v, st_proc_id id, uint64_t *alone, uint64_t *shared);
+
+/* One member's own footprint over its last samples (KiB, at most cap, the
+ * newest last; ST_RUN_HIST_NONE: not read at that sample), one value a
+ * sample, at most ST_RUN_HIST_MAX kept: how many (0: none, a replay).  The
+ * memory is bounded: docs/performance.md. */
+#define ST_RUN_HIST_MAX 512
+#define ST_RUN_HIST_NONE UINT32_MAX
+size_t st_run_view_history_of(const st_run_view *v, st_proc_id id, uint32_t *kib, size_t cap);
 
 /* GPU bytes of one member as of the last GPU reading: 1 and *bytes, or 0. */
 int st_run_view_gpu_of(const st_run_view *v, int32_t pid, uint64_t *bytes);

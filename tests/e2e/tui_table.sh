@@ -35,6 +35,7 @@ for s in $subs; do KNOWN="$KNOWN; kids[$s] = $(pylist $(proc_children "$s"))"; d
 # The list as the screen shows it (capture-pane -e: the selected row is in
 # reverse video): header (the column titles and the list's title), rows
 # (pids, top to bottom), cmds (their command text, tree glyphs included),
+# tags (what tells each apart: "[NAME]" its own name, "#N" its start order),
 # fps (their footprints in bytes), sel (the selected row's pid), status (the
 # last line).  Exits 0 when the python condition holds.
 cat >"$T/table.py" <<'EOF'
@@ -64,7 +65,7 @@ text = ["".join(c for c, _ in l) for l in lines]
 while text and not text[-1].strip():
     text.pop()
 unit = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
-header, rows, cmds, fps, sel = "", [], [], [], None
+header, rows, cmds, fps, tags, sel = "", [], [], [], [], None
 for n, t in enumerate(text):
     if re.match(r"^ *PID", t):
         header = t
@@ -73,7 +74,10 @@ for n, t in enumerate(text):
     if header and m:
         rows.append(int(m.group(1)))
         fps.append(float(m.group(2)) * unit[m.group(3)])
-        cmds.append(m.group(4))
+        # what tells siblings apart ("[NAME] ", "#N ") is in tags, not cmds
+        g = re.match(r"^([^\[#(A-Za-z0-9/]*(?:\(orphan\) )?)((?:\[[^\]]*\] )?(?:#\d+ )?)(.*)$", m.group(4))
+        cmds.append(g.group(1) + g.group(3))
+        tags.append(g.group(2).strip())
         if lines[n][t.index(m.group(1))][1]:
             sel = int(m.group(1))
 status = text[-1] if text else ""
@@ -81,7 +85,7 @@ exec(sys.argv[2])
 ok = eval(sys.argv[1])
 if not ok:
     print("header:", header); print("rows:", rows); print("sel:", sel); print("status:", status)
-    print("cmds:", cmds)
+    print("cmds:", cmds); print("tags:", tags)
 sys.exit(0 if ok else 1)
 EOF
 table() { tm capture-pane -p -e -t "$1" | python3 "$T/table.py" "$2" "$KNOWN"; }
@@ -155,6 +159,8 @@ key t t
 check "t: the tree: the first shell under the root, its sleeps under it (pid order)" \
     wait_table t "'PID▲' in header and rows[:2] == [root, subs[0]] and cmds[1].startswith('├─ sh') and \
 rows[2:] == kids[subs[0]][:len(rows) - 2] and all(c.startswith('│  ├─ sleep') for c in cmds[2:])"
+check "t: siblings of one command numbered in start order (#1 #2 ... each shell's sleeps, the shells)" \
+    wait_table t "tags[1] == '#1' and tags[2:] == ['#%d' % (i + 1) for i in range(len(rows) - 2)] and tags[0] == ''"
 key t End
 check "t, End: the last shell's last sleep ends the tree (└─)" \
     wait_table t "rows[-1] == kids[subs[-1]][-1] and cmds[-1].startswith('   └─ sleep') and \
