@@ -47,6 +47,8 @@ int cli_plot_cmd(int argc, char **argv)
                                    "       stagetop plot A B -o OUT.svg";
     const char *in[2] = {NULL, NULL}, *out = NULL;
     int n = 0;
+    if (argc == 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0))
+        return printf("%s\n", use) < 0 ? CLI_EXIT_WATCH : CLI_EXIT_OK;
     for (int i = 2; i < argc; i++) {
         if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
             out = argv[++i];

@@ -13,10 +13,13 @@
 
 int cli_summary_cmd(int argc, char **argv)
 {
+    static const char *const use = "usage: stagetop summary [--text] FILE|-";
+    if (argc == 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0))
+        return printf("%s\n", use) < 0 ? CLI_EXIT_WATCH : CLI_EXIT_OK;
     if (argc == 4 && (strcmp(argv[2], "--text") == 0 || strcmp(argv[3], "--text") == 0))
         return cli_summary_text(strcmp(argv[2], "--text") == 0 ? argv[3] : argv[2]);
     if (argc != 3 || strcmp(argv[2], "--text") == 0)
-        return cli_bad_usage("usage: stagetop summary [--text] FILE|-");
+        return cli_bad_usage("%s", use);
     return cli_summary(argv[2]);
 }
 

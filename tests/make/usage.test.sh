@@ -46,6 +46,11 @@ for c in $(cat "$T/cmds"); do
         sh -c "[ ! -s '$T/missing' ] || { cat '$T/missing'; exit 1; }"
 done
 sort -u -o "$T/sub-all" "$T/sub-all"
+# each subcommand's --help: its usage on stdout, exit 0 (as diff and report do)
+for c in $(cat "$T/cmds"); do
+    check "stagetop $c --help prints its usage and ends 0" \
+        sh -c "'$ST' $c --help </dev/null >'$T/h-$c' 2>'$T/e-$c' && grep -q '^usage: stagetop $c' '$T/h-$c' && [ ! -s '$T/e-$c' ]"
+done
 
 # the README: every option of --help; none that is not one.  Its options:
 # a code span that starts with one (`--lanes LIST`, `-p`/`--pid PID`), and
