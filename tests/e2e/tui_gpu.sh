@@ -29,7 +29,8 @@ check "the GPU lane shows the tree's sum: 1 GiB + 256 MiB + 512 MiB = 1.75 GiB" 
     until_ok 15 sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -A1 '^GPU memory (tree)' | grep -q 'now  *1.75 GiB'"
 check "the list has a GPU column" sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -q 'SWAP  *GPU S  *CPU%  *PGIN/s  COMMAND'"
 check "the root's row: 1.00 GiB on the GPU" sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -E '^ *$root ' | grep -Eq ' 1.00 GiB [A-Z-]  *[0-9.-]+  *[0-9.-]+  sh'"
-check "a child on two GPUs: 768 MiB" sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -E '^ *$c1 ' | grep -Eq ' 768 MiB [A-Z-]  *[0-9.-]+  *[0-9.-]+  sleep'"
-check "a child that NVML does not list: 0 B" sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -E '^ *$c2 ' | grep -Eq ' 0 B [A-Z-]  *[0-9.-]+  *[0-9.-]+  sleep'"
+# The two children run one command: numbered #1 and #2 in start order (c1 first).
+check "a child on two GPUs: 768 MiB" sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -E '^ *$c1 ' | grep -Eq ' 768 MiB [A-Z-]  *[0-9.-]+  *[0-9.-]+  #1 sleep'"
+check "a child that NVML does not list: 0 B" sh -c "tmux -L $TM_SOCK capture-pane -p -t gpu | grep -E '^ *$c2 ' | grep -Eq ' 0 B [A-Z-]  *[0-9.-]+  *[0-9.-]+  #2 sleep'"
 tm send-keys -t gpu q
 check "q: stagetop exits 0" wait_screen gpu 10 'stagetop-exit=0'

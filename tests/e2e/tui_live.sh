@@ -33,9 +33,10 @@ import re, sys
 unit = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
 size = r"([0-9.]+) (B|KiB|MiB|GiB)"
 ms = list(re.finditer(r"^ *(\d+) +" + size + " +" + size + " +" + size +
-                     r" +([RSDTZtIXWP]) +([0-9.]+) +([0-9.]+k?)  \S*demo ", sys.stdin.read(), re.M))
+                     r" +([RSDTZtIXWP]) +([0-9.]+) +([0-9.]+k?)  (#\d+ )?\S*demo ", sys.stdin.read(), re.M))
 rows = [(int(m.group(1)), float(m.group(2)) * unit[m.group(3)]) for m in ms]
 acts = [(int(m.group(1)), m.group(8), float(m.group(9))) for m in ms]  # pid, state, CPU %
+tags = {int(m.group(1)): (m.group(11) or "").strip() for m in ms}  # pid: "#N" or ""
 print(rows, acts)
 sys.exit(0 if eval(sys.argv[1]) else 1)' "$1"
 }
@@ -57,6 +58,8 @@ check "process list: each member's state and CPU %" \
     list_check "len(acts) == 3 and all(st in 'RSD' and 0 <= c < 250 for p, st, c in acts)"
 check "process list: largest footprint first" \
     list_check "len(rows) == 3 and [f for p, f in rows] == sorted([f for p, f in rows], reverse=True)"
+check "process list: the two workers (one command) numbered #1 #2 in start order, the root not" \
+    list_check "tags == {$demo: '', min($w1, $w2): '#1', max($w1, $w2): '#2'}"
 check "stagetop's own cost is shown (CPU % and time per sample)" \
     wait_screen live 10 "cpu [0-9.]*%  *[0-9.]*[µu]s/sample"
 
