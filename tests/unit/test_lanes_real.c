@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stagetop/lanes.h"
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
 
@@ -269,12 +270,32 @@ static void pageins_match_majflt(void **state)
     unlink(path);
 }
 
+/* The Mac's system lanes are not faked here: Linux's reading of this
+ * machine holds no gpu_system (the lane is absent), whatever the GPU. */
+static void no_gpu_system_on_linux(void **state)
+{
+    st_backend *b = NULL;
+    st_sys_mem m;
+    (void)state;
+    assert_int_equal(P->open(&b, NULL), ST_OK);
+    assert_int_equal(P->read_system(b, &m, NULL), ST_OK);
+    assert_true(m.valid & ST_SYS_MEMTOTAL); /* a real reading */
+    assert_false(m.valid & ST_SYS_GPU_SYSTEM);
+    assert_true(m.gpu_system == 0);
+    st_sample s;
+    memset(&s, 0, sizeof s);
+    st_lanes_from_sys(&s, &m);
+    assert_false(s.valid & ST_F_GPU_SYSTEM);
+    P->close(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cpu_busy_then_asleep),
         cmocka_unit_test(reaped_children_counted_once),
         cmocka_unit_test(pageins_match_majflt),
+        cmocka_unit_test(no_gpu_system_on_linux),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
