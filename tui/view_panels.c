@@ -17,6 +17,7 @@
 
 #include "stagetop/grow.h"
 #include "stagetop/clock.h"
+#include "stagetop/stage_table.h"
 #include "stagetop/units.h"
 
 /* ---- header ---- */
@@ -78,6 +79,18 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
         char safe[200];
         tui_sanitize(cur, strnlen(cur, 64), v->ascii, 40, safe, sizeof safe);
         snprintf(stage, sizeof stage, "  stage %s", safe);
+        size_t nth, done;
+        int64_t done_ms;
+        const st_summary *sm = rv->summary;
+        /* a name that repeats (denoising steps): which repetition this is
+         * and the mean time of those that ended (stage_table.h) */
+        if (sm && sm->n_stages && strncmp(sm->stages[sm->n_stages - 1].stage, cur, 64) == 0 &&
+            st_stage_repeats(sm, &nth, &done, &done_ms) && nth > 1 && done > 0) {
+            char mean[32];
+            size_t len = strlen(stage);
+            snprintf(stage + len, sizeof stage - len, " %s%zu %s/rep", v->ascii ? "x" : "\xC3\x97", nth,
+                     st_stage_mean_text(done_ms / 1000.0 / (double)done, mean, sizeof mean));
+        }
     }
     char drop[48] = "";
     uint64_t missed = rv->dropped;
