@@ -174,12 +174,9 @@ static void fit(replay *r)
 {
     int w = r->v.L.plot[0].w > 1 ? r->v.L.plot[0].w : 1;
     r->need_fit = r->v.L.too_small; /* again once there is room */
-    r->v.frozen = 0;
-    r->v.per_col = 1;
     st_run_view rv;
     rp_view(r, &rv);
-    uint64_t last = (uint64_t)tui_newest_col(&r->v, &rv);
-    r->v.per_col = (unsigned)(last / (uint64_t)w + 1 < 10000 ? last / (uint64_t)w + 1 : 10000);
+    tui_view_fit(&r->v, &rv); /* the live screen's f too */
     if (r->ended) { /* a finished trace: from its start, the blank after its end */
         r->v.frozen = 1;
         r->v.frozen_end = w - 1;

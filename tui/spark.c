@@ -233,7 +233,21 @@ int tui_axis_label(double t, char *buf, size_t len)
                   : snprintf(buf, len, "-%ldh", m / 60);
 }
 
-size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
+int tui_axis_clock(double local_s, double step, char *buf, size_t len)
+{
+    double day = fmod(local_s, 86400.0);
+    day = day < 0 ? day + 86400.0 : day;
+    long tenths = lround(day * 10) % 864000, s = tenths / 10;
+    if (step < 1 - 1e-9)
+        return snprintf(buf, len, "%02ld:%02ld:%02ld.%ld", s / 3600, s / 60 % 60, s % 60, tenths % 10);
+    s = lround(day) % 86400;
+    if (step < 60 - 1e-9)
+        return snprintf(buf, len, "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    return snprintf(buf, len, "%02ld:%02ld", s / 3600, s / 60 % 60);
+}
+
+size_t tui_axis_time(int ncols, double col_s, int clock, double right_s, int ascii, char *out,
+                     size_t outlen)
 {
     enum { RULE = 1, TICK = 2 };
     char t[MAX_ROW];
@@ -243,14 +257,26 @@ size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
         return 0;
     memset(t, RULE, (size_t)ncols);
     double step = tui_axis_step(col_s);
+    /* seconds before the right edge of the first tick: a step, or (clock)
+     * back to the last whole multiple of the step, the step wide enough
+     * for its label ("14:05:30.5": 10 columns) and a space */
+    double d0 = step;
+    if (clock) {
+        char lab[32];
+        while (step < 86400 && step / col_s < tui_axis_clock(0, step, lab, sizeof lab) + 2)
+            step = tui_axis_step(step / 10 * 1.0001); /* the next larger step */
+        d0 = fmod(right_s, step);
+        d0 = d0 < 0 ? d0 + step : d0;
+    }
     long limit = ncols; /* a label must end before column limit - 1 */
-    for (int j = 1;; j++) {
-        long x = (ncols - 1) - lround(j * step / col_s);
+    for (int j = 0;; j++) {
+        double d = d0 + j * step;
+        long x = (ncols - 1) - lround(d / col_s);
         if (x < 0)
             break;
         t[x] = TICK;
         char lab[32];
-        int len = tui_axis_label(j * step, lab, sizeof lab);
+        int len = clock ? tui_axis_clock(right_s - d, step, lab, sizeof lab) : tui_axis_label(d, lab, sizeof lab);
         long start = x - len;
         if (start >= 0 && x < limit) {
             memcpy(&t[start], lab, (size_t)len);
@@ -263,6 +289,11 @@ size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
             break;
     }
     return o;
+}
+
+size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
+{
+    return tui_axis_time(ncols, col_s, 0, 0, ascii, out, outlen);
 }
 
 char tui_event_letter(int kind)

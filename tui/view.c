@@ -186,6 +186,7 @@ int tui_view_input_key(tui_view *v, int ch)
 
 void tui_view_zoom(tui_view *v, int dir)
 {
+    v->fit = 0;
     static const unsigned steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000};
     size_t n = sizeof steps / sizeof steps[0], i = 0;
     while (i + 1 < n && steps[i] < v->per_col)
@@ -199,8 +200,25 @@ void tui_view_zoom(tui_view *v, int dir)
     v->per_col = steps[i];
 }
 
+void tui_view_fit(tui_view *v, const st_run_view *rv)
+{
+    int w = v->L.plot[0].w > 1 ? v->L.plot[0].w : 1;
+    v->frozen = 0;
+    v->has_frozen_t = 0;
+    v->per_col = 1;
+    uint64_t last = (uint64_t)tui_newest_col(v, rv), first = 0;
+    size_t kept = rv->samples.a_len + rv->samples.b_len;
+    if (!rv->replay && kept && rv->samples_total > kept) { /* the ring forgot the start */
+        const st_sample *old = rv->samples.a_len ? rv->samples.a : rv->samples.b;
+        first = tui_sample_k(old->t_ms, (uint32_t)lround(rv->interval * 1000.0));
+    }
+    uint64_t span = last > first ? last - first : 0;
+    v->per_col = (unsigned)(span / (uint64_t)w + 1 < 10000 ? span / (uint64_t)w + 1 : 10000);
+}
+
 void tui_view_freeze(tui_view *v, const st_run_view *rv)
 {
+    v->fit = 0;
     v->frozen = !v->frozen;
     v->has_frozen_t = 0;
     if (v->frozen) {
@@ -230,6 +248,8 @@ void tui_view_pan(tui_view *v, const st_run_view *rv, int dir)
 void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
 {
     double t0 = st_now();
+    if (v->fit && !rv->replay) /* key f: the run grows, the window follows */
+        tui_view_fit(v, rv);
     row_cache_fit(v);
     clear_for_frame(v);
     v->drawn_help = v->help;

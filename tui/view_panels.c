@@ -317,6 +317,7 @@ void tui_panel_help(const tui_view *v)
         "s      stage table   o  the job's output   l  CPU lanes",
         "space  freeze the graphs (left/right move them)",
         "+ -    zoom the time window in / out",
+        "f      fit the whole run   T  time axis: clock / ago",
         "up down PgUp PgDn Home End   select a process",
         "< >    sort column   I invert   M footprint   P CPU",
         "t      tree view (children under their parents)",

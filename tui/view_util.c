@@ -150,6 +150,16 @@ int64_t tui_newest_col(const tui_view *v, const st_run_view *rv)
     return (int64_t)(tui_sample_k(rv->last->t_ms, iv) / v->per_col);
 }
 
+size_t tui_axis_row(const tui_view *v, const st_run_view *rv, int64_t end, int w, char *buf, size_t len)
+{
+    double col_s = v->per_col * rv->interval;
+    if (!v->clock_axis || !v->has_wall0) /* (replay: no wall time of its t = 0 here) */
+        return tui_axis(w, col_s, v->ascii, buf, len);
+    /* the right edge: the last sample slot of column end */
+    double right = v->wall0 + v->tz_off + ((double)(end + 1) * v->per_col - 1) * rv->interval;
+    return tui_axis_time(w, col_s, 1, right, v->ascii, buf, len);
+}
+
 int64_t tui_frozen_col(const tui_view *v, const st_run_view *rv)
 {
     if (!v->has_frozen_t)
