@@ -246,9 +246,11 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
         st_sb w;
         st_error e;
         st_sb_init(&w);
-        if (s->n_stage_events && st_stage_table(s, &w, &o, &e) == ST_OK && !w.oom)
+        if (!s->n_stage_events) /* a row as the others (the table would say "no stages") */
+            row(f, "stages", "none (no stage events: `stagetop stage NAME` marks one)");
+        else if (st_stage_table(s, &w, &o, &e) == ST_OK && !w.oom)
             fputs(w.buf ? w.buf : "", f);
-        else if (s->n_stage_events)
+        else
             row(f, "stages", "(out of memory)");
         st_sb_free(&w);
         if (rv->stages_folded)

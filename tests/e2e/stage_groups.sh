@@ -7,6 +7,7 @@
 # time, mean time per repetition, highest peak, swap growth added up and
 # lowest level, each checked against the record's samples and stage events
 # re-derived in python (stageload's window rule, docs/trace-format.md).
+# A run without stage events says "stages none" in its closing summary.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 . "$ST_ROOT/tests/faults/lib.sh"
@@ -119,3 +120,9 @@ t = open(sys.argv[1], encoding="utf-8").read().split("\n")
 i = [k for k, l in enumerate(t) if l.startswith("  stage ")][0]
 rows = [l for l in t[i:] if l.startswith("  ") and not l.startswith("  ran in") and not l.startswith("  record")][:6]
 print([len(l) for l in rows]); sys.exit(0 if all(len(l) <= 80 for l in rows) else 1)' "$T/err"
+
+# a run without stage events: one row says so, no table
+"$STAGETOP" --headless --no-gpu -i .1 -- $PY -c 'import os; b = bytearray(os.urandom(1 << 20))' \
+    >"$T/none.out" 2>"$T/none.err"
+check "no stage events: the closing summary says none, with no table" \
+    sh -c "grep -Eq '^  stages +none \(no stage events' '$T/none.err' && ! grep -Eq '^  stage +n +time' '$T/none.err'"
