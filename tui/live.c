@@ -14,7 +14,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "stagetop/clock.h"
@@ -31,23 +30,6 @@ typedef struct live {
 static void view_of(const live *s, double now, st_run_view *rv)
 {
     st_monitor_view(s->m, now, rv);
-}
-
-/* The wall time of t = 0 and local time's offset from UTC (the clock axis,
- * key T), read once the run has started. */
-static void wall_start(tui_view *v, const st_run_view *rv)
-{
-    time_t wall = st_wall_time();
-    struct tm g;
-    v->wall0 = st_wall_now() - rv->uptime_s;
-    v->tz_off = 0;
-    if (gmtime_r(&wall, &g)) {
-        g.tm_isdst = -1;
-        time_t back = mktime(&g); /* UTC read as local time: off by the offset */
-        if (back != (time_t)-1)
-            v->tz_off = difftime(wall, back);
-    }
-    v->has_wall0 = 1;
 }
 
 static void do_pause(live *s, double now)
@@ -303,7 +285,7 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
                 tui_view_message(&s.v, now, 1, "%s", o->outs->error);
             view_of(&s, now, &rv);
             if (!s.v.has_wall0 && rv.samples_total > 0 && rv.job_state != ST_JOB_EXITED)
-                wall_start(&s.v, &rv);
+                tui_view_wall0(&s.v, st_wall_now() - rv.uptime_s); /* the clock axis (T) */
             tui_crash_job(&rv);
             s.dirty = 1;
             if (rv.n_members != drawn_members) { /* the list may need rows */

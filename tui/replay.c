@@ -13,6 +13,7 @@
  * (st_trace_refresh: it grows while records come in time order and is
  * recomputed when they do not), the same as a loaded file's. */
 #include "replay.h"
+#include "spark.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -238,6 +239,16 @@ static void on_key(replay *r, int ch, double now)
     case '+': case '=': zoom(r, 1); break;
     case '-': case '_': zoom(r, -1); break;
     case 'f': case 'F': fit(r); break;
+    case 'T': { /* the clock of the start record's UTC time (whole seconds) plus t */
+        double w0;
+        if (!v->has_wall0 && tui_utc_seconds(r->t.meta.start_utc, &w0))
+            tui_view_wall0(v, w0);
+        if (!v->has_wall0)
+            tui_view_message(v, now, 1, "the trace has no start time: no clock axis");
+        else
+            v->clock_axis = !v->clock_axis;
+        break;
+    }
     case ' ': {
         st_run_view rv;
         rp_view(r, &rv);

@@ -233,6 +233,31 @@ int tui_axis_label(double t, char *buf, size_t len)
                   : snprintf(buf, len, "-%ldh", m / 60);
 }
 
+int tui_utc_seconds(const char *s, double *epoch)
+{
+    int y, mo, d, h, mi, n = 0;
+    double sec;
+    if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6 || mo < 1 ||
+        mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || !(sec >= 0 && sec < 61))
+        return 0;
+    const char *z = s + n;
+    long off = 0;
+    if (z[0] == '+' || z[0] == '-') { /* "+02:00" */
+        int oh, om;
+        if (sscanf(z + 1, "%2d:%2d", &oh, &om) != 2)
+            return 0;
+        off = (z[0] == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
+    } else if (z[0] != 'Z' && z[0] != '\0') {
+        return 0;
+    }
+    /* days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil) */
+    long yy = y - (mo <= 2), era = (yy >= 0 ? yy : yy - 399) / 400;
+    long yoe = yy - era * 400, doy = (153L * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+    *epoch = (double)days * 86400 + h * 3600 + mi * 60 + sec - (double)off;
+    return 1;
+}
+
 int tui_axis_clock(double local_s, double step, char *buf, size_t len)
 {
     double day = fmod(local_s, 86400.0);

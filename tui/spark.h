@@ -102,6 +102,10 @@ size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen);
  * second); clock 0 is tui_axis. */
 size_t tui_axis_time(int ncols, double col_s, int clock, double right_s, int ascii, char *out,
                      size_t outlen);
+/* The epoch seconds of an ISO 8601 UTC time as traces write it
+ * ("2026-12-04T02:41:30Z", stageload's "2026-10-05T03:14:39+00:00", an
+ * offset other than 0 too).  1, or 0 when it is not one. */
+int tui_utc_seconds(const char *s, double *epoch);
 /* A clock label of local_s (seconds from a local midnight) for ticks step
  * apart.  Returns its length. */
 int tui_axis_clock(double local_s, double step, char *buf, size_t len);

@@ -4,7 +4,9 @@
 # grows, until a zoom key; T switches the time axis between seconds ago and
 # the local clock time of its ticks.  A real job holds random bytes at
 # 0.05 s a sample; the fit's samples per column and the clock labels are
-# checked against the record and the test's own clock (python).
+# checked against the record and the test's own clock (python).  In replay
+# of that record, T gives its start_utc plus t instead of the time since
+# the start.
 set -u
 . "$(dirname "$0")/tui_common.inc"
 
@@ -76,3 +78,37 @@ tm send-keys -t live +
 check "+ ends the fit: the last seconds again" wait_screen live 10 '^last [0-9.]*[ms0-9]* '
 : >"$T/end"
 check "the job ends" wait_screen live 20 'EXITED\|exited'
+
+# --- replay: T gives the start record's UTC time plus t -------------------------
+tm send-keys -t live q
+check "q: stagetop ends, its record written" wait_screen live 20 'stagetop-exit='
+F="$T/r.jsonl"
+start_pane rp 120 30 "'$STAGETOP' replay '$F'"
+check "replay: the axis in the trace's time from its start" wait_screen rp 15 '┴0:00─'
+tm send-keys -t rp T
+check "replay T: clock times" wait_screen rp 10 '[0-9][0-9]:[0-9][0-9]:[0-9][0-9]┴'
+screen rp >"$T/rp.txt"
+check "replay T: each tick is the record's start_utc plus its column's t (python)" \
+    python3 - "$T/rp.txt" "$F" <<'PY'
+import json, re, sys, time, calendar
+start = json.loads(open(sys.argv[2]).readline())
+utc = calendar.timegm(time.strptime(start["start_utc"][:19], "%Y-%m-%dT%H:%M:%S"))
+off = time.localtime(utc).tm_gmtoff
+iv = start["interval"]
+rows = open(sys.argv[1]).read().splitlines()
+head = re.compile(r"^0:00\S*( \((\d+)/col\))? +")
+axis = [r for r in rows if head.match(r) and "┴" in r][0]
+m = head.match(axis)
+pc, ax = int(m.group(2) or 1), axis[m.end():]
+col_s = pc * iv
+ticks = [(m.end() - 1, m.group(0)[:8]) for m in re.finditer(r"\d\d:\d\d:\d\d┴", ax)]
+assert len(ticks) >= 2, ax
+for x, lab in ticks:   # the whole record fits: column x holds t from x * col_s
+    h, mi, s = map(int, lab.split(":"))
+    want = (utc + off + (x + 1) * col_s - iv) % 86400
+    d = ((h * 3600 + mi * 60 + s) - want + 43200) % 86400 - 43200
+    print(lab, "at column", x, "of", len(ax), "(%d/col)" % pc, "off by %.2fs" % d)
+    assert -col_s / 2 - 0.1 <= d <= col_s / 2 + 1.1, d   # start_utc: whole seconds, cut
+PY
+tm send-keys -t rp T
+check "replay T again: the trace's time" wait_screen rp 10 '┴0:00─'

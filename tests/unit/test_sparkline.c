@@ -226,6 +226,20 @@ static void test_axis_clock(void **state)
     /* 0.05 s columns: 1 s is 20 columns; 0.5 s (10) would not hold "14:05:30.5" */
     tui_axis_time(40, 0.05, 1, t, 1, out, sizeof out);
     assert_string_equal(out, "-----------14:05:29+-----------14:05:30+");
+    /* the start record's UTC time (replay's T): epoch seconds */
+    double e = 0;
+    assert_int_equal(tui_utc_seconds("2026-12-04T02:41:30Z", &e), 1);
+    assert_true(e == 1796352090.0);
+    assert_int_equal(tui_utc_seconds("2026-12-04T04:41:30+02:00", &e), 1); /* stageload's form */
+    assert_true(e == 1796352090.0);
+    assert_int_equal(tui_utc_seconds("2024-02-29T12:00:00.5+00:00", &e), 1); /* a leap day */
+    assert_true(e == 1709208000.5);
+    assert_int_equal(tui_utc_seconds("1969-12-31T23:59:59Z", &e), 1);
+    assert_true(e == -1.0);
+    assert_int_equal(tui_utc_seconds("", &e), 0);
+    assert_int_equal(tui_utc_seconds("2026-13-04T02:41:30Z", &e), 0);
+    assert_int_equal(tui_utc_seconds("2026-12-04T02:41:30 junk", &e), 0);
+    assert_int_equal(tui_utc_seconds(NULL, &e), 0);
     /* clock 0: the seconds-ago axis */
     tui_axis_time(25, 1.0, 0, 0, 1, out, sizeof out);
     assert_string_equal(out, "-20s+------10s+----------");
