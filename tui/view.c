@@ -16,6 +16,7 @@
 
 #include "stagetop/grow.h"
 #include "stagetop/clock.h"
+#include "stagetop/stage_table.h"
 #include "stagetop/units.h"
 
 void tui_view_init(tui_view *v, const tui_opts *o)
@@ -186,9 +187,9 @@ int tui_view_input_key(tui_view *v, int ch)
 
 void tui_view_zoom(tui_view *v, int dir)
 {
-    v->fit = 0;
     static const unsigned steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000};
     size_t n = sizeof steps / sizeof steps[0], i = 0;
+    v->fit = 0;
     while (i + 1 < n && steps[i] < v->per_col)
         i++;
     if (dir > 0 && i > 0)
@@ -250,6 +251,12 @@ void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
     double t0 = st_now();
     if (v->fit && !rv->replay) /* key f: the run grows, the window follows */
         tui_view_fit(v, rv);
+    const st_summary *sm = rv->summary;
+    if (sm && (sm != v->rep_of || sm->n_stages != v->rep_stages)) { /* a window opened */
+        st_stage_repeats(sm, &v->rep_nth, &v->rep_done, &v->rep_ms);
+        v->rep_of = sm;
+        v->rep_stages = sm->n_stages;
+    }
     row_cache_fit(v);
     clear_for_frame(v);
     v->drawn_help = v->help;

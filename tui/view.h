@@ -48,6 +48,11 @@ typedef struct tui_view {
     double wall0;            /* live: the wall time (epoch seconds) of t = 0, */
     double tz_off;           /* and local time minus UTC, seconds (read once) */
     int has_wall0;
+    /* the header's repetitions of the current stage (stage_table.h's
+     * st_stage_repeats), computed again only when a stage window opens */
+    const st_summary *rep_of;
+    size_t rep_stages, rep_nth, rep_done;
+    int64_t rep_ms;
     int help;                /* the help box is open */
     int stages;              /* the stage table is open (key s) */
     int drawn_stages;        /* it was on the last frame */

@@ -79,17 +79,16 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
         char safe[200];
         tui_sanitize(cur, strnlen(cur, 64), v->ascii, 40, safe, sizeof safe);
         snprintf(stage, sizeof stage, "  stage %s", safe);
-        size_t nth, done;
-        int64_t done_ms;
         const st_summary *sm = rv->summary;
         /* a name that repeats (denoising steps): which repetition this is
-         * and the mean time of those that ended (stage_table.h) */
-        if (sm && sm->n_stages && strncmp(sm->stages[sm->n_stages - 1].stage, cur, 64) == 0 &&
-            st_stage_repeats(sm, &nth, &done, &done_ms) && nth > 1 && done > 0) {
+         * and the mean time of those that ended (stage_table.h; view.c
+         * counts them when a window opens) */
+        if (sm && sm == v->rep_of && sm->n_stages &&
+            strncmp(sm->stages[sm->n_stages - 1].stage, cur, 64) == 0 && v->rep_nth > 1 && v->rep_done > 0) {
             char mean[32];
             size_t len = strlen(stage);
-            snprintf(stage + len, sizeof stage - len, " %s%zu %s/rep", v->ascii ? "x" : "\xC3\x97", nth,
-                     st_stage_mean_text(done_ms / 1000.0 / (double)done, mean, sizeof mean));
+            snprintf(stage + len, sizeof stage - len, " %s%zu %s/rep", v->ascii ? "x" : "\xC3\x97", v->rep_nth,
+                     st_stage_mean_text(v->rep_ms / 1000.0 / (double)v->rep_done, mean, sizeof mean));
         }
     }
     char drop[48] = "";
