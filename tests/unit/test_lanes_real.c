@@ -95,9 +95,9 @@ static void watch_child(st_tree *t, st_backend **b, acc *a, pid_t pid, int fd, l
     sample(t, a);
 }
 
-/* Busy on one core for 3 s, then asleep: the lane reads the child's own
- * CPU while busy (100 on an idle core; less when the machine is shared,
- * and then exactly what the child got) and ~0 asleep. */
+/* Busy on one core for 1.5 s of CPU, then asleep: the lane reads the
+ * child's own CPU while busy (100 on an idle core; less when the machine is
+ * shared, and then exactly what the child got) and ~0 asleep. */
 static void cpu_busy_then_asleep(void **state)
 {
     int fd[2];
@@ -109,9 +109,11 @@ static void cpu_busy_then_asleep(void **state)
     (void)state;
     assert_int_equal(pipe(fd), 0);
     if ((pid = fork()) == 0) {
-        double end = mono() + 3.0, used;
+        /* busy until it has had 1.5 s of CPU (3 s on an idle core would
+         * give a loaded machine's child too little to measure), 60 s at most */
+        double end = mono() + 60.0, used;
         close(fd[0]);
-        while (mono() < end)
+        while (own_cpu_s() < 1.5 && mono() < end)
             ;
         used = own_cpu_s();
         if (write(fd[1], &used, sizeof used) != (ssize_t)sizeof used)
