@@ -29,6 +29,8 @@ typedef struct tui_lane_cache {
 typedef struct tui_cmd_entry {
     st_proc_id id;
     double read_at;     /* monotonic time of the reading */
+    uint32_t ver;       /* its text's version, 0 unread (tui_pt_member.cmd_ver) */
+    char comm[16];      /* the process's name when read: another one (exec) reads it again */
     char text[320];     /* the command line, control characters made visible */
 } tui_cmd_entry;
 
