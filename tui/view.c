@@ -130,7 +130,7 @@ static void row_cache_fit(tui_view *v)
 static void clear_for_frame(tui_view *v)
 {
     int full = v->full || v->help || v->drawn_help || v->stages || v->drawn_stages ||
-               v->log || v->drawn_log ||
+               v->log || v->drawn_log || v->det.open || v->det.drawn ||
                v->L.too_small || !v->row_ok;
     if (full) {
         erase();
@@ -235,6 +235,7 @@ void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
     v->drawn_help = v->help;
     v->drawn_stages = v->stages;
     v->drawn_log = v->log;
+    v->det.drawn = v->det.open;
     if (v->L.too_small) {
         tui_put_too_small(v);
     } else {
@@ -246,6 +247,8 @@ void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
             tui_stage_table_draw(v, rv->summary, v->L.label[0].y);
         if (v->log)
             tui_log_box_draw(v, v->job_log, v->log_scroll, v->L.label[0].y);
+        if (v->det.open)
+            tui_details_draw(v, rv);
         if (rv->guard_tripped && rv->job_state == ST_JOB_PAUSED && !v->help)
             tui_panel_alert(v, rv);
         if (v->help)

@@ -34,6 +34,18 @@ typedef struct tui_cmd_entry {
     char text[320];     /* the command line, control characters made visible */
 } tui_cmd_entry;
 
+/* The details box of one process (tui/details.c; Enter on the list). */
+typedef struct tui_details {
+    int open;
+    int drawn;               /* it was on the last frame */
+    st_proc_id id;           /* whose */
+    st_proc_mem last;        /* its last reading (kept once it exits) */
+    int gone;                /* it is no longer a member */
+    int has_start;
+    double start;            /* when it started, wall clock (st_monitor_start_time) */
+    char cmd[8192];          /* the whole command line, safe text, read when the box opened */
+} tui_details;
+
 typedef struct tui_view {
     int ascii, color;
     tui_layout L;
@@ -80,6 +92,7 @@ typedef struct tui_view {
     int row_cols, row_rows;
     int full;                /* next frame: erase and draw everything */
     int drawn_help;          /* the help box was on the last frame */
+    tui_details det;         /* the details box (Enter) */
 } tui_view;
 
 /* Zero the state for options o (ASCII, colour). */
@@ -132,6 +145,12 @@ void tui_list_tag(const tui_view *v, const tui_pt_row *row, char *out, size_t le
 int tui_list_key(tui_view *v, const st_run_view *rv, int ch, double now);
 /* A key while the filter or search prompt is open: 1 when taken. */
 int tui_list_prompt_key(tui_view *v, const st_run_view *rv, int ch, double now);
+
+/* The details box (tui/details.c): Enter on the list opens it for the
+ * selected process, Esc, Enter or q closes it, other keys do nothing while
+ * it is open (1: the key was taken); drawn over the lanes. */
+int tui_details_key(tui_view *v, const st_run_view *rv, int ch, double now);
+void tui_details_draw(tui_view *v, const st_run_view *rv);
 
 /* Draw a centred box with n lines of text (the first in bold): the help. */
 void tui_view_help(const tui_view *v, const char *const *lines, int n);
