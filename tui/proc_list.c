@@ -1,7 +1,8 @@
 /* proc_list.c: the live screen's process list (curses), drawn from the run
  * view in the order the table decides (proc_table.h: sort, tree, filter,
  * selection, scroll; docs/screen.md, "Process list").  Its keys are
- * list_keys.c's. */
+ * list_keys.c's.  A screen row that shows what it showed on the last frame
+ * is not drawn again (v->list_seen; docs/performance.md). */
 #include "proc_table.h"
 #include "sanitize.h"
 #include "view.h"
@@ -335,23 +336,43 @@ static void draw_row(tui_view *v, const st_run_view *rv, size_t r, int y, int wi
     int len = wide ? snprintf(line, sizeof line, "%7ld %10s %10s %10s%s%s%s  ", (long)p->id.pid, fp, rss,
                               sw, sh, g, act)
                    : snprintf(line, sizeof line, "%7ld %10s%s  ", (long)p->id.pid, fp, act);
-    int sel = r == v->pt.sel_row;
-    attr_t a = (sel ? A_REVERSE : A_NORMAL) | (p->id.pid == rv->root_pid ? A_BOLD : A_NORMAL);
-    if (sel) {
-        attrset(A_REVERSE);
-        mvhline(y, b->x, ' ', b->w);
-        attrset(A_NORMAL);
+    int sel = r == v->pt.sel_row, root = p->id.pid == rv->root_pid;
+    attr_t a = (sel ? A_REVERSE : A_NORMAL) | (root ? A_BOLD : A_NORMAL);
+    char branch[64] = "", cmd[400] = "", tag[80];
+    if (len < b->w) {
+        if (v->pt.tree)
+            tui_pt_branch(row, v->ascii, branch, sizeof branch);
+        tui_list_tag(v, row, tag, sizeof tag);
+        snprintf(cmd, sizeof cmd, "%s%s%s%s", branch, row->orphan ? "(orphan) " : "", tag,
+                 tui_pt_short_cmd(v->pm[row->m].cmd));
     }
-    tui_put(y, b->x, b->w, line, a);
-    if (len >= b->w)
+    /* the row as it was drawn last: not drawn again (nor cleared: view.c) */
+    char seen[TUI_LIST_SEEN];
+    snprintf(seen, sizeof seen, "%d %d %d %d|%s|%s", sel, root, b->x, b->w, line, cmd);
+    char *was = y < v->list_rows ? v->list_seen + (size_t)y * TUI_LIST_SEEN : NULL;
+    if (was && v->list_ok[y] && strcmp(was, seen) == 0)
         return;
-    char branch[64] = "", cmd[400], tag[80];
-    if (v->pt.tree)
-        tui_pt_branch(row, v->ascii, branch, sizeof branch);
-    tui_list_tag(v, row, tag, sizeof tag);
-    snprintf(cmd, sizeof cmd, "%s%s%s%s", branch, row->orphan ? "(orphan) " : "", tag,
-             tui_pt_short_cmd(v->pm[row->m].cmd));
-    tui_put(y, b->x + len, b->w - len, cmd, sel ? A_REVERSE : A_NORMAL);
+    attrset(sel ? A_REVERSE : A_NORMAL);
+    mvhline(y, b->x, ' ', b->w);
+    attrset(A_NORMAL);
+    tui_put(y, b->x, b->w, line, a);
+    if (len < b->w)
+        tui_put(y, b->x + len, b->w - len, cmd, sel ? A_REVERSE : A_NORMAL);
+    if (was) {
+        memcpy(was, seen, sizeof seen);
+        v->list_ok[y] = 1;
+    }
+}
+
+/* A list row with nothing to show: blank once (view.c does not clear a
+ * row the list drew). */
+static void blank_row(tui_view *v, int y)
+{
+    if (y < v->list_rows && v->list_ok[y]) {
+        move(y, v->L.list.x);
+        clrtoeol();
+        v->list_ok[y] = 0;
+    }
 }
 
 void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
@@ -385,8 +406,9 @@ void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
     attrset(A_NORMAL);
     for (int s = 0; s < slots; s++) {
         size_t r = pinned ? (s == 0 ? 0 : t->top + (size_t)s - 1) : t->top + (size_t)s;
-        if (r >= t->n_rows)
-            break;
-        draw_row(v, rv, r, b->y + 1 + s, wide, share, gpu);
+        if (r < t->n_rows)
+            draw_row(v, rv, r, b->y + 1 + s, wide, share, gpu);
+        else
+            blank_row(v, b->y + 1 + s);
     }
 }

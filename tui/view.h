@@ -92,6 +92,13 @@ typedef struct tui_view {
     int row_cols, row_rows;
     int full;                /* next frame: erase and draw everything */
     int drawn_help;          /* the help box was on the last frame */
+    int drawn_alert;         /* the guard's box was on the last frame */
+    /* What each screen row of the process list shows now (its text and
+     * attributes, TUI_LIST_SEEN bytes a row), so a row that did not change
+     * is not drawn again; 0 in list_ok: unknown (cleared and drawn). */
+    char *list_seen;
+    unsigned char *list_ok;
+    int list_rows;
     tui_details det;         /* the details box (Enter) */
 } tui_view;
 
@@ -128,6 +135,8 @@ void tui_view_zoom(tui_view *v, int dir);
 void tui_view_freeze(tui_view *v, const st_run_view *rv);
 /* Move a frozen window by dir quarters of its width (left < 0). */
 void tui_view_pan(tui_view *v, const st_run_view *rv, int dir);
+
+#define TUI_LIST_SEEN 832
 
 /* The process list (tui/proc_list.c; drawn by tui_panel_list).  Order the run view's members into
  * v->pt (command lines read through the monitor); 0, or -1 out of memory. */
