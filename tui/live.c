@@ -168,6 +168,8 @@ static void on_key(live *s, int ch, double now)
         v->help = 0;
         return;
     }
+    if (tui_details_key(v, &rv, ch, now)) /* Enter: the selected process's details */
+        return;
     /* p and k act on the whole job, whatever row is selected; P sorts */
     if (rv.watch_only && rv.watch_only[0] && (ch == 'p' || ch == 'k' || ch == 'K')) {
         tui_view_message(v, now, 1, "not %s: watched read-only: %s", ch == 'k' || ch == 'K' ?

@@ -1,7 +1,8 @@
 /* proc_list.c: the live screen's process list (curses), drawn from the run
  * view in the order the table decides (proc_table.h: sort, tree, filter,
  * selection, scroll; docs/screen.md, "Process list").  Its keys are
- * list_keys.c's. */
+ * list_keys.c's.  A screen row that shows what it showed on the last frame
+ * is not drawn again (v->list_seen; docs/performance.md). */
 #include "proc_table.h"
 #include "sanitize.h"
 #include "view.h"
@@ -15,7 +16,14 @@
 #include "stagetop/grow.h"
 #include "stagetop/units.h"
 
-/* ---- command lines, read once and kept (re-read every 10 s: exec) ---- */
+/* ---- command lines, read once and kept ----
+ *
+ * A member's command line is read when it first shows, then again only
+ * when its name (comm) changes (an exec) or its reading is CMD_MAX_AGE_S
+ * old, and at most CMD_REREADS_PER_FRAME of those a frame, the oldest
+ * first: 500 members cost no more reads a frame than 5 (docs/performance.md). */
+#define CMD_MAX_AGE_S 60.0
+#define CMD_REREADS_PER_FRAME 4
 
 /* v->cmds is kept in (pid, start) order: the entry of id, or where it goes. */
 static size_t cmd_slot(const tui_view *v, st_proc_id id, int *found)
@@ -33,34 +41,81 @@ static size_t cmd_slot(const tui_view *v, st_proc_id id, int *found)
     return lo;
 }
 
-/* Read id's command line when it is new or 10 s old; room for it is made
- * by the caller (cmds_room). */
-static void cmd_refresh(tui_view *v, st_proc_id id, double now)
+static void cmd_read(tui_view *v, tui_cmd_entry *e, const st_proc_mem *p, double now)
 {
-    int found;
-    size_t i = cmd_slot(v, id, &found);
-    if (found && now - v->cmds[i].read_at < 10)
-        return;
-    if (!found) {
-        if (v->n_cmds >= v->cap_cmds)
-            return;
-        memmove(&v->cmds[i + 1], &v->cmds[i], (v->n_cmds - i) * sizeof *v->cmds);
-        v->n_cmds++;
-        v->cmds[i].id = id;
-    }
-    tui_cmd_entry *e = &v->cmds[i];
-    char raw[1024];
-    if (!v->mon || st_monitor_command(v->mon, id, raw, sizeof raw, NULL) != ST_OK)
+    char raw[1024], text[sizeof e->text];
+    if (!v->mon || st_monitor_command(v->mon, e->id, raw, sizeof raw, NULL) != ST_OK)
         snprintf(raw, sizeof raw, "?");
-    tui_sanitize(raw, strlen(raw), v->ascii, -1, e->text, sizeof e->text);
+    tui_sanitize(raw, strlen(raw), v->ascii, -1, text, sizeof text);
+    memset(e->comm, 0, sizeof e->comm);
+    if (p->valid & ST_PM_COMM)
+        memcpy(e->comm, p->comm, sizeof e->comm);
     e->read_at = now;
+    if (e->ver == 0 || strcmp(text, e->text) != 0) { /* the same text: the order stands */
+        memcpy(e->text, text, sizeof e->text);
+        e->ver++;
+    }
 }
 
-static const char *cmd_text(const tui_view *v, st_proc_id id)
+/* Whether p's entry e is due for another reading, and how much (its age;
+ * a changed name counts as older than any age). */
+static double cmd_due(const tui_cmd_entry *e, const st_proc_mem *p, double now)
+{
+    if ((p->valid & ST_PM_COMM) && memcmp(e->comm, p->comm, sizeof e->comm) != 0)
+        return 1e18;
+    double age = now - e->read_at;
+    return age >= CMD_MAX_AGE_S ? age : 0;
+}
+
+/* Read the command lines of the members that are new (all of them) and of
+ * the few most due; room is made by the caller (cmds_room). */
+static void cmds_refresh(tui_view *v, const st_run_view *rv, double now)
+{
+    size_t due[CMD_REREADS_PER_FRAME], of[CMD_REREADS_PER_FRAME]; /* entry, member */
+    double how[CMD_REREADS_PER_FRAME];
+    size_t n_due = 0;
+    for (size_t i = 0; i < rv->n_members; i++) {
+        const st_proc_mem *p = &rv->members[i];
+        int found;
+        size_t s = cmd_slot(v, p->id, &found);
+        if (!found) {
+            if (v->n_cmds >= v->cap_cmds)
+                continue;
+            memmove(&v->cmds[s + 1], &v->cmds[s], (v->n_cmds - s) * sizeof *v->cmds);
+            v->n_cmds++;
+            memset(&v->cmds[s], 0, sizeof v->cmds[s]);
+            v->cmds[s].id = p->id;
+            cmd_read(v, &v->cmds[s], p, now);
+            for (size_t k = 0; k < n_due; k++) /* the entries after it moved up one */
+                due[k] += due[k] >= s;
+            continue;
+        }
+        double d = cmd_due(&v->cmds[s], p, now);
+        if (d <= 0)
+            continue;
+        size_t k = n_due < CMD_REREADS_PER_FRAME ? n_due++ : CMD_REREADS_PER_FRAME;
+        if (k == CMD_REREADS_PER_FRAME) { /* full: replace the least due, if this one is more */
+            size_t least = 0;
+            for (size_t j = 1; j < n_due; j++)
+                if (how[j] < how[least])
+                    least = j;
+            if (how[least] >= d)
+                continue;
+            k = least;
+        }
+        due[k] = s;
+        of[k] = i;
+        how[k] = d;
+    }
+    for (size_t k = 0; k < n_due; k++)
+        cmd_read(v, &v->cmds[due[k]], &rv->members[of[k]], now);
+}
+
+static const tui_cmd_entry *cmd_entry(const tui_view *v, st_proc_id id)
 {
     int found;
     size_t i = cmd_slot(v, id, &found);
-    return found ? v->cmds[i].text : "";
+    return found ? &v->cmds[i] : NULL;
 }
 
 static int cmds_room(tui_view *v, size_t n)
@@ -77,13 +132,14 @@ int tui_list_order(tui_view *v, const st_run_view *rv, double now)
     size_t n = rv->n_members;
     if (st_grow(&v->pm, &v->cap_pm, n + 1, sizeof *v->pm, 64) != 0 || cmds_room(v, n) != 0)
         return -1;
-    for (size_t i = 0; i < n; i++) /* first every entry, then pointers to them */
-        cmd_refresh(v, rv->members[i].id, now);
+    cmds_refresh(v, rv, now); /* first every entry, then pointers to them */
     for (size_t i = 0; i < n; i++) {
         tui_pt_member *x = &v->pm[i];
         uint64_t g = 0;
         x->p = &rv->members[i];
-        x->cmd = cmd_text(v, x->p->id);
+        const tui_cmd_entry *e = cmd_entry(v, x->p->id);
+        x->cmd = e ? e->text : "";
+        x->cmd_ver = e ? e->ver : 0;
         x->has_gpu = st_run_view_gpu_of(rv, x->p->id.pid, &g);
         x->gpu = x->has_gpu ? g : 0;
     }
@@ -280,23 +336,43 @@ static void draw_row(tui_view *v, const st_run_view *rv, size_t r, int y, int wi
     int len = wide ? snprintf(line, sizeof line, "%7ld %10s %10s %10s%s%s%s  ", (long)p->id.pid, fp, rss,
                               sw, sh, g, act)
                    : snprintf(line, sizeof line, "%7ld %10s%s  ", (long)p->id.pid, fp, act);
-    int sel = r == v->pt.sel_row;
-    attr_t a = (sel ? A_REVERSE : A_NORMAL) | (p->id.pid == rv->root_pid ? A_BOLD : A_NORMAL);
-    if (sel) {
-        attrset(A_REVERSE);
-        mvhline(y, b->x, ' ', b->w);
-        attrset(A_NORMAL);
+    int sel = r == v->pt.sel_row, root = p->id.pid == rv->root_pid;
+    attr_t a = (sel ? A_REVERSE : A_NORMAL) | (root ? A_BOLD : A_NORMAL);
+    char branch[64] = "", cmd[400] = "", tag[80];
+    if (len < b->w) {
+        if (v->pt.tree)
+            tui_pt_branch(row, v->ascii, branch, sizeof branch);
+        tui_list_tag(v, row, tag, sizeof tag);
+        snprintf(cmd, sizeof cmd, "%s%s%s%s", branch, row->orphan ? "(orphan) " : "", tag,
+                 tui_pt_short_cmd(v->pm[row->m].cmd));
     }
-    tui_put(y, b->x, b->w, line, a);
-    if (len >= b->w)
+    /* the row as it was drawn last: not drawn again (nor cleared: view.c) */
+    char seen[TUI_LIST_SEEN];
+    snprintf(seen, sizeof seen, "%d %d %d %d|%s|%s", sel, root, b->x, b->w, line, cmd);
+    char *was = y < v->list_rows ? v->list_seen + (size_t)y * TUI_LIST_SEEN : NULL;
+    if (was && v->list_ok[y] && strcmp(was, seen) == 0)
         return;
-    char branch[64] = "", cmd[400], tag[80];
-    if (v->pt.tree)
-        tui_pt_branch(row, v->ascii, branch, sizeof branch);
-    tui_list_tag(v, row, tag, sizeof tag);
-    snprintf(cmd, sizeof cmd, "%s%s%s%s", branch, row->orphan ? "(orphan) " : "", tag,
-             tui_pt_short_cmd(v->pm[row->m].cmd));
-    tui_put(y, b->x + len, b->w - len, cmd, sel ? A_REVERSE : A_NORMAL);
+    attrset(sel ? A_REVERSE : A_NORMAL);
+    mvhline(y, b->x, ' ', b->w);
+    attrset(A_NORMAL);
+    tui_put(y, b->x, b->w, line, a);
+    if (len < b->w)
+        tui_put(y, b->x + len, b->w - len, cmd, sel ? A_REVERSE : A_NORMAL);
+    if (was) {
+        memcpy(was, seen, sizeof seen);
+        v->list_ok[y] = 1;
+    }
+}
+
+/* A list row with nothing to show: blank once (view.c does not clear a
+ * row the list drew). */
+static void blank_row(tui_view *v, int y)
+{
+    if (y < v->list_rows && v->list_ok[y]) {
+        move(y, v->L.list.x);
+        clrtoeol();
+        v->list_ok[y] = 0;
+    }
 }
 
 void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
@@ -330,8 +406,9 @@ void tui_panel_list(tui_view *v, const st_run_view *rv, double now)
     attrset(A_NORMAL);
     for (int s = 0; s < slots; s++) {
         size_t r = pinned ? (s == 0 ? 0 : t->top + (size_t)s - 1) : t->top + (size_t)s;
-        if (r >= t->n_rows)
-            break;
-        draw_row(v, rv, r, b->y + 1 + s, wide, share, gpu);
+        if (r < t->n_rows)
+            draw_row(v, rv, r, b->y + 1 + s, wide, share, gpu);
+        else
+            blank_row(v, b->y + 1 + s);
     }
 }

@@ -45,6 +45,7 @@ void tui_ptab_free(tui_ptab *t)
     free(t->rows);
     free(t->tmp);
     free(t->keys);
+    free(t->in);
     memset(t, 0, sizeof *t);
 }
 
@@ -174,6 +175,69 @@ static double key_of(const tui_pt_member *x, int col)
     }
 }
 
+/* What one member's place in the order is made of (tui_ptab_order keeps
+ * the rows while every member's is the same). */
+struct pt_input {
+    double k;            /* the sorted column's shown value (0 for the root) */
+    const char *cmd;
+    st_proc_id id;
+    int32_t ppid;
+    uint32_t cmd_ver;
+    uint16_t valid;      /* its ST_PM_COMM bit */
+    char comm[16];
+};
+
+/* Record m[0..n)'s inputs; 1 when they are those of the last ordering. */
+static int same_inputs(tui_ptab *t, const tui_pt_member *m, size_t n, int32_t root_pid, int *oom)
+{
+    *oom = st_grow(&t->in, &t->cap_in, n + 1, sizeof *t->in, 64) != 0;
+    if (*oom)
+        return 0;
+    int same = t->in_ok && t->n_in == n && t->in_sort == t->sort && t->in_invert == t->invert &&
+               t->in_tree == t->tree && t->in_root == root_pid && strcmp(t->in_filter, t->filter) == 0;
+    for (size_t i = 0; i < n; i++) {
+        struct pt_input x;
+        memset(&x, 0, sizeof x); /* padding too: compared whole */
+        x.id = m[i].p->id;
+        x.k = x.id.pid == root_pid ? 0 : key_of(&m[i], t->sort);
+        x.cmd = m[i].cmd;
+        x.ppid = m[i].p->ppid;
+        x.cmd_ver = m[i].cmd_ver;
+        x.valid = m[i].p->valid & ST_PM_COMM;
+        if (x.valid)
+            memcpy(x.comm, m[i].p->comm, sizeof x.comm);
+        if (same && memcmp(&t->in[i], &x, sizeof x) != 0)
+            same = 0;
+        t->in[i] = x;
+    }
+    t->n_in = n;
+    t->in_sort = t->sort;
+    t->in_invert = t->invert;
+    t->in_tree = t->tree;
+    t->in_root = root_pid;
+    snprintf(t->in_filter, sizeof t->in_filter, "%s", t->filter);
+    t->in_ok = 1;
+    return same;
+}
+
+/* The selected process's row again (after the rows were made or kept). */
+static void find_selection(tui_ptab *t, const tui_pt_member *m)
+{
+    size_t found = (size_t)-1;
+    for (size_t i = 0; t->sel.pid && i < t->n_rows; i++) {
+        const st_proc_mem *p = m[t->rows[i].m].p;
+        if (p->id.pid == t->sel.pid && p->id.start == t->sel.start) {
+            found = i;
+            break;
+        }
+    }
+    if (found == (size_t)-1)
+        found = t->sel.pid == 0 ? 0 : t->sel_row < t->n_rows ? t->sel_row : t->n_rows ? t->n_rows - 1 : 0;
+    t->sel_row = found;
+    if (found < t->n_rows)
+        t->sel = m[t->rows[found].m].p->id;
+}
+
 static int push_row(tui_ptab *t, uint32_t m, uint16_t depth, uint8_t orphan, uint32_t last,
                     const uint8_t *named, const uint16_t *dup)
 {
@@ -205,6 +269,14 @@ static long parent_of(const pt_key *bypid, size_t n, int32_t ppid)
 
 int tui_ptab_order(tui_ptab *t, const tui_pt_member *m, size_t n, int32_t root_pid)
 {
+    int oom;
+    if (same_inputs(t, m, n, root_pid, &oom)) {
+        find_selection(t, m);
+        return 0;
+    }
+    if (oom)
+        t->in_ok = 0;
+    t->reorders++;
     /* scratch: keys (2n: sorted, by pid), and 5n words: parent, first
      * child, next sibling, dup, named/visited/stack */
     if (st_grow(&t->keys, &t->cap_keys, 2 * n + 1, sizeof(pt_key), 64) != 0 ||
@@ -328,20 +400,9 @@ int tui_ptab_order(tui_ptab *t, const tui_pt_member *m, size_t n, int32_t root_p
         if (!seen[keys[i].m] && t->tree && (long)keys[i].m != root &&
             (!t->filter[0] || tui_pt_matches(&m[keys[i].m], t->filter)))
             rc |= push_row(t, keys[i].m, 0, 0, 0, named, dup);
-    /* the selection again */
-    size_t found = (size_t)-1;
-    for (size_t i = 0; t->sel.pid && i < t->n_rows; i++) {
-        const st_proc_mem *p = m[t->rows[i].m].p;
-        if (p->id.pid == t->sel.pid && p->id.start == t->sel.start) {
-            found = i;
-            break;
-        }
-    }
-    if (found == (size_t)-1)
-        found = t->sel.pid == 0 ? 0 : t->sel_row < t->n_rows ? t->sel_row : t->n_rows ? t->n_rows - 1 : 0;
-    t->sel_row = found;
-    if (found < t->n_rows)
-        t->sel = m[t->rows[found].m].p->id;
+    if (rc)
+        t->in_ok = 0; /* rows left out: made again next time */
+    find_selection(t, m);
     return rc ? -1 : 0;
 }
 

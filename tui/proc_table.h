@@ -43,6 +43,7 @@ int tui_col_parse(const char *name);
 typedef struct tui_pt_member {
     const st_proc_mem *p;
     const char *cmd;   /* the command line as shown (safe text), "" unknown */
+    uint32_t cmd_ver;  /* changes when cmd's text does (its entry was read again) */
     uint64_t gpu;      /* GPU bytes */
     int has_gpu;
 } tui_pt_member;
@@ -75,6 +76,14 @@ typedef struct tui_ptab {
     size_t cap_tmp;
     struct pt_key *keys; /* scratch: sort keys */
     size_t cap_keys;
+    /* what the last ordering was made of (its members' shown values, the
+     * sort, tree and filter): the same again keeps the rows */
+    struct pt_input *in;
+    size_t n_in, cap_in;
+    int in_sort, in_invert, in_tree, in_ok;
+    int32_t in_root;
+    char in_filter[64];
+    uint64_t reorders; /* orderings made (not kept): the benchmark's count */
 } tui_ptab;
 
 void tui_ptab_init(tui_ptab *t);
@@ -82,7 +91,11 @@ void tui_ptab_free(tui_ptab *t);
 
 /* Order members m[0..n) (root_pid first when present) into t->rows by the
  * table's sort, tree and filter, then find the selected process again.
- * Returns 0, or -1 when out of memory (the last rows stay). */
+ * When nothing the order is made of changed since the last call (the same
+ * members in the same places, each with the same shown value of the sorted
+ * column, parent, name and command; the same sort, tree and filter; the
+ * root's own value does not count: it is first anyway), the rows are kept
+ * as they are.  Returns 0, or -1 when out of memory (the last rows stay). */
 int tui_ptab_order(tui_ptab *t, const tui_pt_member *m, size_t n, int32_t root_pid);
 
 /* The short form of a command line: its first word from its last '/'

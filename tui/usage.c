@@ -89,6 +89,7 @@ void cli_usage(FILE *f)
 "      up/down PgUp/PgDn Home/End select a process  < > sort column  I invert\n"
 "      M sort by footprint  P by CPU  t tree  \\ filter  / search  F3 next match\n"
 "      f fit the whole run  T clock time on the axis  Esc clear the filter\n"
+"      Enter details of the selected process\n"
 "      Ctrl-L redraw  ? help  q quit\n"
 "exit: the command's own code; 3 the guard stopped it; 4 no room to start;\n"
 "      2 bad usage; 1 could not watch; 128+N a signal N ended it\n"

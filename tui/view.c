@@ -44,6 +44,8 @@ void tui_view_free(tui_view *v)
     free(v->row_cells);
     free(v->row_pair);
     free(v->row_ok);
+    free(v->list_seen);
+    free(v->list_ok);
     memset(v, 0, sizeof *v);
 }
 
@@ -105,6 +107,19 @@ void tui_view_resize(tui_view *v, const st_run_view *rv)
 static void row_cache_fit(tui_view *v)
 {
     int cols = v->L.cols > 0 ? v->L.cols : 1, rows = v->L.rows > 0 ? v->L.rows : 1;
+    if (rows != v->list_rows || !v->list_ok) { /* the list's rows: known again once drawn */
+        free(v->list_seen);
+        free(v->list_ok);
+        v->list_seen = malloc((size_t)rows * TUI_LIST_SEEN);
+        v->list_ok = calloc((size_t)rows, 1);
+        v->list_rows = v->list_seen && v->list_ok ? rows : 0;
+        if (!v->list_rows) {
+            free(v->list_seen);
+            free(v->list_ok);
+            v->list_seen = NULL;
+            v->list_ok = NULL;
+        }
+    }
     if (cols == v->row_cols && rows == v->row_rows && v->row_cells)
         return;
     free(v->row_cells);
@@ -127,20 +142,25 @@ static void row_cache_fit(tui_view *v)
 }
 
 /* Clear the screen for a frame: all of it, or all but the plots' cells
- * (which view_lanes.c redraws only where they changed). */
-static void clear_for_frame(tui_view *v)
+ * and the process list's rows (which view_lanes.c and proc_list.c redraw
+ * only where they changed). */
+static void clear_for_frame(tui_view *v, int alert)
 {
     int full = v->full || v->help || v->drawn_help || v->stages || v->drawn_stages ||
-               v->log || v->drawn_log ||
+               v->log || v->drawn_log || v->det.open || v->det.drawn || alert || v->drawn_alert ||
                v->L.too_small || !v->row_ok;
     if (full) {
         erase();
         if (v->row_ok)
             memset(v->row_ok, 0, (size_t)v->row_rows);
+        if (v->list_ok)
+            memset(v->list_ok, 0, (size_t)v->list_rows);
         v->full = 0;
         return;
     }
     for (int y = 0; y < v->L.rows; y++) {
+        if (y < v->list_rows && v->list_ok[y])
+            continue; /* a list row as it was: proc_list.c clears it if it changes */
         int plot_x = -1;
         for (int i = 0; i < v->L.n_lanes; i++)
             if (y >= v->L.plot[i].y && y < v->L.plot[i].y + v->L.plot[i].h)
@@ -258,10 +278,13 @@ void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
         v->rep_stages = sm->n_stages;
     }
     row_cache_fit(v);
-    clear_for_frame(v);
+    int alert = !v->L.too_small && rv->guard_tripped && rv->job_state == ST_JOB_PAUSED && !v->help;
+    clear_for_frame(v, alert);
+    v->drawn_alert = alert;
     v->drawn_help = v->help;
     v->drawn_stages = v->stages;
     v->drawn_log = v->log;
+    v->det.drawn = v->det.open;
     if (v->L.too_small) {
         tui_put_too_small(v);
     } else {
@@ -273,7 +296,9 @@ void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
             tui_stage_table_draw(v, rv->summary, v->L.label[0].y);
         if (v->log)
             tui_log_box_draw(v, v->job_log, v->log_scroll, v->L.label[0].y);
-        if (rv->guard_tripped && rv->job_state == ST_JOB_PAUSED && !v->help)
+        if (v->det.open)
+            tui_details_draw(v, rv);
+        if (alert)
             tui_panel_alert(v, rv);
         if (v->help)
             tui_panel_help(v);

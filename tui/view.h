@@ -29,8 +29,22 @@ typedef struct tui_lane_cache {
 typedef struct tui_cmd_entry {
     st_proc_id id;
     double read_at;     /* monotonic time of the reading */
+    uint32_t ver;       /* its text's version, 0 unread (tui_pt_member.cmd_ver) */
+    char comm[16];      /* the process's name when read: another one (exec) reads it again */
     char text[320];     /* the command line, control characters made visible */
 } tui_cmd_entry;
+
+/* The details box of one process (tui/details.c; Enter on the list). */
+typedef struct tui_details {
+    int open;
+    int drawn;               /* it was on the last frame */
+    st_proc_id id;           /* whose */
+    st_proc_mem last;        /* its last reading (kept once it exits) */
+    int gone;                /* it is no longer a member */
+    int has_start;
+    double start;            /* when it started, wall clock (st_monitor_start_time) */
+    char cmd[8192];          /* the whole command line, safe text, read when the box opened */
+} tui_details;
 
 typedef struct tui_view {
     int ascii, color;
@@ -89,6 +103,14 @@ typedef struct tui_view {
     int row_cols, row_rows;
     int full;                /* next frame: erase and draw everything */
     int drawn_help;          /* the help box was on the last frame */
+    int drawn_alert;         /* the guard's box was on the last frame */
+    /* What each screen row of the process list shows now (its text and
+     * attributes, TUI_LIST_SEEN bytes a row), so a row that did not change
+     * is not drawn again; 0 in list_ok: unknown (cleared and drawn). */
+    char *list_seen;
+    unsigned char *list_ok;
+    int list_rows;
+    tui_details det;         /* the details box (Enter) */
 } tui_view;
 
 /* Zero the state for options o (ASCII, colour). */
@@ -129,6 +151,8 @@ void tui_view_freeze(tui_view *v, const st_run_view *rv);
 /* Move a frozen window by dir quarters of its width (left < 0). */
 void tui_view_pan(tui_view *v, const st_run_view *rv, int dir);
 
+#define TUI_LIST_SEEN 832
+
 /* The process list (tui/proc_list.c; drawn by tui_panel_list).  Order the run view's members into
  * v->pt (command lines read through the monitor); 0, or -1 out of memory. */
 int tui_list_order(tui_view *v, const st_run_view *rv, double now);
@@ -145,6 +169,12 @@ void tui_list_tag(const tui_view *v, const tui_pt_row *row, char *out, size_t le
 int tui_list_key(tui_view *v, const st_run_view *rv, int ch, double now);
 /* A key while the filter or search prompt is open: 1 when taken. */
 int tui_list_prompt_key(tui_view *v, const st_run_view *rv, int ch, double now);
+
+/* The details box (tui/details.c): Enter on the list opens it for the
+ * selected process, Esc, Enter or q closes it, other keys do nothing while
+ * it is open (1: the key was taken); drawn over the lanes. */
+int tui_details_key(tui_view *v, const st_run_view *rv, int ch, double now);
+void tui_details_draw(tui_view *v, const st_run_view *rv);
 
 /* Draw a centred box with n lines of text (the first in bold): the help. */
 void tui_view_help(const tui_view *v, const char *const *lines, int n);

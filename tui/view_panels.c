@@ -322,6 +322,7 @@ void tui_panel_help(const tui_view *v)
         "t      tree view (children under their parents)",
         "\\      filter   /  search (command or pid)   F3 next",
         "Esc    clear the filter",
+        "Enter  details of the selected process (Esc closes them)",
         "?      this help   Ctrl-L redraw",
         "q      quit (asks to resume a job that stagetop paused)",
         "markers: S stage L load R release M mark P pause",

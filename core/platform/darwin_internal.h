@@ -82,6 +82,8 @@ void st_dw_sys_init(st_dw_sys *s);
 void st_dw_sys_free(st_dw_sys *s);
 /* Mach absolute time units (ri_user_time, ri_system_time) in nanoseconds. */
 uint64_t st_dw_abs_to_ns(const st_dw_sys *s, uint64_t abs);
+/* platform.h's start_time: the identity's p_starttime as seconds. */
+int st_dw_start_time(st_backend *b, st_proc_id id, double *out, st_error *err);
 /* The backend table's read_system. */
 int st_dw_read_system(st_dw_sys *s, st_sys_mem *out, st_error *err);
 

@@ -14,6 +14,14 @@
  * NSEC_PER_SEC * timebase_den, denom = timebase_num), which for the 24 MHz
  * timebase of M1 and later is 125/3.  Not confirmed on a Mac.
  *
+ * Start time.  The identity's start token is struct extern_proc's
+ * p_starttime (<sys/proc.h>: `struct timeval __p_starttime;`, commented
+ * "process start time", `#define p_starttime p_un.__p_starttime`, in
+ * apple-oss-distributions/xnu bsd/sys/proc.h at 0f4c859e), a timeval of
+ * the wall clock (kern_fork.c fills it with microtime_with_abstime), kept in
+ * microseconds (platform_darwin.c, start_token): the start time is that over
+ * 10^6, nothing read.
+ *
  * Compressed memory: host_statistics64(HOST_VM_INFO64)'s
  * compressor_page_count (pages the compressor uses to hold the compressed
  * data; vm_stat's "Pages occupied by compressor") times host_page_size.
@@ -125,5 +133,14 @@ int st_dw_read_system(st_dw_sys *s, st_sys_mem *out, st_error *err)
     if (!(out->valid & (ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_MEMTOTAL)))
         return st_error_set(err, ST_EIO, last_errno,
                             "cannot read vm.swapusage, kern.memorystatus_level or hw.memsize");
+    return ST_OK;
+}
+
+int st_dw_start_time(st_backend *b, st_proc_id id, double *out, st_error *err)
+{
+    (void)b;
+    if (id.start == 0) /* start_token's answer for a negative timeval */
+        return st_error_set(err, ST_EIO, 0, "process %d: no start time", (int)id.pid);
+    *out = (double)id.start / 1e6;
     return ST_OK;
 }

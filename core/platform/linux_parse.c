@@ -332,3 +332,23 @@ int st_lx_parse_rollup(const char *text, size_t len, st_lx_rollup *out, st_error
     }
     return ST_OK;
 }
+
+int st_lx_parse_btime(const char *text, size_t len, uint64_t *out, st_error *err)
+{
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        if (eol - p >= 6 && memcmp(p, "btime ", 6) == 0) {
+            const char *q = p + 6;
+            while (q < eol && *q == ' ')
+                q++;
+            if (parse_u64(q, eol, out, &q) != 0 || q != eol)
+                return st_error_set(err, ST_EPARSE, 0, "/proc/stat: a bad btime line");
+            return ST_OK;
+        }
+        p = eol + 1;
+    }
+    return st_error_set(err, ST_EPARSE, 0, "/proc/stat: no btime line");
+}

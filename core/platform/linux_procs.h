@@ -51,6 +51,8 @@ struct st_backend {
     int pidfd_nosys;      /* the kernel lacks pidfd syscalls */
     int zswap_on;         /* -1: not asked yet; 0/1: /sys/module/zswap/parameters/enabled */
     uint64_t tick_ns;     /* one clock tick (sysconf(_SC_CLK_TCK)) in ns */
+    uint64_t btime;       /* the boot time (/proc/stat's btime), seconds since the epoch */
+    int btime_read;       /* 0: not read yet; 1: btime; -1: not readable */
 };
 
 /* errno -> ST_* status. */

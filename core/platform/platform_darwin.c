@@ -589,6 +589,7 @@ const st_platform st_platform_native = {
     .proc_name = darwin_proc_name,
     .thread_group = NULL, /* a thread id is not a pid on macOS */
     .environ_var = darwin_environ_var,
+    .start_time = st_dw_start_time,
     .mps_device = st_dw_mps_device,
     .become_subreaper = NULL, /* none: orphans go to launchd (pid 1) */
     .no_gpu_lane = "no GPU lane: Metal memory is part of the footprint on macOS",

@@ -103,6 +103,24 @@ static int lx_become_subreaper(void)
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 }
 
+/* The boot time plus the start's clock ticks (proc(5): /proc/stat's btime,
+ * /proc/PID/stat's starttime "expressed in clock ticks (divide by
+ * sysconf(_SC_CLK_TCK))" since boot).  btime is read once: the kernel
+ * derives it from the clocks each time, so a stepped wall clock would move
+ * every process's start by as much. */
+static int lx_start_time(st_backend *b, st_proc_id id, double *out, st_error *err)
+{
+    if (b->btime_read == 0) {
+        ssize_t n = st_lx_read_path(b, "/proc/stat");
+        b->btime_read = n > 0 && st_lx_parse_btime(b->buf, (size_t)n, &b->btime, NULL) == ST_OK ? 1 : -1;
+    }
+    if (b->btime_read < 0)
+        return st_error_set(err, ST_EIO, 0, "/proc/stat: no boot time (btime)");
+    uint64_t hz = 1000000000ull / b->tick_ns; /* whole seconds, then the ticks left */
+    *out = (double)(b->btime + id.start / hz) + (double)(id.start % hz) / (double)hz;
+    return ST_OK;
+}
+
 static int lx_identify(st_backend *b, int32_t pid, st_proc_id *out, st_error *err)
 {
     return st_identify_by_parent(lx_identify_parent, b, pid, out, err);
@@ -400,6 +418,7 @@ const st_platform st_platform_native = {
     .thread_group = lx_thread_group,
     .is_zombie = lx_is_zombie,
     .environ_var = lx_environ_var,
+    .start_time = lx_start_time,
     .group_prepare = st_lx_group_prepare,
     .group_enter = st_lx_group_enter,
     .group_spawned = st_lx_group_spawned,

@@ -1,6 +1,6 @@
 /* member_hist_internal.h: each live member's own footprint over its last samples,
  * kept by the monitor (core/run/monitor.c) for the screen's details box
- * (tui/proc_details.c, through st_run_view_history_of).
+ * (tui/details.c, through st_run_view_history_of).
  *
  * Bounded: a ring of ST_MEMBER_HIST_N values per member, footprints in KiB
  * as uint32 (up to 4 TiB; larger is kept as the largest), one entry per

@@ -20,3 +20,10 @@ int st_monitor_command(const st_monitor *m, st_proc_id id, char *buf, size_t len
         return st_error_set(err, ST_ENOTSUP, 0, "no live process to read");
     return m->plat->command(m->b, id, buf, len, err);
 }
+
+int st_monitor_start_time(const st_monitor *m, st_proc_id id, double *wall, st_error *err)
+{
+    if (!m->plat || !m->plat->start_time || !m->b)
+        return st_error_set(err, ST_ENOTSUP, 0, "no start time on this platform");
+    return m->plat->start_time(m->b, id, wall, err);
+}

@@ -77,6 +77,10 @@ int st_lx_parse_meminfo(const char *text, size_t len, st_lx_meminfo *out, st_err
  * malformed. */
 int st_lx_parse_psi(const char *text, size_t len, uint16_t *some_avg10_c, st_error *err);
 
+/* Parse /proc/stat's "btime N" line (the boot time, seconds since the
+ * epoch) into *out.  ST_EPARSE when the line is missing or malformed. */
+int st_lx_parse_btime(const char *text, size_t len, uint64_t *out, st_error *err);
+
 /* Iterate over a /proc/PID/task/TID/children file: space-separated
  * decimal pids.  *pos starts at 0.  Returns 1 and sets *pid for each pid,
  * 0 at the end, ST_EPARSE on junk or a pid out of range (1..INT32_MAX). */

@@ -91,6 +91,11 @@ const char *st_monitor_warning(const st_monitor *m, int source);
  * through the monitor's backend (a run view reads nothing). */
 int st_monitor_command(const st_monitor *m, st_proc_id id, char *buf, size_t len, st_error *err);
 
+/* When a member (or any process) of the run started, wall-clock seconds
+ * since the epoch, from its identity (platform.h's start_time).
+ * ST_ENOTSUP where the platform does not say. */
+int st_monitor_start_time(const st_monitor *m, st_proc_id id, double *wall, st_error *err);
+
 /* Job control with events (pause/resume/kill). */
 int st_monitor_pause(st_monitor *m, double now, st_error *err);
 int st_monitor_resume(st_monitor *m, double now, st_error *err);

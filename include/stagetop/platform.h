@@ -179,6 +179,14 @@ typedef struct st_platform {
      * Optional (NULL: never asked). */
     int (*is_zombie)(st_backend *b, int32_t pid);
 
+    /* When id started, wall-clock seconds since the epoch, from its
+     * identity alone (it reads nothing of the process: a process gone
+     * keeps its start).  Linux: the boot time (/proc/stat's btime, read
+     * once) + id.start clock ticks / sysconf(_SC_CLK_TCK); macOS: id.start
+     * is p_starttime already (microseconds since the epoch).  ST_EIO when
+     * the boot time is not readable.  Optional (NULL: not known here). */
+    int (*start_time)(st_backend *b, st_proc_id id, double *out, st_error *err);
+
     /* The value of the variable name in the environment that id was
      * started with (Linux: /proc/PID/environ, readable by its own user and
      * root; the block is read whole up to 1 MiB and parsed by env_block.h;

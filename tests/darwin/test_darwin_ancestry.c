@@ -175,6 +175,13 @@ static void names_and_no_threads(void **state)
     assert_int_equal(P->proc_name(b, 999, name, sizeof name, NULL), ST_ESRCH);
     assert_string_equal(name, "");
     assert_null(P->thread_group);
+    /* the start time is the identity's p_starttime in seconds */
+    st_proc_id id;
+    double t = 0;
+    assert_int_equal(P->identify(b, 400, &id, NULL), ST_OK);
+    assert_non_null(P->start_time);
+    assert_int_equal(P->start_time(b, id, &t, NULL), ST_OK);
+    assert_true(t == (double)(T0 + 3 * SEC) / 1e6);
     assert_true(P->maxrss_in_bytes);
     assert_null(P->become_subreaper); /* orphans go to launchd: no subreaper */
     assert_int_equal(P->doctor_refs, ST_DOCTOR_REFS_MACOS);

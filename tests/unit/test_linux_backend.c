@@ -7,6 +7,7 @@
 #include "stagetop/linux_parse.h"
 
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The backend's cached fds all go with st_tree_free and close. */
@@ -239,6 +240,34 @@ static void gone_process_cannot_be_watched(void **state)
 
 /* The parser on this process's own /proc/self/stat (moved here from
  * test_linux_parse.c, which a Mac builds: it has no /proc). */
+/* The start time from the identity alone: the boot time (whole seconds)
+ * plus the start's ticks, so between 1 s before the fork and the fork
+ * itself; the same for a process gone. */
+static void start_time_of_a_new_process(void **state)
+{
+    ctx *c = *state;
+    static const char *const args[] = {"--mib", "1", "--hold-ms", "5000", NULL};
+    struct timespec a, z;
+    clock_gettime(CLOCK_REALTIME, &a);
+    wl *w = wl_start(c, args);
+    clock_gettime(CLOCK_REALTIME, &z);
+    pid_t kids[1];
+    wl_ready(w, kids, 1, NULL);
+    st_proc_id id;
+    double t = 0, again = 0;
+    assert_int_equal(P->identify(c->b, w->pid, &id, NULL), ST_OK);
+    assert_non_null(P->start_time);
+    assert_int_equal(P->start_time(c->b, id, &t, NULL), ST_OK);
+    double before = (double)a.tv_sec + (double)a.tv_nsec * 1e-9, after = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
+    assert_true(t >= before - 1.02);
+    assert_true(t <= after + 0.001);
+    kill(w->pid, SIGKILL);
+    waitpid(w->pid, NULL, 0);
+    w->pid = -1;
+    assert_int_equal(P->start_time(c->b, id, &again, NULL), ST_OK);
+    assert_true(again == t);
+}
+
 static void stat_of_this_process(void **state)
 {
     char buf[1024];
@@ -267,6 +296,7 @@ int main(void)
         RP_TEST(system_numbers_match_meminfo),
         RP_TEST(list_all_sees_everyone),
         RP_TEST(gone_process_cannot_be_watched),
+        RP_TEST(start_time_of_a_new_process),
         cmocka_unit_test(stat_of_this_process),
     };
     return RP_RUN(tests);

@@ -282,6 +282,23 @@ static void psi_values(void **state)
     assert_int_equal(c, 300);
 }
 
+static void btime_line(void **state)
+{
+    uint64_t b = 0;
+    st_error e;
+    (void)state;
+    assert_int_equal(st_lx_parse_btime(S("cpu  1 2 3 4\nintr 5 6 7\nctxt 9\nbtime 1764835200\n"
+                                         "processes 42\n"), &b, NULL), ST_OK);
+    assert_int_equal(b, 1764835200u);
+    assert_int_equal(st_lx_parse_btime(S("btime 17\n"), &b, NULL), ST_OK); /* first line, no cpu */
+    assert_int_equal(b, 17);
+    assert_int_equal(st_lx_parse_btime(S("cpu 1\nbtime x\n"), &b, &e), ST_EPARSE);
+    assert_int_equal(st_lx_parse_btime(S("cpu 1\nbtime 12x\n"), &b, &e), ST_EPARSE);
+    assert_int_equal(st_lx_parse_btime(S("cpu 1\nbtimes 12\n"), &b, &e), ST_EPARSE);
+    assert_non_null(strstr(e.msg, "btime"));
+    assert_int_equal(st_lx_parse_btime(S(""), &b, &e), ST_EPARSE);
+}
+
 static void psi_junk(void **state)
 {
     uint16_t c;
@@ -406,6 +423,7 @@ int main(void)
         cmocka_unit_test(children_junk),
         cmocka_unit_test(rollup_real_capture),
         cmocka_unit_test(rollup_junk),
+        cmocka_unit_test(btime_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -155,6 +155,48 @@ static void scroll_follows_selection_root_pinned(void **state)
     tui_ptab_free(&t);
 }
 
+/* The rows are made again only when something they are made of changed:
+ * not for a change the screen does not show, nor for the root's own value
+ * (it is first anyway); for a shown value, a new name, a command read
+ * again with other text, the sort, the tree or the filter. */
+static void rows_kept_until_a_shown_value_changes(void **state)
+{
+    (void)state;
+    setup_members();
+    tui_ptab t;
+    tui_ptab_init(&t);
+    assert_int_equal(tui_ptab_order(&t, mm, N, 100), 0);
+    uint64_t n = t.reorders;
+    assert_int_equal(n, 1);
+    tui_ptab_order(&t, mm, N, 100);
+    assert_int_equal(t.reorders, n); /* nothing changed */
+    pm[1].footprint += 4096;          /* 50 MiB + 4 KiB is shown "50.0 MiB" */
+    pm[0].footprint = 900u << 20;     /* the root's own value */
+    pm[3].cpu_c = 5000;               /* not the sorted column */
+    tui_ptab_order(&t, mm, N, 100);
+    assert_int_equal(t.reorders, n);
+    pm[2].footprint = 80u << 20; /* shown: 102 goes first */
+    tui_ptab_order(&t, mm, N, 100);
+    assert_int_equal(t.reorders, ++n);
+    assert_int_equal(pid_at(&t, 1), 102);
+    mm[3].cmd_ver++; /* read again, another text */
+    tui_ptab_order(&t, mm, N, 100);
+    assert_int_equal(t.reorders, ++n);
+    snprintf(pm[4].comm, sizeof pm[4].comm, "worker");
+    tui_ptab_order(&t, mm, N, 100);
+    assert_int_equal(t.reorders, ++n);
+    t.tree = 1;
+    tui_ptab_order(&t, mm, N, 100);
+    assert_int_equal(t.reorders, ++n);
+    snprintf(t.filter, sizeof t.filter, "sleep");
+    tui_ptab_order(&t, mm, N, 100);
+    assert_int_equal(t.reorders, ++n);
+    assert_int_equal(t.n_rows, 2);
+    tui_ptab_order(&t, mm, N - 1, 100); /* a member left */
+    assert_int_equal(t.reorders, ++n);
+    tui_ptab_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +204,7 @@ int main(void)
         cmocka_unit_test(tree_children_under_parents),
         cmocka_unit_test(filter_names_and_selection_follows),
         cmocka_unit_test(scroll_follows_selection_root_pinned),
+        cmocka_unit_test(rows_kept_until_a_shown_value_changes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
