@@ -23,21 +23,19 @@ int cli_plot_trace(const st_trace *t, const char *out, const st_plot_opts *po)
 
 int cli_plot(const char *path, const char *out)
 {
-    st_trace t;
+    st_plot_read r;
     st_error e;
-    st_plot_opts o;
     int rc = CLI_EXIT_OK;
-    st_plot_opts_init(&o);
-    st_trace_init(&t);
-    if (st_trace_load_file(path, &t, &e) != ST_OK) {
+    /* A file: read twice, in bounded memory; a pipe: once, capped. */
+    if (st_plot_read_file(path, NULL, &r, &e) != ST_OK) {
         cli_say("%s: %s", path, e.msg);
         rc = CLI_EXIT_WATCH;
-    } else if (cli_say_torn(path, &t), strcmp(out, "-") == 0 ? st_plot_svg(&t, &o, stdout, &e) != ST_OK
-                                      : st_plot_svg_file(&t, &o, out, &e) != ST_OK) {
+    } else if (cli_say_torn(path, &r.trace), strcmp(out, "-") == 0 ? st_plot_read_svg(&r, stdout, &e) != ST_OK
+                                      : st_plot_read_svg_file(&r, out, &e) != ST_OK) {
         cli_say("%s: %s", out, e.msg);
         rc = CLI_EXIT_WATCH;
     }
-    st_trace_free(&t);
+    st_plot_read_free(&r);
     return rc;
 }
 

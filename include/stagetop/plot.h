@@ -56,4 +56,36 @@ int st_plot_cmp_svg_file(const st_trace *a, const st_trace *b, const char *label
                          const char *label_b, const st_plot_opts *o, const char *path,
                          st_error *err);
 
+/* ---- a trace file plotted in bounded memory (plot_stream.c) ---- */
+
+/* Samples `plot -` (a pipe, read once) keeps at most: past them the read
+ * stops with an error that names the cap and says to plot a file. */
+#define ST_PLOT_PIPE_MAX (1u << 20)
+
+/* What st_plot_read_file read. */
+typedef struct st_plot_read {
+    st_trace trace;   /* meta, events, summary, torn_line; its samples: every
+                         one (read whole) or the last few (streamed) */
+    int streamed;     /* 1: read twice, the samples kept per pixel column */
+    size_t samples;   /* streamed: the samples read */
+    void *priv;
+} st_plot_read;
+
+/* Read path for a chart of size o (NULL: the defaults; kept, with its
+ * title, for the write).  A regular file is read twice, each sample
+ * passed on and let go (st_trace_pass_file): first for the chart's frame
+ * (time range, each series' extremes), then into its pixel column's
+ * minimum and maximum, so memory does not grow with the samples.  The
+ * chart is byte for byte st_plot_svg's of the whole trace.  A JSON
+ * document, or samples out of time order (stageload), are read whole (as
+ * st_trace_load_file).  "-", a pipe or a FIFO is read once, whole, up to
+ * ST_PLOT_PIPE_MAX samples (ST_EINVAL past them, nothing kept).  Errors
+ * are the reader's (named by line); a chart that cannot be drawn (no
+ * samples, a bad size) is the write's error, as st_plot_svg's. */
+int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err);
+/* The chart to out, or written atomically to path (as st_plot_svg_file). */
+int st_plot_read_svg(st_plot_read *r, FILE *out, st_error *err);
+int st_plot_read_svg_file(st_plot_read *r, const char *path, st_error *err);
+void st_plot_read_free(st_plot_read *r);
+
 #endif

@@ -1,0 +1,175 @@
+/* plot_stream.c: a trace file plotted in bounded memory (plot.h,
+ * docs/plot.md "Memory").  A regular file is read twice, its samples
+ * passed on and let go (st_trace_pass_file): first for what the chart's
+ * frame needs (each series' first, last and extreme values, the time
+ * range of the samples; the events and the meta are kept); then again,
+ * each sample going straight into its pixel column's minimum and maximum.  The chart is the one st_plot_svg
+ * draws of the whole trace, byte for byte: the same columns, made in the
+ * same order.  A pipe is read once and whole, up to ST_PLOT_PIPE_MAX
+ * samples. */
+#include "stagetop/plot.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "plot_internal.h"
+
+/* The read's state (st_plot_read.priv). */
+typedef struct stream {
+    st_plot_ctx p;          /* the chart: scanned in pass 1, columns from pass 2 */
+    st_plot_opts o;
+    size_t n1, n2;          /* samples seen by pass 1 and pass 2 */
+    uint32_t last_t;        /* pass 1: the latest sample's time ... */
+    int unordered;          /* ... and one came before it (a stageload trace) */
+    st_plot_run run[ST_LANE_COUNT];
+    int rc;                 /* an error for the write (ST_OK: none) ... */
+    st_error err;           /* ... and its message */
+} stream;
+
+static int pipe_sample(void *ctx, const st_sample *s, st_error *err)
+{
+    size_t *n = ctx;
+    (void)s;
+    if (++*n > ST_PLOT_PIPE_MAX)
+        return st_error_set(err, ST_EINVAL, EFBIG,
+                            "more than %u samples from a pipe: plot reads a pipe once and keeps "
+                            "its samples, up to %u; write the record to a file and plot the "
+                            "file (read twice, in memory that does not grow with it)",
+                            ST_PLOT_PIPE_MAX, ST_PLOT_PIPE_MAX);
+    return ST_OK;
+}
+
+static int scan_sample(void *ctx, const st_sample *s, st_error *err)
+{
+    stream *sm = ctx;
+    (void)err;
+    if (sm->n1++ && s->t_ms < sm->last_t)
+        sm->unordered = 1; /* the chart needs them sorted: read whole */
+    sm->last_t = s->t_ms;
+    st_plot_scan_sample(&sm->p, s);
+    return ST_OK;
+}
+
+static int column_sample(void *ctx, const st_sample *s, st_error *err)
+{
+    stream *sm = ctx;
+    (void)err;
+    if (++sm->n2 > sm->n1)
+        return ST_OK; /* written since pass 1: not on the chart */
+    for (int k = 0; k < sm->p.n_series; k++)
+        if (sm->p.has[k])
+            st_plot_col_add(&sm->p, k, sm->p.cols + (size_t)k * (size_t)sm->p.pw, &sm->run[k], s);
+    return ST_OK;
+}
+
+/* One read, whole: a pipe (capped) or a file that cannot be streamed. */
+static int read_whole(const char *path, int is_pipe, st_plot_read *out, st_error *err)
+{
+    size_t n = 0;
+    st_trace_pass pass = {pipe_sample, &n, 0};
+    if (!is_pipe)
+        return st_trace_load_file(path, &out->trace, err);
+    int rc = st_trace_pass_file(path, &pass, &out->trace, err);
+    if (rc == ST_OK && out->trace.n_samples > ST_PLOT_PIPE_MAX) { /* a document: not passed */
+        n = ST_PLOT_PIPE_MAX;
+        rc = pipe_sample(&n, NULL, err);
+        st_trace_free(&out->trace);
+    }
+    return rc;
+}
+
+/* Pass 2 over a file whose pass 1 folded: the columns. */
+static int read_columns(const char *path, stream *sm, st_error *err)
+{
+    st_plot_ctx *p = &sm->p;
+    st_trace again;
+    st_trace_pass pass = {column_sample, sm, 1};
+    st_plot_layout(p);
+    p->cols = malloc(sizeof *p->cols * (size_t)p->n_series * (size_t)p->pw);
+    if (!p->cols)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for the plot");
+    for (int k = 0; k < p->n_series; k++)
+        st_plot_cols_begin(p->cols + (size_t)k * (size_t)p->pw, p->pw, &sm->run[k]);
+    int rc = st_trace_pass_file(path, &pass, &again, err);
+    if (rc == ST_OK)
+        st_trace_free(&again);
+    if (rc == ST_OK && sm->n2 < sm->n1)
+        rc = st_error_set(err, ST_EIO, 0, "the file changed while it was read (%zu samples, "
+                          "then %zu)", sm->n1, sm->n2);
+    return rc;
+}
+
+int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out,
+                      st_error *err)
+{
+    struct stat st;
+    stream *sm = calloc(1, sizeof *sm);
+    memset(out, 0, sizeof *out);
+    st_trace_init(&out->trace);
+    if (!sm)
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for the plot");
+    if (o)
+        sm->o = *o;
+    out->priv = sm;
+    int is_pipe = !path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode);
+    if (is_pipe)
+        return read_whole(path, 1, out, err);
+    st_trace_pass pass = {scan_sample, sm, 1};
+    st_plot_scan_begin(&sm->p);
+    int rc = st_trace_pass_file(path, &pass, &out->trace, err);
+    if (rc != ST_OK || out->trace.format == ST_FMT_JSON)
+        return rc; /* a document is read whole */
+    if (sm->unordered) {
+        st_trace_free(&out->trace);
+        return read_whole(path, 0, out, err);
+    }
+    /* A frame that cannot be drawn: the write says so, as st_plot_svg does. */
+    sm->rc = st_plot_prepare(&out->trace, &sm->o, &sm->p, 1, &sm->err);
+    if (sm->rc != ST_OK)
+        return ST_OK;
+    out->streamed = 1;
+    out->samples = sm->n1;
+    return read_columns(path, sm, err);
+}
+
+int st_plot_read_svg(st_plot_read *r, FILE *out, st_error *err)
+{
+    stream *sm = r->priv;
+    if (!r->streamed && !(sm && sm->rc != ST_OK))
+        return st_plot_svg(&r->trace, sm ? &sm->o : NULL, out, err);
+    if (sm->rc != ST_OK) {
+        if (err)
+            *err = sm->err;
+        return sm->rc;
+    }
+    return st_plot_write(&sm->p, &sm->o, out, err);
+}
+
+int st_plot_read_svg_file(st_plot_read *r, const char *path, st_error *err)
+{
+    stream *sm = r->priv;
+    if (!r->streamed && !(sm && sm->rc != ST_OK))
+        return st_plot_svg_file(&r->trace, sm ? &sm->o : NULL, path, err);
+    if (!path || !*path)
+        return st_error_set(err, ST_EINVAL, 0, "no output file for the plot");
+    if (sm->rc != ST_OK) {
+        if (err)
+            *err = sm->err;
+        return sm->rc;
+    }
+    return st_plot_write_file(&sm->p, &sm->o, path, err);
+}
+
+void st_plot_read_free(st_plot_read *r)
+{
+    stream *sm = r->priv;
+    if (sm)
+        free(sm->p.cols);
+    free(sm);
+    st_trace_free(&r->trace);
+    memset(r, 0, sizeof *r);
+    st_trace_init(&r->trace);
+}
