@@ -9,6 +9,8 @@
 #    sample), gives the whole trace's chart byte for byte, and each pixel
 #    column holds exactly its lowest and highest footprint at their times,
 #    as python3 computes them from the JSONL;
+#  - a stageload trace whose samples are out of time order is read whole
+#    (sorted), its chart the whole trace's;
 #  - a pipe of more than 1,048,576 samples stops with exit 1, an error that
 #    names the cap and says to plot a file, and no output file; the same
 #    record as a file is plotted.
@@ -136,6 +138,30 @@ then
     echo "PASS: plot_stream: decimated: each column holds its min and max footprint ($(cat "$tmp/why"))"
 else
     echo "FAIL: plot_stream: decimated: $(tail -3 "$tmp/why")"
+fi
+
+# ---- a stageload trace out of time order: read whole, sorted ----
+python3 - "$tmp/ooo.jsonl" <<'PY'
+import random, sys
+random.seed(3)
+ts = [i * 0.01 for i in range(30000)]
+ts[100], ts[20000] = ts[20000], ts[100]     # two samples swapped
+with open(sys.argv[1], "w") as f:
+    f.write('{"type":"start","utc":"2026-01-01T00:00:00+00:00","interval":0.01}\n')
+    for i, t in enumerate(ts):
+        if i % 10000 == 0:
+            f.write('{"type":"event","kind":"stage","stage":"s%d","t":%.3f}\n' % (i // 10000, i * 0.01))
+        f.write('{"type":"sample","t":%.3f,"footprint":%d,"level":%d}\n'
+                % (t, 2**30 + random.randrange(2**30) + (2**31 if i == 100 else 0), 50 + i % 30))
+PY
+"$WHOLE" "$tmp/ooo.jsonl" -o "$tmp/ow.svg" >/dev/null 2>&1
+"$WHOLE" "$tmp/ooo.jsonl" -o "$tmp/os.svg" --stream 2>"$tmp/os.err" >/dev/null
+if ! grep -q '^plot-svg: streamed 0, samples 0, kept 30000$' "$tmp/os.err"; then
+    echo "FAIL: plot_stream: out of order: not read whole: $(cat "$tmp/os.err")"
+elif ! cmp -s "$tmp/ow.svg" "$tmp/os.svg"; then
+    echo "FAIL: plot_stream: out of order: the chart differs from the whole trace's"
+else
+    echo "PASS: plot_stream: out of order: a stageload trace out of time order is read whole, sorted"
 fi
 
 # ---- a pipe past the cap ----
