@@ -152,6 +152,15 @@ void st_plot_layout(st_plot_ctx *p);
 int st_plot_write(st_plot_ctx *p, const st_plot_opts *o, FILE *out, st_error *err);
 int st_plot_write_file(st_plot_ctx *p, const st_plot_opts *o, const char *path, st_error *err);
 
+/* ---- plot_stream.c ---- */
+
+/* A streamed read's scanned chart into p (its frame still to lay out;
+ * cols NULL): 1, or 0 when r was read whole (p untouched). */
+int st_plot_stream_ctx(const st_plot_read *r, st_plot_ctx *p);
+/* The second read of r's file into p->cols (allocated here, the caller
+ * frees it) for p's layout. */
+int st_plot_stream_cols(st_plot_read *r, st_plot_ctx *p, st_error *err);
+
 /* The chart's size from o (0: the defaults) into p->W, p->H, refused out
  * of range (plot_svg.c; one chart and two on one, plot_cmp.c). */
 int st_plot_size(st_plot_ctx *p, const st_plot_opts *o, st_error *err);

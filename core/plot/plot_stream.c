@@ -20,6 +20,8 @@
 /* The read's state (st_plot_read.priv). */
 typedef struct stream {
     st_plot_ctx p;          /* the chart: scanned in pass 1, columns from pass 2 */
+    st_plot_ctx *cp;        /* the chart pass 2 fills: p, or a comparison's side */
+    char *path;             /* the file, read again by pass 2 */
     st_plot_opts o;
     size_t n1, n2;          /* samples seen by pass 1 and pass 2 */
     uint32_t last_t;        /* pass 1: the latest sample's time ... */
@@ -59,9 +61,10 @@ static int column_sample(void *ctx, const st_sample *s, st_error *err)
     (void)err;
     if (++sm->n2 > sm->n1)
         return ST_OK; /* written since pass 1: not on the chart */
-    for (int k = 0; k < sm->p.n_series; k++)
-        if (sm->p.has[k])
-            st_plot_col_add(&sm->p, k, sm->p.cols + (size_t)k * (size_t)sm->p.pw, &sm->run[k], s);
+    const st_plot_ctx *p = sm->cp;
+    for (int k = 0; k < p->n_series; k++)
+        if (p->has[k])
+            st_plot_col_add(p, k, p->cols + (size_t)k * (size_t)p->pw, &sm->run[k], s);
     return ST_OK;
 }
 
@@ -81,19 +84,19 @@ static int read_whole(const char *path, int is_pipe, st_plot_read *out, st_error
     return rc;
 }
 
-/* Pass 2 over a file whose pass 1 folded: the columns. */
-static int read_columns(const char *path, stream *sm, st_error *err)
+int st_plot_stream_cols(st_plot_read *r, st_plot_ctx *p, st_error *err)
 {
-    st_plot_ctx *p = &sm->p;
+    stream *sm = r->priv;
     st_trace again;
     st_trace_pass pass = {column_sample, sm, 1};
-    st_plot_layout(p);
     p->cols = malloc(sizeof *p->cols * (size_t)p->n_series * (size_t)p->pw);
     if (!p->cols)
         return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for the plot");
     for (int k = 0; k < p->n_series; k++)
         st_plot_cols_begin(p->cols + (size_t)k * (size_t)p->pw, p->pw, &sm->run[k]);
-    int rc = st_trace_pass_file(path, &pass, &again, err);
+    sm->cp = p;
+    sm->n2 = 0;
+    int rc = st_trace_pass_file(sm->path, &pass, &again, err);
     if (rc == ST_OK)
         st_trace_free(&again);
     if (rc == ST_OK && sm->n2 < sm->n1)
@@ -102,8 +105,17 @@ static int read_columns(const char *path, stream *sm, st_error *err)
     return rc;
 }
 
-int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out,
-                      st_error *err)
+int st_plot_stream_ctx(const st_plot_read *r, st_plot_ctx *p)
+{
+    const stream *sm = r->priv;
+    if (!r->streamed || !sm)
+        return 0;
+    *p = sm->p;
+    p->cols = NULL;
+    return 1;
+}
+
+int st_plot_read_scan(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err)
 {
     struct stat st;
     stream *sm = calloc(1, sizeof *sm);
@@ -117,6 +129,8 @@ int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out
     int is_pipe = !path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode);
     if (is_pipe)
         return read_whole(path, 1, out, err);
+    if (!(sm->path = strdup(path)))
+        return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for the plot");
     st_trace_pass pass = {scan_sample, sm, 1};
     st_plot_scan_begin(&sm->p);
     int rc = st_trace_pass_file(path, &pass, &out->trace, err);
@@ -126,13 +140,26 @@ int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out
         st_trace_free(&out->trace);
         return read_whole(path, 0, out, err);
     }
-    /* A frame that cannot be drawn: the write says so, as st_plot_svg does. */
-    sm->rc = st_plot_prepare(&out->trace, &sm->o, &sm->p, 1, &sm->err);
-    if (sm->rc != ST_OK)
-        return ST_OK;
     out->streamed = 1;
     out->samples = sm->n1;
-    return read_columns(path, sm, err);
+    return ST_OK;
+}
+
+int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out,
+                      st_error *err)
+{
+    int rc = st_plot_read_scan(path, o, out, err);
+    stream *sm = out->priv;
+    if (rc != ST_OK || !out->streamed)
+        return rc;
+    /* A frame that cannot be drawn: the write says so, as st_plot_svg does. */
+    sm->rc = st_plot_prepare(&out->trace, &sm->o, &sm->p, 1, &sm->err);
+    if (sm->rc != ST_OK) {
+        out->streamed = 0;
+        return ST_OK;
+    }
+    st_plot_layout(&sm->p);
+    return st_plot_stream_cols(out, &sm->p, err);
 }
 
 int st_plot_read_svg(st_plot_read *r, FILE *out, st_error *err)
@@ -166,8 +193,10 @@ int st_plot_read_svg_file(st_plot_read *r, const char *path, st_error *err)
 void st_plot_read_free(st_plot_read *r)
 {
     stream *sm = r->priv;
-    if (sm)
+    if (sm) {
         free(sm->p.cols);
+        free(sm->path);
+    }
     free(sm);
     st_trace_free(&r->trace);
     memset(r, 0, sizeof *r);

@@ -83,9 +83,20 @@ typedef struct st_plot_read {
  * are the reader's (named by line); a chart that cannot be drawn (no
  * samples, a bad size) is the write's error, as st_plot_svg's. */
 int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err);
+/* The first read only (the second is the comparison's, once both frames
+ * are known): for st_plot_cmp_read_svg. */
+int st_plot_read_scan(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err);
 /* The chart to out, or written atomically to path (as st_plot_svg_file). */
 int st_plot_read_svg(st_plot_read *r, FILE *out, st_error *err);
 int st_plot_read_svg_file(st_plot_read *r, const char *path, st_error *err);
 void st_plot_read_free(st_plot_read *r);
+/* Two traces read by st_plot_read_scan on one chart: byte for byte
+ * st_plot_cmp_svg's of the whole traces (a streamed side is read again
+ * for its columns); the _file form writes atomically. */
+int st_plot_cmp_read_svg(st_plot_read *a, st_plot_read *b, const char *label_a,
+                         const char *label_b, const st_plot_opts *o, FILE *out, st_error *err);
+int st_plot_cmp_read_svg_file(st_plot_read *a, st_plot_read *b, const char *label_a,
+                              const char *label_b, const st_plot_opts *o, const char *path,
+                              st_error *err);
 
 #endif

@@ -11,6 +11,8 @@
 #    as python3 computes them from the JSONL;
 #  - a stageload trace whose samples are out of time order is read whole
 #    (sorted), its chart the whole trace's;
+#  - `plot A B` streams each file too: the whole traces' comparison, byte
+#    for byte (a pipe beside a file as well);
 #  - a pipe of more than 1,048,576 samples stops with exit 1, an error that
 #    names the cap and says to plot a file, and no output file; the same
 #    record as a file is plotted.
@@ -162,6 +164,23 @@ elif ! cmp -s "$tmp/ow.svg" "$tmp/os.svg"; then
     echo "FAIL: plot_stream: out of order: the chart differs from the whole trace's"
 else
     echo "PASS: plot_stream: out of order: a stageload trace out of time order is read whole, sorted"
+fi
+
+# ---- plot A B: both files streamed, the whole traces' chart ----
+"$WHOLE" "$tmp/big.jsonl" "$tmp/ooo.jsonl" -o "$tmp/cw.svg" >/dev/null 2>&1
+"$ST" plot "$tmp/big.jsonl" "$tmp/ooo.jsonl" -o "$tmp/cs.svg" >"$tmp/cs.out" 2>&1
+"$WHOLE" "$tmp/big.jsonl" "$tmp/ooo.jsonl" -o "$tmp/cs2.svg" --stream 2>"$tmp/cs2.err" >/dev/null
+q="$ROOT/tests/fixtures/stageload/2026-10-06-qwen-image__staged-1.trace.jsonl"
+"$WHOLE" - "$tmp/big.jsonl" -o "$tmp/qw.svg" <"$q" >/dev/null 2>&1
+"$ST" plot - "$tmp/big.jsonl" -o "$tmp/qs.svg" <"$q" >/dev/null 2>&1
+if [ ! -s "$tmp/cw.svg" ] || ! cmp -s "$tmp/cw.svg" "$tmp/cs.svg"; then
+    echo "FAIL: plot_stream: plot A B: the streamed comparison differs from the whole traces': $(cat "$tmp/cs.out")"
+elif ! grep -q 'big.jsonl: streamed 1$' "$tmp/cs2.err" || ! grep -q 'ooo.jsonl: streamed 0$' "$tmp/cs2.err"; then
+    echo "FAIL: plot_stream: plot A B: A not streamed, or B (out of order) not read whole: $(cat "$tmp/cs2.err")"
+elif [ ! -s "$tmp/qw.svg" ] || ! cmp -s "$tmp/qw.svg" "$tmp/qs.svg"; then
+    echo "FAIL: plot_stream: plot A B: a pipe beside a file differs from the whole traces' chart"
+else
+    echo "PASS: plot_stream: plot A B: streamed (and a pipe beside a file) = the whole traces' chart"
 fi
 
 # ---- a pipe past the cap ----
