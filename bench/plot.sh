@@ -46,7 +46,7 @@ best() { # command...: best wall time of 3 runs, in ms
 s=$(best $SUM "$tmp/big.jsonl")
 p=$(best $PLOT "$tmp/big.jsonl" -o "$tmp/big.svg")
 size=$(wc -c <"$tmp/big.svg" 2>/dev/null || echo 0)
-echo "plot_1M_samples: summary ${s} ms, plot ${p} ms (drawing adds $((p - s)) ms), svg ${size} bytes"
+echo "plot_1M_samples: summary ${s} ms, plot ${p} ms (plot minus summary: $((p - s)) ms), svg ${size} bytes"
 
 case "$PLOT" in *plot-svg) echo "plot_memory: skipped (needs \$STAGETOP with plot)"; exit 0 ;; esac
 gen "$tmp/small.jsonl" 100000

@@ -66,22 +66,26 @@ int st_plot_cmp_svg_file(const st_trace *a, const st_trace *b, const char *label
 typedef struct st_plot_read {
     st_trace trace;   /* meta, events, summary, torn_line; its samples: every
                          one (read whole) or the last few (streamed) */
-    int streamed;     /* 1: read twice, the samples kept per pixel column */
+    int streamed;     /* 1: kept per pixel column, the samples let go */
     size_t samples;   /* streamed: the samples read */
+    int reads;        /* streamed: 1 when the frame guessed from the file's
+                         head and tail was right, else 2 */
     void *priv;
 } st_plot_read;
 
 /* Read path for a chart of size o (NULL: the defaults; kept, with its
- * title, for the write).  A regular file is read twice, each sample
- * passed on and let go (st_trace_pass_file): first for the chart's frame
- * (time range, each series' extremes), then into its pixel column's
- * minimum and maximum, so memory does not grow with the samples.  The
- * chart is byte for byte st_plot_svg's of the whole trace.  A JSON
- * document, or samples out of time order (stageload), are read whole (as
- * st_trace_load_file).  "-", a pipe or a FIFO is read once, whole, up to
- * ST_PLOT_PIPE_MAX samples (ST_EINVAL past them, nothing kept).  Errors
- * are the reader's (named by line); a chart that cannot be drawn (no
- * samples, a bad size) is the write's error, as st_plot_svg's. */
+ * title, for the write).  A regular file's samples are passed on and let
+ * go (st_trace_pass_file), so memory does not grow with them: one read
+ * scans the chart's frame (time range, each series' extremes) and fills
+ * the pixel columns' minimum and maximum for a frame guessed from the
+ * file's first and last 64 KiB; a second read fills them again when the
+ * guess was not the frame.  The chart is byte for byte st_plot_svg's of
+ * the whole trace.  A JSON document, or samples out of time order
+ * (stageload), are read whole (as st_trace_load_file).  "-", a pipe or a
+ * FIFO is read once, whole, up to ST_PLOT_PIPE_MAX samples (ST_EINVAL past
+ * them, nothing kept).  Errors are the reader's (named by line); a chart
+ * that cannot be drawn (no samples, a bad size) is the write's error, as
+ * st_plot_svg's. */
 int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err);
 /* The first read only (the second is the comparison's, once both frames
  * are known): for st_plot_cmp_read_svg. */

@@ -5,8 +5,9 @@
  * The trace is loaded whole (st_trace_load_file, st_plot_svg_file): the
  * reference tests/e2e/plot_stream.sh compares the streamed plot with; with
  * --stream it is read as `stagetop plot` reads it (st_plot_read_file) and
- * "plot-svg: streamed S, samples N, kept K" goes to stderr (S: 1 read twice,
- * per column; N: the samples read; K: the samples the trace kept).
+ * "plot-svg: streamed S, samples N, kept K, reads R" goes to stderr (S: 1
+ * kept per column; N: the samples read; K: the samples the trace kept; R:
+ * the file's reads, 1 when the frame guessed from its ends was right).
  * Exit 0 when written, 1 on an error ("stagetop: FILE: <msg>"), 2 on bad usage. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +33,8 @@ static int stream(const char *in, const char *out, const st_plot_opts *o)
         st_plot_read_free(&r);
         return 1;
     }
-    fprintf(stderr, "plot-svg: streamed %d, samples %zu, kept %zu\n", r.streamed, r.samples,
-            r.trace.n_samples);
+    fprintf(stderr, "plot-svg: streamed %d, samples %zu, kept %zu, reads %d\n", r.streamed,
+            r.samples, r.trace.n_samples, r.reads);
     int rc = st_plot_read_svg_file(&r, out, &e);
     st_plot_read_free(&r);
     if (rc != ST_OK) {
