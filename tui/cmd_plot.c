@@ -67,7 +67,7 @@ int cli_plot_cmd(int argc, char **argv)
     nb = nb && nb[1] ? nb + 1 : in[1];
     /* Each read once for its frame; a file again for its columns (bounded memory). */
     for (; loaded < 2; loaded++) {
-        if (st_plot_read_scan(in[loaded], NULL, &r[loaded], &e) != ST_OK) {
+        if (st_plot_read_scan_cmp(in[loaded], in[1 - loaded], &r[loaded], &e) != ST_OK) {
             cli_say("%s: %s", strcmp(in[loaded], "-") == 0 ? "stdin" : in[loaded], e.msg);
             st_plot_read_free(&r[loaded]);
             break;

@@ -18,32 +18,6 @@
 
 #define STRIP 20.0 /* height of a stage strip, pixels */
 
-static double nice_step(double range, double target)
-{
-    double raw = range / target, mag = pow(10, floor(log10(raw))), f = raw / mag;
-    return mag * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10);
-}
-
-/* Both runs' frame: the canvas, the plot area, and axes over both. */
-static void frame(st_plot_ctx *pa, st_plot_ctx *pb)
-{
-    pa->L = 74;
-    pa->R = pa->W - 54;
-    pa->T = 80;
-    pa->B = pa->H - 92;
-    pa->pw = (int)(pa->R - pa->L);
-    double tmin = fmin(pa->tmin, pb->tmin), tmax = fmax(pa->tmax, pb->tmax);
-    pa->x0 = tmin <= 0.1 * (tmax - tmin) ? 0 : tmin;
-    pa->x1 = tmax - pa->x0 < 1.0 ? pa->x0 + 1.0 : tmax;
-    double m = fmax(st_plot_axis_peak(pa, ST_AX_BYTES), st_plot_axis_peak(pb, ST_AX_BYTES));
-    m = (m < 1024 ? 1024 : m) * 1.2; /* headroom for the strips */
-    double unit = m >= ST_PLOT_GIB ? ST_PLOT_GIB : m >= 1048576.0 ? 1048576.0 : 1024.0;
-    pa->ystep = nice_step(m / unit, 5) * unit;
-    pa->ymax = ceil(m / pa->ystep - 1e-9) * pa->ystep;
-    pb->L = pa->L; pb->R = pa->R; pb->T = pa->T; pb->B = pa->B; pb->pw = pa->pw;
-    pb->x0 = pa->x0; pb->x1 = pa->x1; pb->ymax = pa->ymax; pb->ystep = pa->ystep;
-}
-
 /* A side's size and scan (scanned: a streamed read's, already in p). */
 static int check(const st_trace *t, const char *side, const st_plot_opts *o, st_plot_ctx *p,
                  int scanned, st_error *err)
@@ -295,7 +269,7 @@ static int cmp_svg(const st_trace *a, const st_trace *b, st_plot_read *ra, st_pl
     pa.f = pb.f = out;
     pb.W = pa.W;
     pb.H = pa.H;
-    frame(&pa, &pb);
+    st_plot_cmp_frame(&pa, &pb);
     if ((sa && (rc = st_plot_stream_cols(ra, &pa, err)) != ST_OK) ||
         (sb && (rc = st_plot_stream_cols(rb, &pb, err)) != ST_OK))
         goto out;

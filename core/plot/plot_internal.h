@@ -147,6 +147,10 @@ int st_plot_prepare(const st_trace *t, const st_plot_opts *o, st_plot_ctx *p, in
                     st_error *err);
 /* The plot area, the time range and the left axis (after the scan). */
 void st_plot_layout(st_plot_ctx *p);
+/* Both runs' frame (a comparison, plot_cmp.c): the plot area, the time
+ * range over both (symmetric: either side first gives the same), the
+ * byte axis. */
+void st_plot_cmp_frame(st_plot_ctx *pa, st_plot_ctx *pb);
 /* The SVG document of a prepared p to out (flushed; ST_EIO when a write
  * failed), and the same written atomically to path. */
 int st_plot_write(st_plot_ctx *p, const st_plot_opts *o, FILE *out, st_error *err);
@@ -157,8 +161,9 @@ int st_plot_write_file(st_plot_ctx *p, const st_plot_opts *o, const char *path, 
 /* A streamed read's scanned chart into p (its frame still to lay out;
  * cols NULL): 1, or 0 when r was read whole (p untouched). */
 int st_plot_stream_ctx(const st_plot_read *r, st_plot_ctx *p);
-/* The second read of r's file into p->cols (allocated here, the caller
- * frees it) for p's layout. */
+/* r's columns for p's layout into p->cols (the caller frees it): the ones
+ * the first read made when its guessed frame is p's (st_plot_read_scan_cmp),
+ * else a second read's. */
 int st_plot_stream_cols(st_plot_read *r, st_plot_ctx *p, st_error *err);
 
 /* The chart's size from o (0: the defaults) into p->W, p->H, refused out

@@ -33,6 +33,9 @@ typedef struct stream {
     st_plot_run run[ST_LANE_COUNT];
     st_plot_ctx *g;         /* pass 1 fills its columns too (a guessed frame), or NULL */
     st_plot_run *grun;      /* g's series' runs */
+    st_plot_col *gcols;     /* a comparison's side: the columns of ... */
+    double gx0, gx1, gL, gR;/* ... this guessed frame (st_plot_read_scan_cmp) */
+    int gpw;
     int rc;                 /* an error for the write (ST_OK: none) ... */
     st_error err;           /* ... and its message */
 } stream;
@@ -96,7 +99,7 @@ static int guess_sample(void *ctx, const st_sample *s, st_error *err)
  * the time range.  g laid out (its scan is the guess's, its cols NULL): 1;
  * 0 when there is no guess.  The read checks the guess against the frame
  * of every sample and reads again when it was wrong. */
-static int guess_frame(const char *path, const st_plot_opts *o, st_plot_ctx *g)
+static int guess_frame(const char *path, const st_plot_opts *o, st_plot_ctx *g, int layout)
 {
     struct stat st;
     st_trace scratch;
@@ -128,7 +131,8 @@ static int guess_frame(const char *path, const st_plot_opts *o, st_plot_ctx *g)
     if (!g->n_drawable || st_plot_size(g, o, &e) != ST_OK)
         goto out;
     g->t = &scratch;
-    st_plot_layout(g);
+    if (layout)
+        st_plot_layout(g);
     g->t = NULL;
     ok = 1;
 out:
@@ -173,6 +177,16 @@ int st_plot_stream_cols(st_plot_read *r, st_plot_ctx *p, st_error *err)
     stream *sm = r->priv;
     st_trace again;
     st_trace_pass pass = {column_sample, sm, 1};
+    if (sm->gcols && sm->gx0 == p->x0 && sm->gx1 == p->x1 && sm->gpw == p->pw && sm->gL == p->L &&
+        sm->gR == p->R) {
+        p->cols = sm->gcols; /* the first read's guess was the frame */
+        sm->gcols = NULL;
+        r->reads = 1;
+        return ST_OK;
+    }
+    free(sm->gcols);
+    sm->gcols = NULL;
+    r->reads = 2;
     p->cols = malloc(sizeof *p->cols * (size_t)p->n_series * (size_t)p->pw);
     if (!p->cols)
         return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for the plot");
@@ -239,6 +253,38 @@ int st_plot_read_scan(const char *path, const st_plot_opts *o, st_plot_read *out
     return scan_file(path, o, out, NULL, NULL, err);
 }
 
+int st_plot_read_scan_cmp(const char *path, const char *other, st_plot_read *out, st_error *err)
+{
+    st_plot_ctx g, go;
+    st_plot_run grun[ST_LANE_COUNT];
+    struct stat st, so;
+    int guessed = path && other && strcmp(path, "-") != 0 && strcmp(other, "-") != 0 &&
+                  stat(path, &st) == 0 && S_ISREG(st.st_mode) && stat(other, &so) == 0 &&
+                  S_ISREG(so.st_mode) && guess_frame(path, NULL, &g, 0) &&
+                  guess_frame(other, NULL, &go, 0);
+    if (guessed) {
+        go.W = g.W;
+        go.H = g.H;
+        st_plot_cmp_frame(&g, &go);
+        guessed = (g.cols = malloc(sizeof *g.cols * (size_t)g.n_series * (size_t)g.pw)) != NULL;
+    }
+    for (int k = 0; guessed && k < g.n_series; k++)
+        st_plot_cols_begin(g.cols + (size_t)k * (size_t)g.pw, g.pw, &grun[k]);
+    int rc = scan_file(path, NULL, out, guessed ? &g : NULL, grun, err);
+    stream *sm = out->priv;
+    if (guessed && rc == ST_OK && out->streamed && sm) {
+        sm->gcols = g.cols;
+        sm->gx0 = g.x0;
+        sm->gx1 = g.x1;
+        sm->gL = g.L;
+        sm->gR = g.R;
+        sm->gpw = g.pw;
+    } else if (guessed) {
+        free(g.cols);
+    }
+    return rc;
+}
+
 int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out,
                       st_error *err)
 {
@@ -246,7 +292,7 @@ int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out
     st_plot_run grun[ST_LANE_COUNT];
     struct stat st;
     int guessed = path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-                  guess_frame(path, o, &g);
+                  guess_frame(path, o, &g, 1);
     if (guessed && !(g.cols = malloc(sizeof *g.cols * (size_t)g.n_series * (size_t)g.pw)))
         guessed = 0;
     for (int k = 0; guessed && k < g.n_series; k++)
@@ -311,6 +357,7 @@ void st_plot_read_free(st_plot_read *r)
     stream *sm = r->priv;
     if (sm) {
         free(sm->p.cols);
+        free(sm->gcols);
         free(sm->path);
     }
     free(sm);

@@ -54,6 +54,27 @@ static void byte_axis(st_plot_ctx *p)
     p->ymax = ceil(m / p->ystep - 1e-9) * p->ystep;
 }
 
+/* Both runs' frame (a comparison, plot_cmp.c): the plot area, and axes
+ * over both. */
+void st_plot_cmp_frame(st_plot_ctx *pa, st_plot_ctx *pb)
+{
+    pa->L = 74;
+    pa->R = pa->W - 54;
+    pa->T = 80;
+    pa->B = pa->H - 92;
+    pa->pw = (int)(pa->R - pa->L);
+    double tmin = fmin(pa->tmin, pb->tmin), tmax = fmax(pa->tmax, pb->tmax);
+    pa->x0 = tmin <= 0.1 * (tmax - tmin) ? 0 : tmin;
+    pa->x1 = tmax - pa->x0 < 1.0 ? pa->x0 + 1.0 : tmax;
+    double m = fmax(st_plot_axis_peak(pa, ST_AX_BYTES), st_plot_axis_peak(pb, ST_AX_BYTES));
+    m = (m < 1024 ? 1024 : m) * 1.2; /* headroom for the strips */
+    double unit = m >= ST_PLOT_GIB ? ST_PLOT_GIB : m >= 1048576.0 ? 1048576.0 : 1024.0;
+    pa->ystep = nice_step(m / unit, 5) * unit;
+    pa->ymax = ceil(m / pa->ystep - 1e-9) * pa->ystep;
+    pb->L = pa->L; pb->R = pa->R; pb->T = pa->T; pb->B = pa->B; pb->pw = pa->pw;
+    pb->x0 = pa->x0; pb->x1 = pa->x1; pb->ymax = pa->ymax; pb->ystep = pa->ystep;
+}
+
 /* ---- title, meta line, summary line ---- */
 
 /* Append "sep" + s to buf (which holds raw, not yet cleaned text). */

@@ -90,6 +90,11 @@ int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out
 /* The first read only (the second is the comparison's, once both frames
  * are known): for st_plot_cmp_read_svg. */
 int st_plot_read_scan(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err);
+/* The same for side path of `plot path other` (the default size): the
+ * first read also fills the columns of the comparison's frame guessed
+ * from both files' first and last 64 KiB, which st_plot_cmp_read_svg
+ * takes when that guess was its frame (reads 1), else it reads path again. */
+int st_plot_read_scan_cmp(const char *path, const char *other, st_plot_read *out, st_error *err);
 /* The chart to out, or written atomically to path (as st_plot_svg_file). */
 int st_plot_read_svg(st_plot_read *r, FILE *out, st_error *err);
 int st_plot_read_svg_file(st_plot_read *r, const char *path, st_error *err);

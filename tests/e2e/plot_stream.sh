@@ -198,14 +198,26 @@ fi
 q="$ROOT/tests/fixtures/stageload/2026-10-06-qwen-image__staged-1.trace.jsonl"
 "$WHOLE" - "$tmp/big.jsonl" -o "$tmp/qw.svg" <"$q" >/dev/null 2>&1
 "$ST" plot - "$tmp/big.jsonl" -o "$tmp/qs.svg" <"$q" >/dev/null 2>&1
+# B's last 100 KiB of samples hold no drawn field: its tail does not tell its end
+python3 - "$tmp/big.jsonl" "$tmp/bare.jsonl" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines(True)[:-1]
+lines += ['{"type":"sample","t":%.3f}\n' % (2000 + i * 0.01) for i in range(4000)]
+open(sys.argv[2], "w").writelines(lines + ['{"type":"end"}\n'])
+PY
+"$WHOLE" "$tmp/ooo.jsonl" "$tmp/bare.jsonl" -o "$tmp/gw.svg" >/dev/null 2>&1
+"$WHOLE" "$tmp/ooo.jsonl" "$tmp/bare.jsonl" -o "$tmp/gs.svg" --stream 2>"$tmp/gs.err" >/dev/null
 if [ ! -s "$tmp/cw.svg" ] || ! cmp -s "$tmp/cw.svg" "$tmp/cs.svg"; then
     echo "FAIL: plot_stream: plot A B: the streamed comparison differs from the whole traces': $(cat "$tmp/cs.out")"
-elif ! grep -q 'big.jsonl: streamed 1$' "$tmp/cs2.err" || ! grep -q 'ooo.jsonl: streamed 0$' "$tmp/cs2.err"; then
-    echo "FAIL: plot_stream: plot A B: A not streamed, or B (out of order) not read whole: $(cat "$tmp/cs2.err")"
+elif ! grep -q 'big.jsonl: streamed 1, reads 1$' "$tmp/cs2.err" || ! grep -q 'ooo.jsonl: streamed 0, reads 0$' "$tmp/cs2.err"; then
+    echo "FAIL: plot_stream: plot A B: A not streamed in one read, or B (out of order) not read whole: $(cat "$tmp/cs2.err")"
 elif [ ! -s "$tmp/qw.svg" ] || ! cmp -s "$tmp/qw.svg" "$tmp/qs.svg"; then
     echo "FAIL: plot_stream: plot A B: a pipe beside a file differs from the whole traces' chart"
+elif ! grep -q 'bare.jsonl: streamed 1, reads 2$' "$tmp/gs.err" || [ ! -s "$tmp/gw.svg" ] ||
+     ! cmp -s "$tmp/gw.svg" "$tmp/gs.svg"; then
+    echo "FAIL: plot_stream: plot A B: a wrong guess (B's tail without drawn fields) not read again, or its chart differs: $(cat "$tmp/gs.err")"
 else
-    echo "PASS: plot_stream: plot A B: streamed (and a pipe beside a file) = the whole traces' chart"
+    echo "PASS: plot_stream: plot A B: streamed in one read (two when the guess is wrong), a pipe beside a file: the whole traces' chart"
 fi
 
 # ---- a pipe past the cap ----

@@ -56,20 +56,21 @@ static int compare(const char *a, const char *b, const char *out, int streamed)
     nb = nb && nb[1] ? nb + 1 : b;
     for (; n < 2; n++) {
         const char *in = n ? b : a;
-        if ((streamed ? st_plot_read_scan(in, NULL, &r[n], &e) : st_trace_load_file(in, &t[n], &e)) != ST_OK) {
+        if ((streamed ? st_plot_read_scan_cmp(in, n ? a : b, &r[n], &e) : st_trace_load_file(in, &t[n], &e)) !=
+            ST_OK) {
             fprintf(stderr, "stagetop: %s: %s\n", in, e.msg);
             if (streamed)
                 st_plot_read_free(&r[n]);
             break;
         }
-        if (streamed)
-            fprintf(stderr, "plot-svg: %s: streamed %d\n", in, r[n].streamed);
     }
     if (n == 2 && (streamed ? st_plot_cmp_read_svg_file(&r[0], &r[1], na, nb, NULL, out, &e)
                             : st_plot_cmp_svg_file(&t[0], &t[1], na, nb, NULL, out, &e)) != ST_OK)
         fprintf(stderr, "stagetop: %s: %s\n", out, e.msg);
     else if (n == 2)
         rc = 0;
+    for (int i = 0; streamed && i < n; i++)
+        fprintf(stderr, "plot-svg: %s: streamed %d, reads %d\n", i ? b : a, r[i].streamed, r[i].reads);
     for (int i = 0; i < n; i++) {
         if (streamed)
             st_plot_read_free(&r[i]);
