@@ -138,7 +138,7 @@ PLAT_SRC_linux  := core/platform/platform_linux.c core/platform/linux_procs.c co
                    core/platform/linux_limit.c \
                    core/platform/gpu_nvml.c
 PLAT_SRC_darwin := core/platform/platform_darwin.c core/platform/darwin_sys.c core/platform/darwin_args.c \
-                   core/platform/darwin_mps.c core/platform/darwin_vm.c \
+                   core/platform/darwin_mps.c core/platform/darwin_vm.c core/platform/darwin_gpu.c \
                    core/platform/gpu_none.c
 PLAT_SRC_ALL    := $(PLAT_SRC_linux) $(PLAT_SRC_darwin)
 CORE_SRC := $(filter-out $(PLAT_SRC_ALL),$(wildcard core/*.c core/*/*.c)) $(PLAT_SRC_$(PLATFORM))

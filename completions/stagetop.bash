@@ -15,7 +15,7 @@ _stagetop_args='-p --pid -i --interval -r --record --record-sync --history --exp
     --swap-budget --kill-free --on-budget --wait-free --start-timeout --grace --job-log --events
     --lanes --sort --metrics --metrics-label --report --plot'
 _stagetop_cmds='replay summary plot mark stage diff report doctor'
-_stagetop_lanes='footprint rss swap level procs gpu pressure tree_swap cpu pageins compressed limit_free footprint_age metal tree_compressed'
+_stagetop_lanes='footprint rss swap level procs gpu pressure tree_swap cpu pageins compressed limit_free footprint_age metal tree_compressed gpu_system'
 _stagetop_on_budget='pause kill'
 _stagetop_record_sync='never 1s always'
 _stagetop_sort='pid footprint rss swap gpu state cpu pageins command'

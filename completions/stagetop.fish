@@ -9,7 +9,7 @@ set -l main "not __fish_seen_subcommand_from $cmds; and not contains -- -- (comm
 
 function __stagetop_lanes # --lanes takes a comma-separated list: complete its last item
     set -l pre (string replace -r '[^,]*$' '' -- (commandline -ct))
-    for l in footprint rss swap level procs gpu pressure tree_swap cpu pageins compressed limit_free footprint_age metal tree_compressed
+    for l in footprint rss swap level procs gpu pressure tree_swap cpu pageins compressed limit_free footprint_age metal tree_compressed gpu_system
         echo $pre$l
     end
 end

@@ -13,10 +13,12 @@ ifneq ($(UNAME),Darwin)
 # KERN_PROCARGS2 reads (and the environment parser they share with Linux).
 # Its Metal probe (darwin_mps.c) loads the fake Metal of fake_metal.c
 # (tests/darwin/shim/dlfcn.h), linked with it; its TASK_VM_INFO lanes
-# (darwin_vm.c) run over tests/darwin/fake_taskinfo.c.
+# (darwin_vm.c) run over tests/darwin/fake_taskinfo.c; its IOAccelerator
+# reading (darwin_gpu.c) loads the fake IOKit of fake_iokit.c.
 DARWIN_BACKEND := core/platform/platform_darwin.c core/platform/darwin_sys.c core/platform/darwin_args.c \
                   core/platform/env_block.c core/platform/darwin_mps.c tests/darwin/fake_metal.c \
-                  core/platform/darwin_vm.c tests/darwin/fake_taskinfo.c
+                  core/platform/darwin_vm.c tests/darwin/fake_taskinfo.c \
+                  core/platform/darwin_gpu.c tests/darwin/fake_iokit.c
 DARWIN_SHIM_SRC := tests/darwin/fake_darwin.c $(DARWIN_BACKEND) core/error.c core/platform/proc_vec.c
 DARWIN_SHIM_HDR := $(wildcard tests/darwin/*.h tests/darwin/shim/*.h tests/darwin/shim/sys/*.h \
                               tests/darwin/shim/mach/*.h) core/platform/darwin_internal.h \
@@ -70,7 +72,9 @@ $(B)/tests/test_darwin_lanes: $(DARWIN_LANES_SRC) $(DARWIN_SHIM_HDR) include/sta
 
 # The metal and tree_compressed lanes: TASK_VM_INFO (core/platform/darwin_vm.c)
 # over tests/darwin/fake_taskinfo.c, summed by the tree.
-$(B)/tests/test_darwin_vm: tests/darwin/test_darwin_vm.c tests/darwin/fake_darwin.c \
+# The gpu_system lane: IOAccelerator's PerformanceStatistics (core/platform/
+# darwin_gpu.c) over tests/darwin/fake_iokit.c, copied into a sample by the table.
+$(B)/tests/test_darwin_vm $(B)/tests/test_darwin_gpu: $(B)/tests/%: tests/darwin/%.c tests/darwin/fake_darwin.c \
                            $(DARWIN_BACKEND) core/run/tree.c core/run/tree_rates.c core/run/tree_share.c \
                            core/clock.c core/model/lanes.c core/error.c core/platform/proc_vec.c \
                            $(DARWIN_SHIM_HDR) include/stagetop/tree.h
@@ -100,7 +104,7 @@ EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/t
                   $(B)/tests/test_darwin_mps \
                   $(B)/tests/test_darwin_peak \
                   $(B)/tests/test_darwin_ancestry $(B)/tests/test_darwin_tree $(B)/tests/test_darwin_lanes \
-                  $(B)/tests/test_darwin_vm \
+                  $(B)/tests/test_darwin_vm $(B)/tests/test_darwin_gpu \
                   $(B)/tests/test_darwin_sync
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
 endif

@@ -135,7 +135,7 @@ int cli_parse_args(int argc, char **argv, cli_args *a, const char *version_text)
             if (tui_lanes_parse(optarg, &a->lanes, bad, sizeof bad) != 0)
                 return cli_bad_usage("--lanes: unknown lane '%s' (footprint, rss, swap, level, procs, gpu, "
                                  "pressure, tree_swap, cpu, pageins, compressed, limit_free, "
-                                 "footprint_age, metal, tree_compressed)", bad);
+                                 "footprint_age, metal, tree_compressed, gpu_system)", bad);
             break;
         }
         case OPT_SORT: {

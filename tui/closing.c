@@ -18,6 +18,8 @@
 #include "stagetop/lanes.h"
 #include "stagetop/plot.h"
 #include "stagetop/limits.h"
+#include "stagetop/sb.h"
+#include "stagetop/stage_table.h"
 #include "stagetop/units.h"
 #include "stagetop/utf8.h"
 
@@ -129,7 +131,7 @@ int cli_log_drop_empty(char *path, int chosen)
     return 1;
 }
 
-#define CLI_CLOSING_STAGES 20 /* stage rows in the closing summary, the "more" line included */
+#define CLI_CLOSING_STAGES 20 /* stage table lines in the closing summary, header and "more" line in */
 
 static void row(FILE *f, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void row(FILE *f, const char *name, const char *fmt, ...)
@@ -236,30 +238,21 @@ void cli_closing_summary(FILE *f, const st_run_view *rv, const cli_closing *c)
                 (unsigned long long)s->n_pauses, s->n_pauses == 1 ? "" : "s",
                 st_format_duration(st_summary_paused_ms(s) / 1000.0, a, sizeof a),
                 (unsigned long long)s->n_guard_pauses, s->paused ? "; still paused at the end" : "");
-        /* A stage flood gives thousands of windows: the first ones, then
-         * how many more (the record lists them all), not 10,001 lines. */
-        size_t shown = s->n_stages > CLI_CLOSING_STAGES ? CLI_CLOSING_STAGES - 1 : s->n_stages;
-        for (size_t i = 0; i < shown; i++) {
-            st_stage_row r;
-            st_summary_stage(s, i, &r);
-            char name[64];
-            memcpy(name, r.stage, sizeof name);
-            name[sizeof name - 1] = '\0';
-            char safe[sizeof name * 4];
-            tui_sanitize(name, strlen(name), 0, 24, safe, sizeof safe); /* the one sanitiser */
-            memcpy(name, safe, sizeof name - 1);
-            name[sizeof name - 1] = '\0';
-            char unpaused[48] = "";
-            if (r.paused_ms > 0) /* the time with and without the pauses */
-                snprintf(unpaused, sizeof unpaused, "  (%s without pauses)",
-                         st_format_duration((r.seconds_ms - r.paused_ms) / 1000.0, d, sizeof d));
-            row(f, i == 0 ? "stages" : "", "%-24s %9s  peak %s%s", name,
-                st_format_duration(r.seconds_ms / 1000.0, a, sizeof a),
-                r.has_peak ? st_format_bytes(r.peak_footprint, b, sizeof b) : "-", unpaused);
-        }
-        if (shown < s->n_stages)
-            row(f, "", "... and %zu more stages (stagetop summary --text of the record lists them)",
-                s->n_stages - shown);
+        /* The one stage table (stage_table.h), repeated stages grouped, in
+         * 80 columns; a stage flood gives thousands of windows: the first
+         * ones, then how many more (the record lists them all). */
+        st_stage_table_opts o = {.width = 80, .indent = 2, .max_lines = CLI_CLOSING_STAGES - 1,
+                                 .more_hint = "(stagetop summary --text of the record lists them)"};
+        st_sb w;
+        st_error e;
+        st_sb_init(&w);
+        if (!s->n_stage_events) /* a row as the others (the table would say "no stages") */
+            row(f, "stages", "none (no stage events: `stagetop stage NAME` marks one)");
+        else if (st_stage_table(s, &w, &o, &e) == ST_OK && !w.oom)
+            fputs(w.buf ? w.buf : "", f);
+        else
+            row(f, "stages", "(out of memory)");
+        st_sb_free(&w);
         if (rv->stages_folded)
             row(f, "", "%llu stage events past the %d kept are one window, \"%s\" (the record has them all)",
                 (unsigned long long)rv->stages_folded, ST_KEEP_STAGES, ST_LATER_STAGES);

@@ -23,7 +23,7 @@ int cli_replay(int argc, char **argv)
                    "  -: follow a JSONL stream on stdin (keys from the terminal), e.g.\n"
                    "     ssh mac stagetop --headless --jsonl -p PID | stagetop replay -\n"
                    "keys: left/right move  Home/End start/end  +/- zoom  f fit  space hold/follow\n"
-                   "      e export  ? help  q quit\n", use);
+                   "      T clock time axis  e export  ? help  q quit\n", use);
             return CLI_EXIT_OK;
         } else if (!path && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
             path = argv[i];

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stagetop/clock.h"
+
 typedef struct live {
     st_monitor *m;
     const tui_opts *o;
@@ -210,6 +212,11 @@ static void on_key(live *s, int ch, double now)
     case ' ': tui_view_freeze(v, &rv); break;
     case '+': case '=': tui_view_zoom(v, 1); break;
     case '-': case '_': tui_view_zoom(v, -1); break;
+    case 'f': case 'F': /* the whole run, as replay's f; it keeps fitting as the run grows */
+        v->fit = 1;
+        tui_view_fit(v, &rv);
+        break;
+    case 'T': v->clock_axis = !v->clock_axis; break;
     case KEY_LEFT: tui_view_pan(v, &rv, -1); break;
     case KEY_RIGHT: tui_view_pan(v, &rv, 1); break;
     case 's': case 'S': v->stages = !v->stages; break;
@@ -277,6 +284,8 @@ int tui_live(st_monitor *m, const tui_opts *o, int *keep_paused, st_error *err)
             else if (o->outs && tui_outputs_after_sample(o->outs, m, now))
                 tui_view_message(&s.v, now, 1, "%s", o->outs->error);
             view_of(&s, now, &rv);
+            if (!s.v.has_wall0 && rv.samples_total > 0 && rv.job_state != ST_JOB_EXITED)
+                tui_view_wall0(&s.v, st_wall_now() - rv.uptime_s); /* the clock axis (T) */
             tui_crash_job(&rv);
             s.dirty = 1;
             if (rv.n_members != drawn_members) { /* the list may need rows */

@@ -13,6 +13,7 @@
  * (st_trace_refresh: it grows while records come in time order and is
  * recomputed when they do not), the same as a loaded file's. */
 #include "replay.h"
+#include "spark.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -174,12 +175,9 @@ static void fit(replay *r)
 {
     int w = r->v.L.plot[0].w > 1 ? r->v.L.plot[0].w : 1;
     r->need_fit = r->v.L.too_small; /* again once there is room */
-    r->v.frozen = 0;
-    r->v.per_col = 1;
     st_run_view rv;
     rp_view(r, &rv);
-    uint64_t last = (uint64_t)tui_newest_col(&r->v, &rv);
-    r->v.per_col = (unsigned)(last / (uint64_t)w + 1 < 10000 ? last / (uint64_t)w + 1 : 10000);
+    tui_view_fit(&r->v, &rv); /* the live screen's f too */
     if (r->ended) { /* a finished trace: from its start, the blank after its end */
         r->v.frozen = 1;
         r->v.frozen_end = w - 1;
@@ -241,6 +239,16 @@ static void on_key(replay *r, int ch, double now)
     case '+': case '=': zoom(r, 1); break;
     case '-': case '_': zoom(r, -1); break;
     case 'f': case 'F': fit(r); break;
+    case 'T': { /* the clock of the start record's UTC time (whole seconds) plus t */
+        double w0;
+        if (!v->has_wall0 && tui_utc_seconds(r->t.meta.start_utc, &w0))
+            tui_view_wall0(v, w0);
+        if (!v->has_wall0)
+            tui_view_message(v, now, 1, "the trace has no start time: no clock axis");
+        else
+            v->clock_axis = !v->clock_axis;
+        break;
+    }
     case ' ': {
         st_run_view rv;
         rp_view(r, &rv);

@@ -99,7 +99,8 @@ static void range_text(const replay *r, char *buf, size_t len)
 
 /* The time axis in the trace's own time: a tick where each step of
  * tui_axis_step() falls, labelled "m:ss" after it (the live view's axis
- * counts back from now, which means nothing in a replay). */
+ * counts back from now, which means nothing in a replay); with T the clock
+ * time of the start record's UTC time plus t (view_util.c). */
 static void draw_axis(const replay *r)
 {
     const tui_view *v = &r->v;
@@ -113,6 +114,11 @@ static void draw_axis(const replay *r)
     rp_view(r, &rv);
     int64_t end = v->frozen ? v->frozen_end : tui_newest_col(v, &rv), c0 = end - (w - 1);
     char cell[1024], out[1024 * 3 + 1];
+    if (v->clock_axis && v->has_wall0) { /* key T: the clock of the start record's time */
+        tui_axis_row(v, &rv, end, w, out, sizeof out);
+        tui_put(b->y, b->x, b->w, out, tui_attr(v, TUI_PAIR_DIM));
+        return;
+    }
     for (int x = 0; x < w; x++)
         cell[x] = c0 + x >= 0 ? 1 : 0; /* 0 blank (before the start), 1 rule, 2 tick, else text */
     double first = c0 > 0 ? (double)c0 * col_s : 0;
@@ -472,6 +478,7 @@ static void draw_help(const tui_view *v)
         "Home End    the start / the end (End follows a stream)",
         "+ -         zoom the time window in / out",
         "f           fit the whole trace in the window",
+        "T           time axis: clock time / time since the start",
         "space       hold the window / follow the end",
         "e           export the trace as JSON",
         "s           the stage table (time, peak, swap, level, loads)",

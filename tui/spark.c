@@ -233,7 +233,46 @@ int tui_axis_label(double t, char *buf, size_t len)
                   : snprintf(buf, len, "-%ldh", m / 60);
 }
 
-size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
+int tui_utc_seconds(const char *s, double *epoch)
+{
+    int y, mo, d, h, mi, n = 0;
+    double sec;
+    if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6 || mo < 1 ||
+        mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || !(sec >= 0 && sec < 61))
+        return 0;
+    const char *z = s + n;
+    long off = 0;
+    if (z[0] == '+' || z[0] == '-') { /* "+02:00" */
+        int oh, om;
+        if (sscanf(z + 1, "%2d:%2d", &oh, &om) != 2)
+            return 0;
+        off = (z[0] == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
+    } else if (z[0] != 'Z' && z[0] != '\0') {
+        return 0;
+    }
+    /* days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil) */
+    long yy = y - (mo <= 2), era = (yy >= 0 ? yy : yy - 399) / 400;
+    long yoe = yy - era * 400, doy = (153L * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+    *epoch = (double)days * 86400 + h * 3600 + mi * 60 + sec - (double)off;
+    return 1;
+}
+
+int tui_axis_clock(double local_s, double step, char *buf, size_t len)
+{
+    double day = fmod(local_s, 86400.0);
+    day = day < 0 ? day + 86400.0 : day;
+    long tenths = lround(day * 10) % 864000, s = tenths / 10;
+    if (step < 1 - 1e-9)
+        return snprintf(buf, len, "%02ld:%02ld:%02ld.%ld", s / 3600, s / 60 % 60, s % 60, tenths % 10);
+    s = lround(day) % 86400;
+    if (step < 60 - 1e-9)
+        return snprintf(buf, len, "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    return snprintf(buf, len, "%02ld:%02ld", s / 3600, s / 60 % 60);
+}
+
+size_t tui_axis_time(int ncols, double col_s, int clock, double right_s, int ascii, char *out,
+                     size_t outlen)
 {
     enum { RULE = 1, TICK = 2 };
     char t[MAX_ROW];
@@ -243,14 +282,26 @@ size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
         return 0;
     memset(t, RULE, (size_t)ncols);
     double step = tui_axis_step(col_s);
+    /* seconds before the right edge of the first tick: a step, or (clock)
+     * back to the last whole multiple of the step, the step wide enough
+     * for its label ("14:05:30.5": 10 columns) and a space */
+    double d0 = step;
+    if (clock) {
+        char lab[32];
+        while (step < 86400 && step / col_s < tui_axis_clock(0, step, lab, sizeof lab) + 2)
+            step = tui_axis_step(step / 10 * 1.0001); /* the next larger step */
+        d0 = fmod(right_s, step);
+        d0 = d0 < 0 ? d0 + step : d0;
+    }
     long limit = ncols; /* a label must end before column limit - 1 */
-    for (int j = 1;; j++) {
-        long x = (ncols - 1) - lround(j * step / col_s);
+    for (int j = 0;; j++) {
+        double d = d0 + j * step;
+        long x = (ncols - 1) - lround(d / col_s);
         if (x < 0)
             break;
         t[x] = TICK;
         char lab[32];
-        int len = tui_axis_label(j * step, lab, sizeof lab);
+        int len = clock ? tui_axis_clock(right_s - d, step, lab, sizeof lab) : tui_axis_label(d, lab, sizeof lab);
         long start = x - len;
         if (start >= 0 && x < limit) {
             memcpy(&t[start], lab, (size_t)len);
@@ -263,6 +314,11 @@ size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
             break;
     }
     return o;
+}
+
+size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen)
+{
+    return tui_axis_time(ncols, col_s, 0, 0, ascii, out, outlen);
 }
 
 char tui_event_letter(int kind)

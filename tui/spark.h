@@ -95,6 +95,20 @@ int tui_axis_label(double t, char *buf, size_t len);
  * label ends just left of it, and is left out when it would not fit or would
  * touch the label to its right.  Returns the bytes written. */
 size_t tui_axis(int ncols, double col_s, int ascii, char *out, size_t outlen);
+/* The same axis in clock time (key T): clock 1 puts a tick at every whole
+ * multiple of the step of local time (right_s: the right edge's local time,
+ * seconds since an epoch at a local midnight), labelled "14:05:30" (steps
+ * under a minute), "14:05" (a minute or more), "14:05:30.5" (under a
+ * second); clock 0 is tui_axis. */
+size_t tui_axis_time(int ncols, double col_s, int clock, double right_s, int ascii, char *out,
+                     size_t outlen);
+/* The epoch seconds of an ISO 8601 UTC time as traces write it
+ * ("2026-12-04T02:41:30Z", stageload's "2026-10-05T03:14:39+00:00", an
+ * offset other than 0 too).  1, or 0 when it is not one. */
+int tui_utc_seconds(const char *s, double *epoch);
+/* A clock label of local_s (seconds from a local midnight) for ticks step
+ * apart.  Returns its length. */
+int tui_axis_clock(double local_s, double step, char *buf, size_t len);
 
 /* The letter that marks an event kind on the event row: S stage, L load and
  * reload, R release, M mark, P pause, C resume (continue), K kill, X exit,

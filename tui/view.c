@@ -16,6 +16,7 @@
 
 #include "stagetop/grow.h"
 #include "stagetop/clock.h"
+#include "stagetop/stage_table.h"
 #include "stagetop/units.h"
 
 void tui_view_init(tui_view *v, const tui_opts *o)
@@ -188,6 +189,7 @@ void tui_view_zoom(tui_view *v, int dir)
 {
     static const unsigned steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000};
     size_t n = sizeof steps / sizeof steps[0], i = 0;
+    v->fit = 0;
     while (i + 1 < n && steps[i] < v->per_col)
         i++;
     if (dir > 0 && i > 0)
@@ -199,8 +201,25 @@ void tui_view_zoom(tui_view *v, int dir)
     v->per_col = steps[i];
 }
 
+void tui_view_fit(tui_view *v, const st_run_view *rv)
+{
+    int w = v->L.plot[0].w > 1 ? v->L.plot[0].w : 1;
+    v->frozen = 0;
+    v->has_frozen_t = 0;
+    v->per_col = 1;
+    uint64_t last = (uint64_t)tui_newest_col(v, rv), first = 0;
+    size_t kept = rv->samples.a_len + rv->samples.b_len;
+    if (!rv->replay && kept && rv->samples_total > kept) { /* the ring forgot the start */
+        const st_sample *old = rv->samples.a_len ? rv->samples.a : rv->samples.b;
+        first = tui_sample_k(old->t_ms, (uint32_t)lround(rv->interval * 1000.0));
+    }
+    uint64_t span = last > first ? last - first : 0;
+    v->per_col = (unsigned)(span / (uint64_t)w + 1 < 10000 ? span / (uint64_t)w + 1 : 10000);
+}
+
 void tui_view_freeze(tui_view *v, const st_run_view *rv)
 {
+    v->fit = 0;
     v->frozen = !v->frozen;
     v->has_frozen_t = 0;
     if (v->frozen) {
@@ -230,6 +249,14 @@ void tui_view_pan(tui_view *v, const st_run_view *rv, int dir)
 void tui_view_draw(tui_view *v, const st_run_view *rv, double now)
 {
     double t0 = st_now();
+    if (v->fit && !rv->replay) /* key f: the run grows, the window follows */
+        tui_view_fit(v, rv);
+    const st_summary *sm = rv->summary;
+    if (sm && (sm != v->rep_of || sm->n_stages != v->rep_stages)) { /* a window opened */
+        st_stage_repeats(sm, &v->rep_nth, &v->rep_done, &v->rep_ms);
+        v->rep_of = sm;
+        v->rep_stages = sm->n_stages;
+    }
     row_cache_fit(v);
     clear_for_frame(v);
     v->drawn_help = v->help;

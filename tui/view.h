@@ -42,6 +42,17 @@ typedef struct tui_view {
     uint32_t frozen_t_ms;    /* live: the newest sample's time when frozen (later ones
                               * are not drawn, even in a column not yet full) */
     int has_frozen_t;
+    int fit;                 /* live: the whole run fits the window, again each frame
+                                (key f; zoom, freeze and pan end it) */
+    int clock_axis;          /* the time axis in local clock time, not seconds ago (key T) */
+    double wall0;            /* live: the wall time (epoch seconds) of t = 0, */
+    double tz_off;           /* and local time minus UTC, seconds (read once) */
+    int has_wall0;
+    /* the header's repetitions of the current stage (stage_table.h's
+     * st_stage_repeats), computed again only when a stage window opens */
+    const st_summary *rep_of;
+    size_t rep_stages, rep_nth, rep_done;
+    int64_t rep_ms;
     int help;                /* the help box is open */
     int stages;              /* the stage table is open (key s) */
     int drawn_stages;        /* it was on the last frame */
@@ -109,6 +120,10 @@ int tui_view_input_key(tui_view *v, int ch);
 
 /* Zoom: dir > 0 fewer samples per column (in), < 0 more (out). */
 void tui_view_zoom(tui_view *v, int dir);
+/* Samples per column so that the whole run fits the window (what the
+ * ring still holds of a run longer than --history), following the newest
+ * sample (replay's f, the live screen's f). */
+void tui_view_fit(tui_view *v, const st_run_view *rv);
 /* Freeze or unfreeze the graphs at the newest column. */
 void tui_view_freeze(tui_view *v, const st_run_view *rv);
 /* Move a frozen window by dir quarters of its width (left < 0). */

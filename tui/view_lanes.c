@@ -546,13 +546,13 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
             st_format_duration((double)(newest - end) * col_s, ago, sizeof ago);
             snprintf(text, sizeof text, "FROZEN %s, -%s", span, ago);
         } else {
-            snprintf(text, sizeof text, "last %s", span);
+            snprintf(text, sizeof text, "%s %s", v->fit ? "whole run" : "last", span);
         }
         if (v->per_col > 1)
             snprintf(text + strlen(text), sizeof text - strlen(text), " (%u/col)", v->per_col);
         tui_put(L->window.y, L->window.x, L->window.w, text,
                 v->frozen ? tui_attr(v, TUI_PAIR_WARN) | A_BOLD : tui_attr(v, TUI_PAIR_DIM));
-        tui_axis(w, col_s, v->ascii, buf, blen);
+        tui_axis_row(v, rv, end, w, buf, blen); /* seconds ago, or the clock (key T) */
         tui_put(L->axis.y, L->axis.x, L->axis.w, buf, tui_attr(v, TUI_PAIR_DIM));
     }
     if (L->events.h) {

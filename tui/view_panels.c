@@ -17,6 +17,7 @@
 
 #include "stagetop/grow.h"
 #include "stagetop/clock.h"
+#include "stagetop/stage_table.h"
 #include "stagetop/units.h"
 
 /* ---- header ---- */
@@ -78,6 +79,17 @@ void tui_panel_header(const tui_view *v, const st_run_view *rv)
         char safe[200];
         tui_sanitize(cur, strnlen(cur, 64), v->ascii, 40, safe, sizeof safe);
         snprintf(stage, sizeof stage, "  stage %s", safe);
+        const st_summary *sm = rv->summary;
+        /* a name that repeats (denoising steps): which repetition this is
+         * and the mean time of those that ended (stage_table.h; view.c
+         * counts them when a window opens) */
+        if (sm && sm == v->rep_of && sm->n_stages &&
+            strncmp(sm->stages[sm->n_stages - 1].stage, cur, 64) == 0 && v->rep_nth > 1 && v->rep_done > 0) {
+            char mean[32];
+            size_t len = strlen(stage);
+            snprintf(stage + len, sizeof stage - len, " %s%zu %s/rep", v->ascii ? "x" : "\xC3\x97", v->rep_nth,
+                     st_stage_mean_text(v->rep_ms / 1000.0 / (double)v->rep_done, mean, sizeof mean));
+        }
     }
     char drop[48] = "";
     uint64_t missed = rv->dropped;
@@ -304,6 +316,7 @@ void tui_panel_help(const tui_view *v)
         "s      stage table   o  the job's output   l  CPU lanes",
         "space  freeze the graphs (left/right move them)",
         "+ -    zoom the time window in / out",
+        "f      fit the whole run   T  time axis: clock / ago",
         "up down PgUp PgDn Home End   select a process",
         "< >    sort column   I invert   M footprint   P CPU",
         "t      tree view (children under their parents)",

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "stagetop/lanes.h"
 #include "stagetop/units.h"
@@ -148,6 +149,31 @@ int64_t tui_newest_col(const tui_view *v, const st_run_view *rv)
         return 0;
     uint32_t iv = (uint32_t)lround(rv->interval * 1000.0);
     return (int64_t)(tui_sample_k(rv->last->t_ms, iv) / v->per_col);
+}
+
+void tui_view_wall0(tui_view *v, double wall0)
+{
+    time_t wall = (time_t)wall0;
+    struct tm g;
+    v->wall0 = wall0;
+    v->tz_off = 0;
+    if (gmtime_r(&wall, &g)) {
+        g.tm_isdst = -1;
+        time_t back = mktime(&g); /* UTC read as local time: off by the offset */
+        if (back != (time_t)-1)
+            v->tz_off = difftime(wall, back);
+    }
+    v->has_wall0 = 1;
+}
+
+size_t tui_axis_row(const tui_view *v, const st_run_view *rv, int64_t end, int w, char *buf, size_t len)
+{
+    double col_s = v->per_col * rv->interval;
+    if (!v->clock_axis || !v->has_wall0) /* (a trace without a start time) */
+        return tui_axis(w, col_s, v->ascii, buf, len);
+    /* the right edge: the last sample slot of column end */
+    double right = v->wall0 + v->tz_off + ((double)(end + 1) * v->per_col - 1) * rv->interval;
+    return tui_axis_time(w, col_s, 1, right, v->ascii, buf, len);
 }
 
 int64_t tui_frozen_col(const tui_view *v, const st_run_view *rv)

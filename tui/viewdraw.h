@@ -29,6 +29,13 @@ int64_t tui_newest_col(const tui_view *v, const st_run_view *rv);
 /* The column of the newest sample drawn: the frozen moment's while a live
  * view is frozen, else the newest's. */
 int64_t tui_frozen_col(const tui_view *v, const st_run_view *rv);
+/* The clock axis's start (key T): the wall time of t = 0 (epoch seconds)
+ * and local time's offset from UTC then. */
+void tui_view_wall0(tui_view *v, double wall0);
+/* The time axis under w columns whose last is column end: seconds before
+ * the right edge, or with the clock axis on (key T, a live run) the local
+ * time of the ticks (spark.h: tui_axis_time).  Returns the bytes written. */
+size_t tui_axis_row(const tui_view *v, const st_run_view *rv, int64_t end, int w, char *buf, size_t len);
 
 /* The stage of the latest stage event (raw text), or NULL. */
 const char *tui_current_stage(const st_run_view *rv);

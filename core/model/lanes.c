@@ -261,6 +261,26 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .report_key = "peak_tree_compressed",
         .doctor = NULL, /* its reference (vmmap -summary) is doctor's next step */
     },
+    [ST_LANE_GPU_SYSTEM] = {
+        /* the IORegistry's IOAccelerator PerformanceStatistics, "In use
+         * system memory" (core/platform/darwin_gpu.c; the key is not
+         * Apple's documented API: unverified until a Mac confirms it) */
+        .id = ST_LANE_GPU_SYSTEM, .type = ST_LT_U64, .offset = AT(gpu_system),
+        .platforms = ST_LPL_DARWIN, /* IOKit, loaded at run time */
+        KEY("gpu_system"), .max = U53, .range = "integers 0..2^53",
+        .unit = ST_LU_BYTES, .rule = ST_LR_PEAK, .summary_key = "peak_gpu_system",
+        .label = "GPU memory (system)", .label_inline = "gpu system", .label_short = "gsys",
+        .absent = "not available", .absent_short = "n/a",
+        .colour = ST_LC_BLUE, .screen_rank = 6, .screen_always = 0, /* shown once read */
+        .prom_name = "stagetop_system_gpu_memory_in_use_bytes",
+        .prom_help = "System memory the GPU uses, the whole machine's (macOS IOAccelerator "
+                     "PerformanceStatistics 'In use system memory', summed over the "
+                     "accelerators; not on Linux).",
+        .prom_format = ST_LP_INT, .prom_rank = 15,
+        .report_rank = 11, .report_label = "GPU system peak", .report_key = "peak_gpu_system",
+        .doctor = NULL, /* its reference (ioreg -r -c IOAccelerator) is doctor's next step */
+        SYS(ST_SYS_GPU_SYSTEM, gpu_system),
+    },
 };
 
 const st_lane *st_lane_by_key(const char *key)

@@ -1,5 +1,6 @@
 /* darwin_internal.h: internal to the macOS backend (platform_darwin.c,
- * darwin_sys.c, darwin_args.c, darwin_mps.c and darwin_vm.c); not a public contract. */
+ * darwin_sys.c, darwin_args.c, darwin_mps.c, darwin_vm.c and darwin_gpu.c); not a
+ * public contract. */
 #ifndef STAGETOP_DARWIN_INTERNAL_H
 #define STAGETOP_DARWIN_INTERNAL_H
 
@@ -8,16 +9,77 @@
 #include "stagetop/error.h"
 #include "stagetop/platform.h"
 
+/* The system's GPU memory (darwin_gpu.c): IOKit and CoreFoundation loaded
+ * at run time, never linked.  Their types and the calls used, as Apple's
+ * headers declare them (IOKitUser-100222.0.4 IOKitLib.h; xnu-11417.101.15
+ * iokit/IOKit/IOTypes.h:207 and :216-218, io_object_t a mach_port_t in
+ * user space; CF-1153.18 CFBase.h:386-389 and :393, CFNumber.h:49-54): kept
+ * here, so that the fake of tests/darwin/fake_iokit.c is checked against
+ * the same signatures. */
+typedef uint32_t st_io_object;       /* io_object_t, io_iterator_t, io_service_t */
+typedef const void *st_cf_type;      /* CFTypeRef, CFStringRef, CFDictionaryRef, ... */
+typedef unsigned long st_cf_type_id; /* CFTypeID (not __LLP64__) */
+typedef long st_cf_index;            /* CFIndex: CFNumberType's type */
+#define ST_CF_NUMBER_SINT64 4        /* kCFNumberSInt64Type (CFNumber.h:54) */
+#define ST_CF_STRING_UTF8 0x08000100u /* kCFStringEncodingUTF8 (CFString.h:129) */
+/* IOKitLib.h:1329, :443, :392, :1187, :267 */
+typedef st_cf_type (*st_io_service_matching_fn)(const char *name);
+typedef int (*st_io_get_matching_services_fn)(uint32_t main_port, st_cf_type matching,
+                                              st_io_object *existing);
+typedef st_io_object (*st_io_iterator_next_fn)(st_io_object iterator);
+typedef st_cf_type (*st_io_create_cf_property_fn)(st_io_object entry, st_cf_type key,
+                                                  st_cf_type allocator, uint32_t options);
+typedef int (*st_io_object_release_fn)(st_io_object object);
+/* CFString.h:195; CFDictionary.h:532, :217; CFNumber.h:123, :82;
+ * CFBase.h:577, :586 */
+typedef st_cf_type (*st_cf_string_create_fn)(st_cf_type alloc, const char *cstr, uint32_t encoding);
+typedef const void *(*st_cf_dictionary_get_value_fn)(st_cf_type dict, const void *key);
+typedef st_cf_type_id (*st_cf_get_type_id_of_fn)(void);
+typedef unsigned char (*st_cf_number_get_value_fn)(st_cf_type number, st_cf_index type,
+                                                   void *value);
+typedef st_cf_type_id (*st_cf_get_type_id_fn)(st_cf_type cf);
+typedef void (*st_cf_release_fn)(st_cf_type cf);
+
+#define ST_DW_IOKIT_PATH "/System/Library/Frameworks/IOKit.framework/IOKit"
+#define ST_DW_CF_PATH "/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation"
+#define ST_DW_GPU_MAX 8 /* accelerators kept (an Apple Silicon Mac has one) */
+
+typedef struct st_dw_gpu {
+    int state;           /* 0: not tried yet; 1: ready; -1: off for the run (note says why) */
+    void *iokit, *cf;    /* dlopen handles */
+    st_io_create_cf_property_fn create_property;
+    st_io_object_release_fn object_release;
+    st_cf_dictionary_get_value_fn dict_get;
+    st_cf_get_type_id_of_fn dict_type, number_type;
+    st_cf_number_get_value_fn number_get;
+    st_cf_get_type_id_fn type_of;
+    st_cf_release_fn release;
+    st_cf_type k_stats, k_in_use; /* "PerformanceStatistics", "In use system memory" */
+    st_io_object services[ST_DW_GPU_MAX];
+    size_t n_services;
+    char note[96];       /* why the lane is off ("" while it is not) */
+    char joined[300];    /* the backend's lanes note: darwin_vm.c's and this one */
+} st_dw_gpu;
+
+/* Add the system's GPU memory to *out (ST_SYS_GPU_SYSTEM): loads IOKit and
+ * finds the accelerators on the first call; nothing once off. */
+void st_dw_gpu_read(st_dw_gpu *g, st_sys_mem *out);
+/* Give back the accelerators, the strings and the libraries. */
+void st_dw_gpu_free(st_dw_gpu *g);
+
 /* What the system reads keep between samples. */
 typedef struct st_dw_sys {
     uint64_t mem_total;
     int has_mem_total;
     uint32_t tb_numer, tb_denom; /* mach_timebase_info: ns = abs * numer / denom */
     uint64_t page_size;          /* host_page_size: the compressor counts these; 0: unknown */
+    st_dw_gpu gpu;               /* the IOAccelerator reading (darwin_gpu.c) */
 } st_dw_sys;
 
 /* Read the time base, the page size and hw.memsize once. */
 void st_dw_sys_init(st_dw_sys *s);
+/* What st_dw_read_system holds (the GPU reading's). */
+void st_dw_sys_free(st_dw_sys *s);
 /* Mach absolute time units (ri_user_time, ri_system_time) in nanoseconds. */
 uint64_t st_dw_abs_to_ns(const st_dw_sys *s, uint64_t abs);
 /* The backend table's read_system. */
@@ -89,5 +151,8 @@ void st_dw_vm_fill(st_dw_vm *v, int32_t pid, int exiting, const st_dw_vm_reading
                    st_proc_mem *out);
 /* The note ("" when there is nothing to say). */
 const char *st_dw_vm_note(const st_dw_vm *v);
+/* The backend's lanes_note: v's note and the GPU reading's, joined into
+ * g->joined ("" when neither has anything to say). */
+const char *st_dw_lanes_note(st_dw_gpu *g, const st_dw_vm *v);
 
 #endif

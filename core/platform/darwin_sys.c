@@ -16,7 +16,9 @@
  *
  * Compressed memory: host_statistics64(HOST_VM_INFO64)'s
  * compressor_page_count (pages the compressor uses to hold the compressed
- * data; vm_stat's "Pages occupied by compressor") times host_page_size. */
+ * data; vm_stat's "Pages occupied by compressor") times host_page_size.
+ *
+ * The GPU's system memory: darwin_gpu.c (IOKit, loaded on the first read). */
 #include "darwin_internal.h"
 #include "stagetop/sample.h"
 
@@ -50,6 +52,11 @@ void st_dw_sys_init(st_dw_sys *s)
         s->mem_total = mem;
         s->has_mem_total = 1;
     }
+}
+
+void st_dw_sys_free(st_dw_sys *s)
+{
+    st_dw_gpu_free(&s->gpu);
 }
 
 uint64_t st_dw_abs_to_ns(const st_dw_sys *s, uint64_t abs)
@@ -114,6 +121,7 @@ int st_dw_read_system(st_dw_sys *s, st_sys_mem *out, st_error *err)
         out->compressed = (uint64_t)vm.compressor_page_count * s->page_size;
         out->valid |= ST_SYS_COMPRESSED;
     }
+    st_dw_gpu_read(&s->gpu, out); /* darwin_gpu.c: optional, as the compressor */
     if (!(out->valid & (ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_MEMTOTAL)))
         return st_error_set(err, ST_EIO, last_errno,
                             "cannot read vm.swapusage, kern.memorystatus_level or hw.memsize");

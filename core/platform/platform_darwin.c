@@ -166,6 +166,7 @@ static void darwin_close(st_backend *b)
     free(b->snap);
     free(b->nodes);
     st_dw_args_free(&b->args);
+    st_dw_sys_free(&b->sys);
     free(b);
 }
 
@@ -418,7 +419,7 @@ static int darwin_read_system(st_backend *b, st_sys_mem *out, st_error *err)
 
 static const char *darwin_lanes_note(st_backend *b)
 {
-    return st_dw_vm_note(&b->vm);
+    return st_dw_lanes_note(&b->sys.gpu, &b->vm);
 }
 
 static int darwin_command(st_backend *b, st_proc_id id, char *buf, size_t len, st_error *err)

@@ -12,6 +12,7 @@
 #include "stagetop/md.h"
 #include "stagetop/report_model.h"
 #include "stagetop/sb.h"
+#include "stagetop/stage_table.h"
 #include "stagetop/units.h"
 
 #define DASH "\xE2\x80\x93"  /* – */
@@ -37,58 +38,6 @@ static const st_event *exit_event(const st_trace *t)
         if (t->events.v[i].kind == ST_EV_EXIT && (t->events.v[i].has & ST_EVF_VALUE))
             ev = &t->events.v[i];
     return ev;
-}
-
-/* Right-aligned cell of w columns (ASCII and the "–" dash: one column). */
-static void cell(st_sb *w, const char *s, int width)
-{
-    int cols = 0;
-    for (const char *p = s; *p; p++)
-        cols += ((unsigned char)*p & 0xC0) != 0x80;
-    for (int i = cols; i < width; i++)
-        st_sb_char(w, ' ');
-    st_sb_str(w, s);
-}
-
-/* The stage table: name, time, peak footprint, swap growth, min level. */
-static void stages(const st_trace *t, st_sb *w, int width)
-{
-    const st_summary *s = &t->summary;
-    char a[48], b[48], c[48], d[48];
-    if (!s->n_stages || !s->n_stage_events) {
-        st_sb_str(w, "no stages (no stage events in the trace)\n");
-        return;
-    }
-    /* 4 numeric columns of 8, 10, 12, 10 and a space each */
-    int name_w = width - (9 + 11 + 13 + 11);
-    name_w = name_w < 8 ? 8 : name_w > 24 ? 24 : name_w;
-    st_sb_printf(w, "%-*s", name_w, "stage");
-    cell(w, "time", 9);
-    cell(w, "peak", 11);
-    cell(w, "swap growth", 13);
-    cell(w, "min level", 11);
-    st_sb_char(w, '\n');
-    for (size_t i = 0; i < s->n_stages; i++) {
-        st_stage_row r;
-        st_summary_stage(s, i, &r);
-        size_t before = w->len;
-        st_text_clean_to(w, r.stage, sizeof r.stage, (size_t)name_w - 1);
-        int cols = 0;
-        for (size_t k = before; k < w->len; k++)
-            cols += ((unsigned char)w->buf[k] & 0xC0) != 0x80;
-        for (; cols < name_w; cols++)
-            st_sb_char(w, ' ');
-        st_report_value secs = st_report_seconds(1, r.seconds_ms / 1000.0);
-        st_report_value peak = st_report_bytes(r.has_peak, r.peak_footprint);
-        st_report_value grow = st_report_bytes(r.has_swap, 0);
-        grow.i[0] = r.swap_growth;
-        st_report_value lvl = st_report_bytes(r.has_level, r.min_level_c);
-        cell(w, st_report_format(&secs, ST_RM_SECONDS, ST_RM_TEXT, a, sizeof a), 9);
-        cell(w, st_report_format(&peak, ST_RM_BYTES, ST_RM_TEXT, b, sizeof b), 11);
-        cell(w, st_report_format(&grow, ST_RM_SBYTES, ST_RM_TEXT, c, sizeof c), 13);
-        cell(w, st_report_format(&lvl, ST_RM_LEVEL, ST_RM_TEXT, d, sizeof d), 11);
-        st_sb_char(w, '\n');
-    }
 }
 
 /* label and text, the text cut at spaces to fit width, each further line
@@ -201,5 +150,8 @@ void st_report_summary_text(const st_trace *t, st_sb *w, int width)
                      st_format_duration(st_summary_paused_ms(s) / 1000.0, a, sizeof a),
                      (unsigned long long)s->n_guard_pauses,
                      s->paused ? "; still paused at the end" : "");
-    stages(t, w, width);
+    st_stage_table_opts o = {.width = width, .indent = 0, .max_lines = 0, .more_hint = NULL};
+    st_error e;
+    if (st_stage_table(s, w, &o, &e) != ST_OK) /* out of memory: the builder's way to say it */
+        w->oom = 1;
 }

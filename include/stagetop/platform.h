@@ -127,6 +127,7 @@ typedef struct st_platform {
 
     /* Why a lane this platform samples is missing, said once (macOS: the
      * kernel refused TASK_VM_INFO's port, so no metal or tree_compressed
+     * lane; IOKit or its IOAccelerator is not there, so no gpu_system
      * lane): "" when there is nothing to say.  Optional (NULL: never). */
     const char *(*lanes_note)(st_backend *b);
 

@@ -52,15 +52,16 @@ char *st_report_diff_md_charts(const st_diff *d, const char *label_a, const char
  *   kernel peak     44.0 GiB (source: wait4)   ("–" when not recorded)
  *   swap            11.5 GiB start → 19.5 GiB peak, growth +7.97 GiB
  *   min level       6%
- *   stage               time       peak   swap growth  min level
- *   setup              19.9s   31.4 GiB     +4.16 GiB        29%
+ *   stage            n     time     mean      peak swap growth min level
+ *   setup            1    19.9s    19.9s  31.4 GiB   +4.16 GiB       29%
  *
  * Swap growth is docs/metrics.md's one definition (swap at the last sample
- * minus at the first); a stage's is summary.h's st_stage_row's.  A trace
- * without stage events says "no stages".  width: the terminal's columns (0:
- * 80); the stage names get what the numbers leave, 8 to 24 columns
- * (cleaned by md.h's rules, shortened with "…"), so a line is at most
- * max(width, 52) columns.  No colour, no escape sequences; appended to w
+ * minus at the first); a stage's is summary.h's st_stage_row's.  The stage
+ * table is stage_table.h's (repeated stages grouped; the closing summary
+ * prints the same).  A trace without stage events says "no stages".
+ * width: the terminal's columns (0: 80); the stage names get what the
+ * numbers leave, 8 to 24 columns (cleaned by md.h's rules, shortened with
+ * "…"), so a stage line is at most max(width, 64) columns.  No colour, no escape sequences; appended to w
  * (an allocation failure is the builder's: sb.h).  t's summary finished
  * (st_trace_load* leaves it so). */
 void st_report_summary_text(const st_trace *t, st_sb *w, int width);

@@ -2,7 +2,7 @@
  *
  * A sample says which fields it holds (valid bits): a field that the
  * platform cannot provide is "not available", not an error.  The struct is
- * kept small (104 bytes, asserted below) because the ring holds hours of
+ * kept small (112 bytes, asserted below) because the ring holds hours of
  * them.
  *
  * Each field is a lane: its id (enum st_lane_id, in the order traces write
@@ -33,6 +33,7 @@ enum st_lane_id {
     ST_LANE_FOOTPRINT_AGE, /* the oldest proportional correction in the footprint, seconds */
     ST_LANE_METAL,     /* the tree's graphics-tagged footprint, bytes (macOS TASK_VM_INFO) */
     ST_LANE_TREE_COMPRESSED, /* the tree's memory held by the compressor, bytes (macOS) */
+    ST_LANE_GPU_SYSTEM, /* the system's GPU memory in use, bytes (macOS IOAccelerator) */
     ST_LANE_COUNT      /* the number of lanes: decided here, once */
 };
 
@@ -52,7 +53,8 @@ enum st_field {
     ST_F_LIMIT_FREE = 1u << ST_LANE_LIMIT_FREE,
     ST_F_FOOTPRINT_AGE = 1u << ST_LANE_FOOTPRINT_AGE,
     ST_F_METAL = 1u << ST_LANE_METAL,
-    ST_F_TREE_COMPRESSED = 1u << ST_LANE_TREE_COMPRESSED
+    ST_F_TREE_COMPRESSED = 1u << ST_LANE_TREE_COMPRESSED,
+    ST_F_GPU_SYSTEM = 1u << ST_LANE_GPU_SYSTEM
 };
 
 typedef struct st_sample {
@@ -65,6 +67,7 @@ typedef struct st_sample {
     uint64_t limit_free;/* bytes left under the cgroup memory limit that binds the job */
     uint64_t metal;     /* bytes, sum over the tree (macOS graphics footprint) */
     uint64_t tree_compressed; /* bytes, sum over the tree (macOS task_vm_info.compressed) */
+    uint64_t gpu_system; /* bytes, whole system (macOS IOAccelerator "In use system memory") */
     uint32_t t_ms;      /* milliseconds since the start of the run */
     uint32_t procs;     /* processes in the tree */
     uint32_t cpu_c;     /* CPU over the last interval, hundredths of a percent of one core */
@@ -83,8 +86,9 @@ typedef struct st_sample {
  * samples), a 32-bit one 4, a 16-bit one 2 (padded to 8 in pairs).
  * limit_free (64-bit) took it from 72 to 80, footprint_age (32-bit) from 80
  * to 88; metal and tree_compressed (64-bit, macOS) from 88 to 104, with the
- * same 4 bytes of padding free (one more 32-bit or two 16-bit lanes fit). */
-_Static_assert(sizeof(st_sample) == 104, "st_sample is 104 bytes (docs/performance.md)");
+ * same 4 bytes of padding free (one more 32-bit or two 16-bit lanes fit);
+ * gpu_system (64-bit, macOS) from 104 to 112, the 4 bytes still free. */
+_Static_assert(sizeof(st_sample) == 112, "st_sample is 112 bytes (docs/performance.md)");
 _Static_assert(ST_LANE_COUNT <= 32, "a lane's valid bit fits st_sample.valid");
 
 /* The system's reading, as the backends' read_system gives it (platform.h).
@@ -96,7 +100,8 @@ enum st_sys_field {
     ST_SYS_PRESSURE = 1u << 2,  /* pressure_c */
     ST_SYS_MEMTOTAL = 1u << 3,
     ST_SYS_SWAPTOTAL = 1u << 4,
-    ST_SYS_COMPRESSED = 1u << 5 /* compressed */
+    ST_SYS_COMPRESSED = 1u << 5, /* compressed */
+    ST_SYS_GPU_SYSTEM = 1u << 6  /* gpu_system */
 };
 
 typedef struct st_sys_mem {
@@ -105,6 +110,10 @@ typedef struct st_sys_mem {
     uint64_t swap_used;  /* bytes */
     uint64_t compressed; /* bytes held by the compressor: Linux Zswap, macOS
                             compressor_page_count * page size */
+    uint64_t gpu_system; /* bytes of system memory the GPU uses: macOS, the sum
+                            over the IOAccelerator services of their
+                            PerformanceStatistics "In use system memory"
+                            (core/platform/darwin_gpu.c); Linux: not read */
     uint16_t level_c;    /* memory-available level, hundredths of a percent */
     uint16_t pressure_c; /* Linux PSI some avg10 * 100; macOS 100/200/400 */
     uint16_t valid;      /* enum st_sys_field bits */

@@ -1,6 +1,7 @@
 /* fake_darwin.c: the scripted macOS kernel of fake_darwin.h. */
 #include "fake_darwin.h"
 #include "fake_metal.h"
+#include "fake_iokit.h"
 
 #include <mach/mach.h>
 #include <mach/mach_time.h>
@@ -39,6 +40,7 @@ void fake_darwin_reset(void)
     F.k.argmax = 1 << 20;
     F.k.reuse_on_read = -1;
     fake_metal_reset();
+    fake_iokit_reset();
 }
 
 fake_darwin_knobs *fake_darwin_knobs_get(void) { return &F.k; }

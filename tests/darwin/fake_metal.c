@@ -3,6 +3,7 @@
  * (fake_metal.h).  No Apple source: Apple's Metal documentation,
  * unverified until a Mac confirms it (see fake_metal.h for each answer). */
 #include "fake_metal.h"
+#include "fake_iokit.h" /* what is not Metal's goes to the fake IOKit */
 
 #include <dlfcn.h> /* the shim's: declares the fake_metal_dl* it maps onto */
 
@@ -63,7 +64,7 @@ void *fake_metal_dlopen(const char *path, int mode)
         return K.metal_missing ? NULL : &h_metal;
     if (!strcmp(path, "/usr/lib/libobjc.A.dylib"))
         return K.objc_missing ? NULL : &h_objc;
-    return NULL;
+    return fake_iokit_dlopen(path, mode);
 }
 
 void *fake_metal_dlsym(void *handle, const char *name)
@@ -78,12 +79,15 @@ void *fake_metal_dlsym(void *handle, const char *name)
         memcpy(&p, &s, sizeof p);
     else if (handle == &h_objc && !strcmp(name, "objc_msgSend"))
         memcpy(&p, &m, sizeof p);
+    else if (handle != &h_metal && handle != &h_objc)
+        p = fake_iokit_dlsym(handle, name);
     return p;
 }
 
 int fake_metal_dlclose(void *handle)
 {
-    (void)handle;
+    if (handle != &h_metal && handle != &h_objc)
+        return fake_iokit_dlclose(handle);
     return 0;
 }
 

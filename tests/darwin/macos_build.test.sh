@@ -12,7 +12,10 @@
 #    libncurses for macOS; docs/macos.md);
 #  - controls: a Linux-only header and a Linux-only call fail that build;
 #  - the driver itself, built natively, watches a job holding 64 MiB of
-#    random bytes (this part runs on a Mac too, against the real API).
+#    random bytes (this part runs on a Mac too, against the real API); on a
+#    Mac its summary's peak_gpu_system is checked against ioreg's
+#    IOAccelerator "In use system memory" (present exactly when ioreg has
+#    the key).
 # The objects live in build/macos, shared by the plain and SANITIZE passes
 # of `make check`: the second pass finds them up to date.
 set -u
@@ -111,5 +114,25 @@ driver_run() {
         --target-mib $mib --step-mib 16 --every-ms 50 --hold-s 1 >"$T/summary.json" && peak_at_least "$T/summary.json" $((mib * 1048576))
 }
 check "core_driver: watches a job holding $mib MiB of random bytes, summary peak >= $mib MiB" driver_run
+if [ "$(uname -s)" = Darwin ]; then
+    # gpu_system against ioreg, an independent reader of the same registry
+    # (docs/macos.md, first-run item 21): the lane is there exactly when
+    # ioreg shows the key, and its peak is within a factor of 2 of the sum
+    # ioreg reads just after (the GPU's memory moves with the desktop).
+    gpu_vs_ioreg() {
+        ref=$(ioreg -r -c IOAccelerator | tr ',{}' '\n\n\n' |
+            sed -n 's/^"In use system memory"=\([0-9][0-9]*\)$/\1/p' | awk '{s+=$1} END {if (NR) print s}')
+        python3 - "$T/summary.json" "${ref:-}" <<'PY'
+import json, sys
+got = json.load(open(sys.argv[1])).get("peak_gpu_system")
+ref = sys.argv[2]
+print("ioreg In use system memory:", ref or "no key", "peak_gpu_system:", got)
+if not ref:
+    sys.exit(0 if got is None else 1)
+sys.exit(0 if got is not None and int(ref) / 2 <= got <= int(ref) * 2 + (64 << 20) else 1)
+PY
+    }
+    check "core_driver: gpu_system agrees with ioreg -r -c IOAccelerator (present exactly when its key is)" gpu_vs_ioreg
+fi
 driver_code() { "$drv" "$T/code.jsonl" sh -c 'exit 3' >/dev/null; [ $? -eq 3 ]; }
 check "core_driver: passes the job's exit code through (3)" driver_code

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "darwin_check.h"
+#include "fake_iokit.h"
 
 static void test_system(void **state)
 {
@@ -32,7 +33,9 @@ static void test_system(void **state)
     assert_int_equal(s.level_c, 3700);
     assert_int_equal(s.pressure_c, 100);
     assert_int_equal(s.valid, ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_PRESSURE | ST_SYS_MEMTOTAL |
-                                  ST_SYS_SWAPTOTAL | ST_SYS_COMPRESSED);
+                                  ST_SYS_SWAPTOTAL | ST_SYS_COMPRESSED | ST_SYS_GPU_SYSTEM);
+    /* the fake IOKit's one accelerator (test_darwin_gpu.c checks the lane) */
+    assert_true(s.gpu_system == (uint64_t)fake_iokit_knobs_get()->services[0].in_use);
     for (size_t i = 0; i < 3; i++) {
         k->pressure = levels[i];
         assert_int_equal(P->read_system(b, &s, &err), ST_OK);
@@ -51,7 +54,7 @@ static void test_system(void **state)
     k->pressure = 3;
     k->swap_ok = 0;
     assert_int_equal(P->read_system(b, &s, &err), ST_OK);
-    assert_int_equal(s.valid, ST_SYS_MEMTOTAL | ST_SYS_COMPRESSED);
+    assert_int_equal(s.valid, ST_SYS_MEMTOTAL | ST_SYS_COMPRESSED | ST_SYS_GPU_SYSTEM);
     k->level = -1;
     k->pressure_ok = 0;
     assert_int_equal(P->read_system(b, &s, &err), ST_OK);
@@ -67,6 +70,7 @@ static void test_system_unreadable(void **state)
 
     (void)state;
     k->swap_ok = k->level_ok = k->pressure_ok = k->memsize_ok = k->vm_stats_ok = 0;
+    fake_iokit_knobs_get()->iokit_missing = 1;
     assert_int_equal(P->open(&b, &err), ST_OK);
     assert_int_equal(P->read_system(b, &s, &err), ST_EIO);
     assert_int_equal(s.valid, 0);

@@ -23,7 +23,7 @@ check "C: ... the peak with the largest process's peak (or the cgroup's, said so
     grep -Eq "^  peak footprint .*(largest process's peak .*(wait4|sampled)|the tree's kernel peak, page cache in, swap out: .*cgroup)" "$T/c.err"
 check "C: ... swap" grep -q "^  swap  " "$T/c.err"
 check "C: ... the minimum level" grep -q "^  min level  *[0-9.]*%" "$T/c.err"
-check "C: ... the stage table, both stages" sh -c "grep -q '^  stages  ' '$T/c.err' && grep -Eq '^  (stages)? +alpha ' '$T/c.err' && grep -Eq '^  (stages)? +beta ' '$T/c.err'"
+check "C: ... the stage table, both stages" sh -c "grep -Eq '^  stage +n +time +mean +peak +swap growth +min level$' '$T/c.err' && grep -Eq '^  alpha +1 ' '$T/c.err' && grep -Eq '^  beta +1 ' '$T/c.err'"
 check "C: ... the paths of the record, report and plot" \
     sh -c "grep -q '^  record  *$T/c.jsonl' '$T/c.err' && grep -q '^  report  *$T/c.md' '$T/c.err' && grep -q '^  plot  *$T/p.svg' '$T/c.err'"
 check "C: the duration is the record's" $PY - "$T/c.jsonl" "$T/c.err" <<'EOF'

@@ -1,10 +1,13 @@
 #!/bin/sh
-# A Mac trace's metal and tree_compressed lanes ([mps] 3) read on this
-# machine, whatever it is: `stagetop summary` writes their peaks
-# (peak_metal, peak_tree_compressed), `report` and `diff` show their rows;
-# a Linux trace, which has neither key, shows neither.  The expected values
-# are the fixture's own samples' maxima, computed here.  Prints PASS/FAIL
-# lines.
+# A Mac trace's metal and tree_compressed lanes ([mps] 3) and its system
+# lane gpu_system ([mps] 4) read on this machine, whatever it is: `stagetop
+# summary` writes their peaks (peak_metal, peak_tree_compressed,
+# peak_gpu_system), `report` and `diff` show their rows; a Linux trace, which
+# has none of the keys, shows none, nor does a Mac trace without gpu_system.
+# The gpu_system trace is the fixture with the key added to each sample
+# here (the tree's Metal memory plus 1.5 GiB of other programs', a value of
+# its own per sample).  The expected values are the traces' own samples'
+# maxima, computed here.  Prints PASS/FAIL lines.
 set -u
 ROOT=${ST_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 B=${ST_BUILD:-build}
@@ -16,13 +19,23 @@ need_tool report_mac_lanes python3 python3 || exit 0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 MAC="$ROOT/tests/fixtures/traces/macos-mps.jsonl"
 LIN="$ROOT/tests/fixtures/traces/good-outside-stage.jsonl"
-for f in "$MAC" "$LIN"; do
+GPU="$tmp/macos-gpu.jsonl"
+python3 - "$MAC" "$GPU" <<'PY' || echo "FAIL: the gpu_system trace could not be made"
+import json, sys
+with open(sys.argv[2], "w") as out:
+    for i, line in enumerate(open(sys.argv[1])):
+        r = json.loads(line)
+        if r.get("type") == "sample":
+            r["gpu_system"] = r.get("metal", 0) + 1610612736 + i * 4096
+        out.write(json.dumps(r, separators=(",", ":")) + "\n")
+PY
+for f in "$MAC" "$LIN" "$GPU"; do
     n=$(basename "$f" .jsonl)
     "$ST" summary "$f" >"$tmp/$n.sum" 2>"$tmp/err" || echo "FAIL: summary $n: $(cat "$tmp/err")"
     "$ST" report "$f" >"$tmp/$n.md" 2>"$tmp/err" || echo "FAIL: report $n: $(cat "$tmp/err")"
     "$ST" diff "$f" "$f" >"$tmp/$n.diff" 2>"$tmp/err" || echo "FAIL: diff $n: $(cat "$tmp/err")"
 done
-python3 - "$MAC" "$tmp" <<'PY'
+python3 - "$MAC" "$tmp" "$GPU" <<'PY'
 import json, sys
 
 def b(v):  # units.h's bytes: 3 significant digits, binary units
@@ -37,7 +50,7 @@ def b(v):  # units.h's bytes: 3 significant digits, binary units
 def check(name, ok, why=""):
     print(("PASS: " if ok else "FAIL: ") + name + ("" if ok else f": {why}"))
 
-mac, tmp = sys.argv[1], sys.argv[2]
+mac, tmp, gpu = sys.argv[1], sys.argv[2], sys.argv[3]
 recs = [json.loads(l) for l in open(mac)]
 samples = [r for r in recs if r.get("type") == "sample"]
 assert recs[0]["platform"] == "darwin"
@@ -60,4 +73,21 @@ check("Linux trace: no peak_metal, no peak_tree_compressed",
       "peak_metal" not in lin and "peak_tree_compressed" not in lin, sorted(lin))
 both = open(f"{tmp}/good-outside-stage.md").read() + open(f"{tmp}/good-outside-stage.diff").read()
 check("Linux trace: no Metal or tree compressed row", "Metal peak" not in both and "tree compressed" not in both)
+check("Linux trace: no peak_gpu_system, no GPU system row",
+      "peak_gpu_system" not in lin and "GPU system" not in both)
+mac_out = open(f"{tmp}/macos-mps.md").read() + open(f"{tmp}/macos-mps.diff").read()
+check("Mac trace without gpu_system: no peak_gpu_system, no GPU system row",
+      "peak_gpu_system" not in s and "GPU system" not in mac_out)
+g_samples = [json.loads(l) for l in open(gpu) if '"sample"' in l]
+want_g = max(x["gpu_system"] for x in g_samples)
+assert want_g > want["metal"]
+g = json.load(open(f"{tmp}/macos-gpu.sum"))
+check("summary: peak_gpu_system is the samples' largest gpu_system", g.get("peak_gpu_system") == want_g,
+      f'{g.get("peak_gpu_system")} != {want_g}')
+check("summary: the gpu_system trace keeps peak_metal", g.get("peak_metal") == want["metal"])
+row = f"| GPU system peak | {b(want_g)} |"
+check(f"report: the row {row}", row in open(f"{tmp}/macos-gpu.md").read(), "not in the report")
+d = [l for l in open(f"{tmp}/macos-gpu.diff") if l.startswith("GPU system peak ")]
+check(f"diff: the GPU system peak row, both sides {b(want_g)}",
+      len(d) == 1 and d[0].count(b(want_g)) == 2, repr(d))
 PY

@@ -55,14 +55,29 @@ want("swap", f"{b(sw['start'])} start → {b(sw['peak'])} peak, growth {b(sw['en
 want("min level", lvl(e["min_level"]))
 want("exit status", "–")
 rows = [l.split() for l in text.splitlines()[7:]]
-assert len(rows) == len(e["stages"]), f"{len(rows)} stage rows, expected {len(e['stages'])}"
-for r, s in zip(rows, e["stages"]):
-    assert r[0] == s["stage"], (r, s["stage"])
-    assert r[1] == f"{s['seconds']:.1f}s", (r, s["seconds"])
-    peak = r[2] if r[2] == "–" else " ".join(r[2:4])
-    assert peak == (b(s["peak_footprint"]) if s["peak_footprint"] is not None else "–"), r
-    assert r[-1] == (lvl(s["min_level"]) if s["min_level"] is not None else "–"), r
-print(f"{len(rows)} stages, peak {b(e['peak_footprint'])}, swap growth {b(sw['end'] - sw['start'], True)}")
+groups = []  # stage_table.h: one row per name, in the order names first appear
+for s in e["stages"]:
+    g = next((g for g in groups if g["stage"] == s["stage"]), None)
+    if g is None:
+        g = {"stage": s["stage"], "n": 0, "seconds": 0.0, "peaks": [], "levels": []}
+        groups.append(g)
+    g["n"] += 1
+    g["seconds"] += s["seconds"]
+    if s["peak_footprint"] is not None:
+        g["peaks"].append(s["peak_footprint"])
+    if s["min_level"] is not None:
+        g["levels"].append(s["min_level"])
+assert len(rows) == len(groups), f"{len(rows)} stage rows, expected {len(groups)}"
+for r, g in zip(rows, groups):
+    assert r[0] == g["stage"], (r, g["stage"])
+    assert r[1] == str(g["n"]), (r, g["n"])
+    assert r[2] == f"{g['seconds']:.1f}s", (r, g["seconds"])
+    m = g["seconds"] / g["n"]
+    assert r[3] == (f"{m:.2f}s" if m < 9.995 else f"{m:.1f}s"), (r, m)
+    peak = r[4] if r[4] == "–" else " ".join(r[4:6])
+    assert peak == (b(max(g["peaks"])) if g["peaks"] else "–"), r
+    assert r[-1] == (lvl(min(g["levels"])) if g["levels"] else "–"), r
+print(f"{len(rows)} stage rows of {len(e['stages'])} windows, peak {b(e['peak_footprint'])}, swap growth {b(sw['end'] - sw['start'], True)}")
 PY
     then
         echo "PASS: summary --text $n: $(cat "$tmp/why")"

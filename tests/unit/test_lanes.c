@@ -31,7 +31,7 @@ static void test_rows_match_the_sample(void **state)
 {
     (void)state;
     unsigned char used[sizeof(st_sample)] = {0};
-    assert_int_equal(sizeof(st_sample), 104);
+    assert_int_equal(sizeof(st_sample), 112);
     for (int i = 0; i < ST_LANE_COUNT; i++) {
         const st_lane *l = &st_lanes[i];
         assert_int_equal(l->id, i);
@@ -87,16 +87,18 @@ static void test_orders(void **state)
                                ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_PRESSURE,
                                ST_LANE_TREE_SWAP, ST_LANE_CPU, ST_LANE_PAGEINS /* [lanes]: after 0.2's */,
                                ST_LANE_COMPRESSED, ST_LANE_LIMIT_FREE,
-                               ST_LANE_METAL, ST_LANE_TREE_COMPRESSED /* [mps] */};
-    /* the Metal lane is shown once read, as the GPU's (macOS only) */
+                               ST_LANE_METAL, ST_LANE_TREE_COMPRESSED /* [mps] */,
+                               ST_LANE_GPU_SYSTEM /* [mps] item 4 */};
+    /* the Metal lane and the system's GPU memory are shown once read, as
+     * the GPU's (macOS only) */
     static const int screen[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_LEVEL, ST_LANE_GPU,
-                                 ST_LANE_METAL};
+                                 ST_LANE_METAL, ST_LANE_GPU_SYSTEM};
     /* the plot's first series, in 0.2's order; any further row with an axis
      * follows them */
     static const int plot[] = {ST_LANE_FOOTPRINT, ST_LANE_SWAP, ST_LANE_GPU, ST_LANE_LEVEL};
-    assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 14);
+    assert_int_equal(st_lanes_order(ST_LO_PROM, ids), 15);
     assert_memory_equal(ids, prom, sizeof prom);
-    assert_int_equal(st_lanes_order(ST_LO_SCREEN, ids), 5);
+    assert_int_equal(st_lanes_order(ST_LO_SCREEN, ids), 6);
     assert_memory_equal(ids, screen, sizeof screen);
     size_t with_axis = 0;
     for (int i = 0; i < ST_LANE_COUNT; i++)
@@ -360,6 +362,7 @@ static void test_sys_bits_own_space(void **state)
         {ST_SYS_LEVEL | ST_SYS_MEMTOTAL, ST_F_LEVEL},
         {ST_SYS_SWAP | ST_SYS_LEVEL | ST_SYS_PRESSURE, ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE},
         {ST_SYS_MEMTOTAL | ST_SYS_SWAPTOTAL, 0},
+        {ST_SYS_GPU_SYSTEM | ST_SYS_SWAP, ST_F_GPU_SYSTEM | ST_F_SWAP},
     };
     /* the table's system lanes: swap, level, pressure, from their fields */
     st_sys_mem sm;
@@ -386,10 +389,14 @@ static void test_sys_bits_own_space(void **state)
         open_mon(&m, &o, 100.0);
         the_backend->sys.valid = (uint16_t)cases[i].sys;
         the_backend->sys.pressure_c = 150;
+        the_backend->sys.gpu_system = 3 * 1024 * 1024 + 17;
         assert_int_equal(st_monitor_step(&m, 100.0, NULL), ST_OK);
         const st_sample *smp = st_ring_last(&m.ring);
         assert_non_null(smp);
-        assert_int_equal(smp->valid & (ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE), cases[i].lanes);
+        assert_int_equal(smp->valid & (ST_F_SWAP | ST_F_LEVEL | ST_F_PRESSURE | ST_F_GPU_SYSTEM),
+                         cases[i].lanes);
+        if (cases[i].lanes & ST_F_GPU_SYSTEM)
+            assert_int_equal(smp->gpu_system, 3 * 1024 * 1024 + 17);
         assert_true(st_sample_has(smp, ST_F_FOOTPRINT | ST_F_RSS | ST_F_PROCS));
         if (cases[i].lanes & ST_F_PRESSURE)
             assert_int_equal(smp->pressure_c, 150);

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stagetop/lanes.h"
 #include "stagetop/platform.h"
 #include "stagetop/tree.h"
 
@@ -94,9 +95,9 @@ static void watch_child(st_tree *t, st_backend **b, acc *a, pid_t pid, int fd, l
     sample(t, a);
 }
 
-/* Busy on one core for 3 s, then asleep: the lane reads the child's own
- * CPU while busy (100 on an idle core; less when the machine is shared,
- * and then exactly what the child got) and ~0 asleep. */
+/* Busy on one core for 1.5 s of CPU, then asleep: the lane reads the
+ * child's own CPU while busy (100 on an idle core; less when the machine is
+ * shared, and then exactly what the child got) and ~0 asleep. */
 static void cpu_busy_then_asleep(void **state)
 {
     int fd[2];
@@ -108,9 +109,11 @@ static void cpu_busy_then_asleep(void **state)
     (void)state;
     assert_int_equal(pipe(fd), 0);
     if ((pid = fork()) == 0) {
-        double end = mono() + 3.0, used;
+        /* busy until it has had 1.5 s of CPU (3 s on an idle core would
+         * give a loaded machine's child too little to measure), 60 s at most */
+        double end = mono() + 60.0, used;
         close(fd[0]);
-        while (mono() < end)
+        while (own_cpu_s() < 1.5 && mono() < end)
             ;
         used = own_cpu_s();
         if (write(fd[1], &used, sizeof used) != (ssize_t)sizeof used)
@@ -269,12 +272,32 @@ static void pageins_match_majflt(void **state)
     unlink(path);
 }
 
+/* The Mac's system lanes are not faked here: Linux's reading of this
+ * machine holds no gpu_system (the lane is absent), whatever the GPU. */
+static void no_gpu_system_on_linux(void **state)
+{
+    st_backend *b = NULL;
+    st_sys_mem m;
+    (void)state;
+    assert_int_equal(P->open(&b, NULL), ST_OK);
+    assert_int_equal(P->read_system(b, &m, NULL), ST_OK);
+    assert_true(m.valid & ST_SYS_MEMTOTAL); /* a real reading */
+    assert_false(m.valid & ST_SYS_GPU_SYSTEM);
+    assert_true(m.gpu_system == 0);
+    st_sample s;
+    memset(&s, 0, sizeof s);
+    st_lanes_from_sys(&s, &m);
+    assert_false(s.valid & ST_F_GPU_SYSTEM);
+    P->close(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cpu_busy_then_asleep),
         cmocka_unit_test(reaped_children_counted_once),
         cmocka_unit_test(pageins_match_majflt),
+        cmocka_unit_test(no_gpu_system_on_linux),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

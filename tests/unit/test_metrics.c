@@ -186,6 +186,34 @@ static void test_pressure_level(void **state)
     st_metrics_close(&mx);
 }
 
+/* macOS's system GPU memory: a system series (no label, even with the
+ * user's), in bytes; left out when the sample has none (Linux). */
+static void test_gpu_system(void **state)
+{
+    (void)state;
+    st_metrics mx;
+    st_metrics_values v;
+    memset(&mx, 0, sizeof mx);
+    st_metrics_set_run(&mx, 1, "x", "darwin");
+    assert_int_equal(st_metrics_add_label(&mx, "job_name=gen", NULL), ST_OK);
+    fill(&v);
+    v.last.gpu_system = 1200357376ull + 4096;
+    v.last.valid |= ST_F_GPU_SYSTEM;
+    assert_int_equal(st_metrics_render(&mx, &v, NULL), ST_OK);
+    char *t = text_of(&mx);
+    assert_true(has_line(t, "stagetop_system_gpu_memory_in_use_bytes 1200361472\n"));
+    assert_true(has_line(t, "# TYPE stagetop_system_gpu_memory_in_use_bytes gauge\n"));
+    assert_true(has_line(t, "# HELP stagetop_system_gpu_memory_in_use_bytes "));
+    assert_null(strstr(t, "stagetop_system_gpu_memory_in_use_bytes{"));
+    free(t);
+    v.last.valid &= ~ST_F_GPU_SYSTEM;
+    assert_int_equal(st_metrics_render(&mx, &v, NULL), ST_OK);
+    t = text_of(&mx);
+    assert_null(strstr(t, "gpu_memory_in_use"));
+    free(t);
+    st_metrics_close(&mx);
+}
+
 /* Peaks, the stage, the guard; after the exit the final values stay and
  * the live readings go. */
 static void test_run_values_and_exit(void **state)
@@ -430,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_escape_label),
         cmocka_unit_test_setup_teardown(test_render, setup_dir, teardown_dir),
         cmocka_unit_test(test_pressure_level),
+        cmocka_unit_test(test_gpu_system),
         cmocka_unit_test(test_run_values_and_exit),
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_values_of),

@@ -43,9 +43,11 @@ static const char NO_SAMPLES[] = "{\"type\":\"start\",\"interval\":1,\"stageload
 static const char TRACE_ALL[] =
     "{\"type\":\"start\",\"interval\":1}\n"
     "{\"type\":\"sample\",\"t\":0,\"footprint\":100,\"rss\":90,\"swap_used\":1000,\"level\":90,\"gpu\":7,"
-    "\"cpu\":150,\"pageins\":3,\"tree_swap\":40,\"compressed\":50,\"metal\":70,\"tree_compressed\":5}\n"
+    "\"cpu\":150,\"pageins\":3,\"tree_swap\":40,\"compressed\":50,\"metal\":70,\"tree_compressed\":5,"
+    "\"gpu_system\":400}\n"
     "{\"type\":\"sample\",\"t\":1,\"footprint\":300,\"swap_used\":1200,\"level\":80,\"gpu\":9,"
-    "\"cpu\":50,\"pageins\":1,\"tree_swap\":20,\"compressed\":60,\"metal\":30,\"tree_compressed\":8}\n";
+    "\"cpu\":50,\"pageins\":1,\"tree_swap\":20,\"compressed\":60,\"metal\":30,\"tree_compressed\":8,"
+    "\"gpu_system\":350}\n";
 
 static void lane_rows_come_from_the_table(void **state)
 {
@@ -79,6 +81,7 @@ static void lane_rows_come_from_the_table(void **state)
     assert_int_equal(st_report_find(rows, n, "peak_compressed")->a.i[0], 60);
     assert_int_equal(st_report_find(rows, n, "peak_metal")->a.i[0], 70);
     assert_int_equal(st_report_find(rows, n, "peak_tree_compressed")->a.i[0], 8);
+    assert_int_equal(st_report_find(rows, n, "peak_gpu_system")->a.i[0], 400);
     assert_int_equal(st_report_find(rows, n, "min_level")->a.i[0], 8000);
     st_trace_free(&t);
 }

@@ -202,6 +202,49 @@ static void test_axis(void **state)
     assert_string_equal(out, "─┴──────────");
 }
 
+/* The clock axis (key T): ticks at whole multiples of the step of local
+ * time, each labelled with its time; the step widened to fit its label. */
+static void test_axis_clock(void **state)
+{
+    (void)state;
+    char lab[32];
+    double t = 14 * 3600 + 5 * 60 + 30; /* 14:05:30 */
+    tui_axis_clock(t, 1, lab, sizeof lab);
+    assert_string_equal(lab, "14:05:30");
+    tui_axis_clock(t + 0.5, 0.5, lab, sizeof lab);
+    assert_string_equal(lab, "14:05:30.5");
+    tui_axis_clock(t, 60, lab, sizeof lab);
+    assert_string_equal(lab, "14:05");
+    tui_axis_clock(t + 86400 * 3, 60, lab, sizeof lab); /* days since the epoch drop out */
+    assert_string_equal(lab, "14:05");
+    /* 0.1 s columns: a tick a second (10 columns: "14:05:30" and a space fit) */
+    tui_axis_time(40, 0.1, 1, t, 1, out, sizeof out);
+    assert_string_equal(out, "-14:05:27+-14:05:28+-14:05:29+-14:05:30+");
+    /* the right edge half a second past a tick: the ticks shift by 5 columns */
+    tui_axis_time(40, 0.1, 1, t + 0.5, 1, out, sizeof out);
+    assert_string_equal(out, "----+-14:05:28+-14:05:29+-14:05:30+-----"); /* 14:05:27 does not fit */
+    /* 0.05 s columns: 1 s is 20 columns; 0.5 s (10) would not hold "14:05:30.5" */
+    tui_axis_time(40, 0.05, 1, t, 1, out, sizeof out);
+    assert_string_equal(out, "-----------14:05:29+-----------14:05:30+");
+    /* the start record's UTC time (replay's T): epoch seconds */
+    double e = 0;
+    assert_int_equal(tui_utc_seconds("2026-12-04T02:41:30Z", &e), 1);
+    assert_true(e == 1796352090.0);
+    assert_int_equal(tui_utc_seconds("2026-12-04T04:41:30+02:00", &e), 1); /* stageload's form */
+    assert_true(e == 1796352090.0);
+    assert_int_equal(tui_utc_seconds("2024-02-29T12:00:00.5+00:00", &e), 1); /* a leap day */
+    assert_true(e == 1709208000.5);
+    assert_int_equal(tui_utc_seconds("1969-12-31T23:59:59Z", &e), 1);
+    assert_true(e == -1.0);
+    assert_int_equal(tui_utc_seconds("", &e), 0);
+    assert_int_equal(tui_utc_seconds("2026-13-04T02:41:30Z", &e), 0);
+    assert_int_equal(tui_utc_seconds("2026-12-04T02:41:30 junk", &e), 0);
+    assert_int_equal(tui_utc_seconds(NULL, &e), 0);
+    /* clock 0: the seconds-ago axis */
+    tui_axis_time(25, 1.0, 0, 0, 1, out, sizeof out);
+    assert_string_equal(out, "-20s+------10s+----------");
+}
+
 static st_event ev(uint32_t t_ms, int kind, const char *stage)
 {
     st_event e;
@@ -302,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_spark_buffer_limit), cmocka_unit_test(test_graph_rows),
         cmocka_unit_test(test_bucket),         cmocka_unit_test(test_bucket_spike_not_hidden),
         cmocka_unit_test(test_values_and_k),   cmocka_unit_test(test_axis),
+        cmocka_unit_test(test_axis_clock),
         cmocka_unit_test(test_events_row),
         cmocka_unit_test(test_scale_over_base),
     };

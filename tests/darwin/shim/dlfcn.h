@@ -1,7 +1,8 @@
 /* Shim of <dlfcn.h> for the macOS backend's unit tests on Linux: the
  * system's header, with dlopen, dlsym and dlclose answered by the fake
- * Metal of tests/darwin/fake_metal.c (core/platform/darwin_mps.c is the only
- * backend file that loads anything). */
+ * Metal of tests/darwin/fake_metal.c (core/platform/darwin_mps.c), which
+ * hands IOKit's and CoreFoundation's to tests/darwin/fake_iokit.c
+ * (core/platform/darwin_gpu.c): the backend files that load anything. */
 #ifndef STAGETOP_SHIM_DLFCN_H
 #define STAGETOP_SHIM_DLFCN_H
 
