@@ -23,21 +23,19 @@ int cli_plot_trace(const st_trace *t, const char *out, const st_plot_opts *po)
 
 int cli_plot(const char *path, const char *out)
 {
-    st_trace t;
+    st_plot_read r;
     st_error e;
-    st_plot_opts o;
     int rc = CLI_EXIT_OK;
-    st_plot_opts_init(&o);
-    st_trace_init(&t);
-    if (st_trace_load_file(path, &t, &e) != ST_OK) {
+    /* A file: read twice, in bounded memory; a pipe: once, capped. */
+    if (st_plot_read_file(path, NULL, &r, &e) != ST_OK) {
         cli_say("%s: %s", path, e.msg);
         rc = CLI_EXIT_WATCH;
-    } else if (cli_say_torn(path, &t), strcmp(out, "-") == 0 ? st_plot_svg(&t, &o, stdout, &e) != ST_OK
-                                      : st_plot_svg_file(&t, &o, out, &e) != ST_OK) {
+    } else if (cli_say_torn(path, &r.trace), strcmp(out, "-") == 0 ? st_plot_read_svg(&r, stdout, &e) != ST_OK
+                                      : st_plot_read_svg_file(&r, out, &e) != ST_OK) {
         cli_say("%s: %s", out, e.msg);
         rc = CLI_EXIT_WATCH;
     }
-    st_trace_free(&t);
+    st_plot_read_free(&r);
     return rc;
 }
 
@@ -61,24 +59,29 @@ int cli_plot_cmd(int argc, char **argv)
         return cli_bad_usage("%s", use);
     if (n == 1)
         return cli_plot(in[0], out);
-    st_trace a, b;
+    st_plot_read r[2];
     st_error e;
-    st_plot_opts o;
-    int rc = CLI_EXIT_WATCH;
-    st_plot_opts_init(&o);
-    int la = cli_load_trace(in[0], &a), lb = la == 0 ? cli_load_trace(in[1], &b) : -1;
+    int rc = CLI_EXIT_WATCH, loaded = 0;
     const char *na = strrchr(in[0], '/'), *nb = strrchr(in[1], '/'); /* file names */
     na = na && na[1] ? na + 1 : in[0];
     nb = nb && nb[1] ? nb + 1 : in[1];
-    if (la == 0 && lb == 0) {
-        if ((strcmp(out, "-") == 0 ? st_plot_cmp_svg(&a, &b, na, nb, &o, stdout, &e)
-                                   : st_plot_cmp_svg_file(&a, &b, na, nb, &o, out, &e)) != ST_OK)
+    /* Each read once for its frame; a file again for its columns (bounded memory). */
+    for (; loaded < 2; loaded++) {
+        if (st_plot_read_scan_cmp(in[loaded], in[1 - loaded], &r[loaded], &e) != ST_OK) {
+            cli_say("%s: %s", strcmp(in[loaded], "-") == 0 ? "stdin" : in[loaded], e.msg);
+            st_plot_read_free(&r[loaded]);
+            break;
+        }
+        cli_say_torn(in[loaded], &r[loaded].trace);
+    }
+    if (loaded == 2) {
+        if ((strcmp(out, "-") == 0 ? st_plot_cmp_read_svg(&r[0], &r[1], na, nb, NULL, stdout, &e)
+                                   : st_plot_cmp_read_svg_file(&r[0], &r[1], na, nb, NULL, out, &e)) != ST_OK)
             cli_say("%s: %s", out, e.msg);
         else
             rc = CLI_EXIT_OK;
     }
-    st_trace_free(&a);
-    if (la == 0)
-        st_trace_free(&b);
+    for (int i = 0; i < loaded; i++)
+        st_plot_read_free(&r[i]);
     return rc;
 }

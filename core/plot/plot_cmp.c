@@ -18,43 +18,19 @@
 
 #define STRIP 20.0 /* height of a stage strip, pixels */
 
-static double nice_step(double range, double target)
-{
-    double raw = range / target, mag = pow(10, floor(log10(raw))), f = raw / mag;
-    return mag * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10);
-}
-
-/* Both runs' frame: the canvas, the plot area, and axes over both. */
-static void frame(st_plot_ctx *pa, st_plot_ctx *pb)
-{
-    pa->L = 74;
-    pa->R = pa->W - 54;
-    pa->T = 80;
-    pa->B = pa->H - 92;
-    pa->pw = (int)(pa->R - pa->L);
-    double tmin = fmin(pa->tmin, pb->tmin), tmax = fmax(pa->tmax, pb->tmax);
-    pa->x0 = tmin <= 0.1 * (tmax - tmin) ? 0 : tmin;
-    pa->x1 = tmax - pa->x0 < 1.0 ? pa->x0 + 1.0 : tmax;
-    double m = fmax(st_plot_axis_peak(pa, ST_AX_BYTES), st_plot_axis_peak(pb, ST_AX_BYTES));
-    m = (m < 1024 ? 1024 : m) * 1.2; /* headroom for the strips */
-    double unit = m >= ST_PLOT_GIB ? ST_PLOT_GIB : m >= 1048576.0 ? 1048576.0 : 1024.0;
-    pa->ystep = nice_step(m / unit, 5) * unit;
-    pa->ymax = ceil(m / pa->ystep - 1e-9) * pa->ystep;
-    pb->L = pa->L; pb->R = pa->R; pb->T = pa->T; pb->B = pa->B; pb->pw = pa->pw;
-    pb->x0 = pa->x0; pb->x1 = pa->x1; pb->ymax = pa->ymax; pb->ystep = pa->ystep;
-}
-
+/* A side's size and scan (scanned: a streamed read's, already in p). */
 static int check(const st_trace *t, const char *side, const st_plot_opts *o, st_plot_ctx *p,
-                 st_error *err)
+                 int scanned, st_error *err)
 {
-    memset(p, 0, sizeof *p);
+    if (!scanned)
+        memset(p, 0, sizeof *p);
     int rc = st_plot_size(p, o, err);
     if (rc != ST_OK)
         return rc;
     if (!t)
         return st_error_set(err, ST_EINVAL, 0, "no trace %s to plot", side);
     p->t = t;
-    if (t->samples)
+    if (t->samples && !scanned)
         st_plot_scan(p);
     if (!p->n_drawable)
         return st_error_set(err, ST_EINVAL, 0,
@@ -272,32 +248,60 @@ out:
     return rc;
 }
 
-int st_plot_cmp_svg(const st_trace *a, const st_trace *b, const char *label_a,
-                    const char *label_b, const st_plot_opts *o, FILE *out, st_error *err)
+/* Both sides: a whole trace t, or (r non-NULL and streamed) r's scan,
+ * its columns read once the frame is known. */
+static int cmp_svg(const st_trace *a, const st_trace *b, st_plot_read *ra, st_plot_read *rb,
+                   const char *label_a, const char *label_b, const st_plot_opts *o, FILE *out,
+                   st_error *err)
 {
     st_plot_ctx pa, pb;
-    int rc;
-    if ((rc = check(a, "A", o, &pa, err)) != ST_OK || (rc = check(b, "B", o, &pb, err)) != ST_OK)
+    int rc, sa = 0, sb = 0;
+    memset(&pa, 0, sizeof pa);
+    memset(&pb, 0, sizeof pb);
+    if (ra && (sa = st_plot_stream_ctx(ra, &pa)) != 0)
+        a = &ra->trace;
+    if (rb && (sb = st_plot_stream_ctx(rb, &pb)) != 0)
+        b = &rb->trace;
+    if ((rc = check(a, "A", o, &pa, sa, err)) != ST_OK || (rc = check(b, "B", o, &pb, sb, err)) != ST_OK)
         return rc;
     if (!out)
         return st_error_set(err, ST_EINVAL, 0, "no output stream for the plot");
     pa.f = pb.f = out;
     pb.W = pa.W;
     pb.H = pa.H;
-    frame(&pa, &pb);
+    st_plot_cmp_frame(&pa, &pb);
+    if ((sa && (rc = st_plot_stream_cols(ra, &pa, err)) != ST_OK) ||
+        (sb && (rc = st_plot_stream_cols(rb, &pb, err)) != ST_OK))
+        goto out;
     errno = 0;
     if ((rc = render(&pa, &pb, label_a ? label_a : "A", label_b ? label_b : "B", err)) != ST_OK)
-        return rc;
+        goto out;
     if (fflush(out) != 0 || ferror(out)) {
         int e = errno ? errno : EIO;
-        return st_error_set(err, ST_EIO, e, "writing the SVG failed: %s", strerror(e));
+        rc = st_error_set(err, ST_EIO, e, "writing the SVG failed: %s", strerror(e));
     }
-    return ST_OK;
+out:
+    free(pa.cols);
+    free(pb.cols);
+    return rc;
 }
 
-int st_plot_cmp_svg_file(const st_trace *a, const st_trace *b, const char *label_a,
-                         const char *label_b, const st_plot_opts *o, const char *path,
-                         st_error *err)
+int st_plot_cmp_svg(const st_trace *a, const st_trace *b, const char *label_a,
+                    const char *label_b, const st_plot_opts *o, FILE *out, st_error *err)
+{
+    return cmp_svg(a, b, NULL, NULL, label_a, label_b, o, out, err);
+}
+
+int st_plot_cmp_read_svg(st_plot_read *a, st_plot_read *b, const char *label_a,
+                         const char *label_b, const st_plot_opts *o, FILE *out, st_error *err)
+{
+    return cmp_svg(&a->trace, &b->trace, a, b, label_a, label_b, o, out, err);
+}
+
+/* Into memory, then atomically to path. */
+static int cmp_file(const st_trace *a, const st_trace *b, st_plot_read *ra, st_plot_read *rb,
+                    const char *label_a, const char *label_b, const st_plot_opts *o,
+                    const char *path, st_error *err)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -306,11 +310,25 @@ int st_plot_cmp_svg_file(const st_trace *a, const st_trace *b, const char *label
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return st_error_set(err, ST_ENOMEM, errno, "out of memory for the plot");
-    int rc = st_plot_cmp_svg(a, b, label_a, label_b, o, f, err);
+    int rc = cmp_svg(a, b, ra, rb, label_a, label_b, o, f, err);
     if (fclose(f) != 0 && rc == ST_OK)
         rc = st_error_set(err, ST_ENOMEM, errno, "out of memory for the plot");
     if (rc == ST_OK)
         rc = st_atomic_write(path, buf, len, ST_ATOMIC_SYNC, err);
     free(buf);
     return rc;
+}
+
+int st_plot_cmp_svg_file(const st_trace *a, const st_trace *b, const char *label_a,
+                         const char *label_b, const st_plot_opts *o, const char *path,
+                         st_error *err)
+{
+    return cmp_file(a, b, NULL, NULL, label_a, label_b, o, path, err);
+}
+
+int st_plot_cmp_read_svg_file(st_plot_read *a, st_plot_read *b, const char *label_a,
+                              const char *label_b, const st_plot_opts *o, const char *path,
+                              st_error *err)
+{
+    return cmp_file(&a->trace, &b->trace, a, b, label_a, label_b, o, path, err);
 }

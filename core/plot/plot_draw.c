@@ -102,35 +102,42 @@ static double value(const st_plot_ctx *p, const st_sample *smp, int s)
 
 /* ---- what the samples hold ---- */
 
+void st_plot_scan_begin(st_plot_ctx *p)
+{
+    p->n_series = (int)st_lanes_order(ST_LO_PLOT, p->lane);
+}
+
+void st_plot_scan_sample(st_plot_ctx *p, const st_sample *smp)
+{
+    int any = 0;
+    for (int s = 0; s < p->n_series; s++) {
+        if (!(smp->valid & st_lane_bit(p->lane[s])))
+            continue;
+        double v = value(p, smp, s);
+        any = 1;
+        if (!p->has[s])
+            p->first[s] = v;
+        if (!p->has[s] || (lane_of(p, s)->rule == ST_LR_MIN ? v < p->peak[s] : v > p->peak[s]))
+            p->peak[s] = v; /* for the level: its minimum */
+        p->has[s] = 1;
+        p->last[s] = v;
+    }
+    if (!any)
+        return;
+    double ts = smp->t_ms / 1000.0;
+    if (!p->n_drawable || ts < p->tmin)
+        p->tmin = ts;
+    if (!p->n_drawable || ts > p->tmax)
+        p->tmax = ts;
+    p->n_drawable++;
+}
+
 void st_plot_scan(st_plot_ctx *p)
 {
     const st_trace *t = p->t;
-    p->n_series = (int)st_lanes_order(ST_LO_PLOT, p->lane);
-    for (size_t i = 0; i < t->n_samples; i++) {
-        const st_sample *smp = &t->samples[i];
-        int any = 0;
-        for (int s = 0; s < p->n_series; s++) {
-            if (!(smp->valid & st_lane_bit(p->lane[s])))
-                continue;
-            double v = value(p, smp, s);
-            any = 1;
-            if (!p->has[s])
-                p->first[s] = v;
-            if (!p->has[s] || (lane_of(p, s)->rule == ST_LR_MIN ? v < p->peak[s] : v > p->peak[s]))
-                p->peak[s] = v; /* for the level: its minimum */
-            p->has[s] = 1;
-            p->last[s] = v;
-        }
-        if (!any)
-            continue;
-        double ts = smp->t_ms / 1000.0;
-        if (!p->n_drawable || ts < p->tmin)
-            p->tmin = ts;
-        if (!p->n_drawable || ts > p->tmax)
-            p->tmax = ts;
-        p->n_drawable++;
-    }
-    
+    st_plot_scan_begin(p);
+    for (size_t i = 0; i < t->n_samples; i++)
+        st_plot_scan_sample(p, &t->samples[i]);
 }
 
 /* ---- parts of the chart ---- */
@@ -239,30 +246,47 @@ static void flush_points(st_plot_ctx *p, int s, const double *pts, size_t n)
     fputs("\"/>\n", p->f);
 }
 
+void st_plot_cols_begin(st_plot_col *cols, int pw, st_plot_run *run)
+{
+    memset(cols, 0, sizeof *cols * (size_t)pw);
+    run->last_c = -1;
+    run->pending_gap = 0;
+}
+
+void st_plot_col_add(const st_plot_ctx *p, int s, st_plot_col *cols, st_plot_run *run,
+                     const st_sample *smp)
+{
+    if (!(smp->valid & st_lane_bit(p->lane[s]))) {
+        run->pending_gap = run->last_c >= 0;
+        return;
+    }
+    double x = st_plot_x(p, smp->t_ms / 1000.0), v = value(p, smp, s);
+    int c = (int)(x - p->L);
+    c = c < 0 ? 0 : c >= p->pw ? p->pw - 1 : c;
+    if (run->pending_gap && run->last_c >= 0 && run->last_c != c)
+        cols[run->last_c].gap = 1;
+    run->pending_gap = 0;
+    st_plot_col *k = &cols[c];
+    if (!k->has || v < k->vmin) { k->vmin = v; k->xmin_at = x; }
+    if (!k->has || v > k->vmax) { k->vmax = v; k->xmax_at = x; }
+    k->has = 1;
+    run->last_c = c;
+}
+
 /* One series: per pixel column its minimum and maximum, in time order; a
- * run of samples without the field breaks the line. */
+ * run of samples without the field breaks the line.  The columns are
+ * p->cols's (a streamed read, plot_stream.c) or made here in cols from
+ * the trace's samples. */
 int st_plot_draw_series(st_plot_ctx *p, int s, st_plot_col *cols, double *pts)
 {
     const st_trace *t = p->t;
-    int last_c = -1, pending_gap = 0;
-    memset(cols, 0, sizeof *cols * (size_t)p->pw);
-    for (size_t i = 0; i < t->n_samples; i++) {
-        const st_sample *smp = &t->samples[i];
-        if (!(smp->valid & st_lane_bit(p->lane[s]))) {
-            pending_gap = last_c >= 0;
-            continue;
-        }
-        double x = st_plot_x(p, smp->t_ms / 1000.0), v = value(p, smp, s);
-        int c = (int)(x - p->L);
-        c = c < 0 ? 0 : c >= p->pw ? p->pw - 1 : c;
-        if (pending_gap && last_c >= 0 && last_c != c)
-            cols[last_c].gap = 1;
-        pending_gap = 0;
-        st_plot_col *k = &cols[c];
-        if (!k->has || v < k->vmin) { k->vmin = v; k->xmin_at = x; }
-        if (!k->has || v > k->vmax) { k->vmax = v; k->xmax_at = x; }
-        k->has = 1;
-        last_c = c;
+    if (p->cols) {
+        cols = p->cols + (size_t)s * (size_t)p->pw;
+    } else {
+        st_plot_run run;
+        st_plot_cols_begin(cols, p->pw, &run);
+        for (size_t i = 0; i < t->n_samples; i++)
+            st_plot_col_add(p, s, cols, &run, &t->samples[i]);
     }
     const char *dash = p->dash;
     fprintf(p->f, "<g id=\"%sseries-%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "

@@ -27,6 +27,12 @@ typedef struct st_plot_col {
     unsigned char has, gap; /* gap: the line breaks after this column */
 } st_plot_col;
 
+/* A series' walk through the samples: the column of its last value and
+ * whether samples without it came since (the line breaks there). */
+typedef struct st_plot_run {
+    int last_c, pending_gap;
+} st_plot_run;
+
 /* One stage band. */
 typedef struct st_plot_band {
     size_t ev;            /* index of its stage event */
@@ -55,6 +61,8 @@ typedef struct st_plot_ctx {
     /* (compare plot, plot_cmp.c) NULL for a single trace: */
     const char *id_prefix; /* before the ids of series and stage groups */
     const char *dash;      /* stroke-dasharray of every series ("none": solid) */
+    /* (a streamed read, plot_stream.c) NULL: made from t's samples */
+    st_plot_col *cols;     /* series s's pw columns at cols + s * pw */
 } st_plot_ctx;
 
 /* ---- plot_text.c ---- */
@@ -81,8 +89,17 @@ size_t st_plot_fit_cps(double width_px, double font_px);
 /* <text x y font-size attrs>s</text>, shortened to fit max_w pixels. */
 void st_plot_text(st_plot_ctx *p, double x, double y, const char *attrs, double font_px,
                   const char *s, size_t n, double max_w);
-/* Fill n_series, lane, n_drawable, tmin/tmax, has, peak, first and last. */
+/* Fill n_series, lane, n_drawable, tmin/tmax, has, peak, first and last
+ * from t's samples; or, sample by sample, begin (n_series, lane) and then
+ * each sample in time order (a streamed read). */
 void st_plot_scan(st_plot_ctx *p);
+void st_plot_scan_begin(st_plot_ctx *p);
+void st_plot_scan_sample(st_plot_ctx *p, const st_sample *smp);
+/* Series s's pw columns, emptied, then each sample in time order added
+ * (st_plot_x: the time range must be set, st_plot_layout). */
+void st_plot_cols_begin(st_plot_col *cols, int pw, st_plot_run *run);
+void st_plot_col_add(const st_plot_ctx *p, int s, st_plot_col *cols, st_plot_run *run,
+                     const st_sample *smp);
 /* Does a series on axis (enum st_lane_axis) hold a value?  Its largest
  * value (0 when none). */
 int st_plot_axis_has(const st_plot_ctx *p, int axis);
@@ -94,7 +111,7 @@ void st_plot_draw_band_labels(st_plot_ctx *p, const st_plot_band *b);
 /* Grid, left/right/time axes and the plot frame. */
 void st_plot_draw_axes(st_plot_ctx *p);
 void st_plot_draw_ram(st_plot_ctx *p);
-/* Series s with cols[pw] and pts[4 * pw] as scratch. */
+/* Series s with cols[pw] (unless p->cols) and pts[4 * pw] as scratch. */
 int st_plot_draw_series(st_plot_ctx *p, int s, st_plot_col *cols, double *pts);
 /* x of time t (seconds), clamped to the plot area. */
 double st_plot_x(const st_plot_ctx *p, double t);
@@ -120,6 +137,34 @@ void st_plot_draw_legend(st_plot_ctx *p);
 /* The legend's items (series, stage, event kinds) from x along the bottom
  * row, without the group (the comparison puts its line styles first). */
 void st_plot_legend_items(st_plot_ctx *p, double x);
+
+/* ---- plot_svg.c ---- */
+
+/* Set up p for t (o may be NULL): its size, then the samples scanned
+ * unless skip_scan (a streamed read scanned them already); ST_EINVAL
+ * without a drawable sample.  memset's p first unless skip_scan. */
+int st_plot_prepare(const st_trace *t, const st_plot_opts *o, st_plot_ctx *p, int skip_scan,
+                    st_error *err);
+/* The plot area, the time range and the left axis (after the scan). */
+void st_plot_layout(st_plot_ctx *p);
+/* Both runs' frame (a comparison, plot_cmp.c): the plot area, the time
+ * range over both (symmetric: either side first gives the same), the
+ * byte axis. */
+void st_plot_cmp_frame(st_plot_ctx *pa, st_plot_ctx *pb);
+/* The SVG document of a prepared p to out (flushed; ST_EIO when a write
+ * failed), and the same written atomically to path. */
+int st_plot_write(st_plot_ctx *p, const st_plot_opts *o, FILE *out, st_error *err);
+int st_plot_write_file(st_plot_ctx *p, const st_plot_opts *o, const char *path, st_error *err);
+
+/* ---- plot_stream.c ---- */
+
+/* A streamed read's scanned chart into p (its frame still to lay out;
+ * cols NULL): 1, or 0 when r was read whole (p untouched). */
+int st_plot_stream_ctx(const st_plot_read *r, st_plot_ctx *p);
+/* r's columns for p's layout into p->cols (the caller frees it): the ones
+ * the first read made when its guessed frame is p's (st_plot_read_scan_cmp),
+ * else a second read's. */
+int st_plot_stream_cols(st_plot_read *r, st_plot_ctx *p, st_error *err);
 
 /* The chart's size from o (0: the defaults) into p->W, p->H, refused out
  * of range (plot_svg.c; one chart and two on one, plot_cmp.c). */

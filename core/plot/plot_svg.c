@@ -54,6 +54,27 @@ static void byte_axis(st_plot_ctx *p)
     p->ymax = ceil(m / p->ystep - 1e-9) * p->ystep;
 }
 
+/* Both runs' frame (a comparison, plot_cmp.c): the plot area, and axes
+ * over both. */
+void st_plot_cmp_frame(st_plot_ctx *pa, st_plot_ctx *pb)
+{
+    pa->L = 74;
+    pa->R = pa->W - 54;
+    pa->T = 80;
+    pa->B = pa->H - 92;
+    pa->pw = (int)(pa->R - pa->L);
+    double tmin = fmin(pa->tmin, pb->tmin), tmax = fmax(pa->tmax, pb->tmax);
+    pa->x0 = tmin <= 0.1 * (tmax - tmin) ? 0 : tmin;
+    pa->x1 = tmax - pa->x0 < 1.0 ? pa->x0 + 1.0 : tmax;
+    double m = fmax(st_plot_axis_peak(pa, ST_AX_BYTES), st_plot_axis_peak(pb, ST_AX_BYTES));
+    m = (m < 1024 ? 1024 : m) * 1.2; /* headroom for the strips */
+    double unit = m >= ST_PLOT_GIB ? ST_PLOT_GIB : m >= 1048576.0 ? 1048576.0 : 1024.0;
+    pa->ystep = nice_step(m / unit, 5) * unit;
+    pa->ymax = ceil(m / pa->ystep - 1e-9) * pa->ystep;
+    pb->L = pa->L; pb->R = pa->R; pb->T = pa->T; pb->B = pa->B; pb->pw = pa->pw;
+    pb->x0 = pa->x0; pb->x1 = pa->x1; pb->ymax = pa->ymax; pb->ystep = pa->ystep;
+}
+
 /* ---- title, meta line, summary line ---- */
 
 /* Append "sep" + s to buf (which holds raw, not yet cleaned text). */
@@ -185,21 +206,34 @@ int st_plot_size(st_plot_ctx *p, const st_plot_opts *o, st_error *err)
     return ST_OK;
 }
 
-static int check_args(const st_trace *t, const st_plot_opts *o, st_plot_ctx *p, st_error *err)
+int st_plot_prepare(const st_trace *t, const st_plot_opts *o, st_plot_ctx *p, int skip_scan,
+                    st_error *err)
 {
-    memset(p, 0, sizeof *p);
+    if (!skip_scan)
+        memset(p, 0, sizeof *p);
     int rc = st_plot_size(p, o, err);
     if (rc != ST_OK)
         return rc;
     if (!t)
         return st_error_set(err, ST_EINVAL, 0, "no trace to plot");
     p->t = t;
-    if (t->samples)
+    if (t->samples && !skip_scan)
         st_plot_scan(p);
     if (!p->n_drawable)
         return st_error_set(err, ST_EINVAL, 0,
                             "the trace has no samples (footprint, swap, GPU or level) to plot");
     return ST_OK;
+}
+
+void st_plot_layout(st_plot_ctx *p)
+{
+    p->L = 74;
+    p->R = p->W - 54;
+    p->T = 80;
+    p->B = p->H - 72;
+    p->pw = (int)(p->R - p->L);
+    time_range(p);
+    byte_axis(p);
 }
 
 static int render(st_plot_ctx *p, const st_plot_opts *o, st_error *err)
@@ -212,13 +246,7 @@ static int render(st_plot_ctx *p, const st_plot_opts *o, st_error *err)
     double *pts = NULL;
     int rc;
 
-    p->L = 74;
-    p->R = p->W - 54;
-    p->T = 80;
-    p->B = p->H - 72;
-    p->pw = (int)(p->R - p->L);
-    time_range(p);
-    byte_axis(p);
+    st_plot_layout(p);
     title = malloc(3 * size);
     cols = malloc(sizeof *cols * (size_t)p->pw);
     pts = malloc(sizeof *pts * 4 * (size_t)p->pw);
@@ -277,17 +305,14 @@ out:
     return rc;
 }
 
-int st_plot_svg(const st_trace *t, const st_plot_opts *o, FILE *out, st_error *err)
+int st_plot_write(st_plot_ctx *p, const st_plot_opts *o, FILE *out, st_error *err)
 {
-    st_plot_ctx p;
-    int rc = check_args(t, o, &p, err);
-    if (rc != ST_OK)
-        return rc;
+    int rc;
     if (!out)
         return st_error_set(err, ST_EINVAL, 0, "no output stream for the plot");
-    p.f = out;
+    p->f = out;
     errno = 0;
-    if ((rc = render(&p, o, err)) != ST_OK)
+    if ((rc = render(p, o, err)) != ST_OK)
         return rc;
     if (fflush(out) != 0 || ferror(out)) {
         int e = errno ? errno : EIO;
@@ -296,15 +321,19 @@ int st_plot_svg(const st_trace *t, const st_plot_opts *o, FILE *out, st_error *e
     return ST_OK;
 }
 
-int st_plot_svg_file(const st_trace *t, const st_plot_opts *o, const char *path, st_error *err)
+int st_plot_svg(const st_trace *t, const st_plot_opts *o, FILE *out, st_error *err)
 {
-    st_plot_ctx probe;
+    st_plot_ctx p;
+    int rc = st_plot_prepare(t, o, &p, 0, err);
+    return rc != ST_OK ? rc : st_plot_write(&p, o, out, err);
+}
+
+int st_plot_write_file(st_plot_ctx *p, const st_plot_opts *o, const char *path, st_error *err)
+{
     st_atomic_file af;
     int rc, e;
     if (!path || !*path)
         return st_error_set(err, ST_EINVAL, 0, "no output file for the plot");
-    if ((rc = check_args(t, o, &probe, err)) != ST_OK)
-        return rc; /* nothing created */
     if ((rc = st_atomic_open(&af, path, ST_ATOMIC_SYNC, err)) != ST_OK)
         return rc;
     /* stdio on a duplicate: fclose flushes and closes it, the commit syncs
@@ -318,7 +347,7 @@ int st_plot_svg_file(const st_trace *t, const st_plot_opts *o, const char *path,
         st_atomic_abort(&af);
         return st_error_set(err, ST_EIO, e, "cannot write %s: %s", path, strerror(e));
     }
-    rc = st_plot_svg(t, o, f, err);
+    rc = st_plot_write(p, o, f, err);
     if (fclose(f) != 0 && rc == ST_OK) {
         e = errno;
         rc = st_error_set(err, ST_EIO, e, "writing %s failed: %s", path, strerror(e));
@@ -328,4 +357,15 @@ int st_plot_svg_file(const st_trace *t, const st_plot_opts *o, const char *path,
         return rc;
     }
     return st_atomic_commit(&af, err);
+}
+
+int st_plot_svg_file(const st_trace *t, const st_plot_opts *o, const char *path, st_error *err)
+{
+    st_plot_ctx p;
+    int rc;
+    if (!path || !*path)
+        return st_error_set(err, ST_EINVAL, 0, "no output file for the plot");
+    if ((rc = st_plot_prepare(t, o, &p, 0, err)) != ST_OK)
+        return rc; /* nothing created */
+    return st_plot_write_file(&p, o, path, err);
 }

@@ -94,6 +94,16 @@ static int add_sample(st_trace *t, const st_sample *s, st_jr *r)
                                 t->n_samples + 1);
     }
     t->samples[t->n_samples++] = *s;
+    if (t->pass && t->pass->sample) {
+        int rc = t->pass->sample(t->pass->ctx, s, r->err);
+        if (rc != ST_OK)
+            return rc;
+        if (t->pass->drop) { /* passed on: only the last is kept (the order check's) */
+            t->samples[0] = *s;
+            t->n_samples = 1;
+            return ST_OK;
+        }
+    }
     reader *rd = get_reader(t);
     if (t->fold && t->meta.stagetop[0] && rd && t->n_samples >= rd->fold_at + t->fold) {
         /* summary-only: the summed samples go.  The next fold comes fold

@@ -354,12 +354,15 @@ int st_trace_reader_poll(st_trace_reader *r, st_trace *t, uint64_t bytes, st_err
     return ST_OK;
 }
 
-/* Read a whole file; fold > 0: summary-only (st_trace->fold). */
-static int load_file(const char *path, st_trace *out, size_t fold, st_error *err)
+/* Read a whole file; fold > 0: summary-only (st_trace->fold); pass: its
+ * callback on each sample (NULL: none). */
+static int load_file(const char *path, st_trace *out, size_t fold, const st_trace_pass *pass,
+                     st_error *err)
 {
     st_trace_reader r;
     st_trace_init(out);
     out->fold = fold;
+    out->pass = pass;
     memset(&r, 0, sizeof r);
     int rc = st_trace_stream_open(&r.s, path, ST_TRACE_FIFO_WAIT_S, err);
     if (rc != ST_OK)
@@ -373,13 +376,14 @@ static int load_file(const char *path, st_trace *out, size_t fold, st_error *err
         st_trace_finish(out); /* (a document is finished by its loader) */
     else if (rc != ST_OK)
         st_trace_free(out);
+    out->pass = NULL;
     st_trace_reader_close(&r);
     return rc;
 }
 
 int st_trace_load_file(const char *path, st_trace *out, st_error *err)
 {
-    return load_file(path, out, 0, err);
+    return load_file(path, out, 0, NULL, err);
 }
 
 int st_trace_summary_file(const char *path, st_trace *out, st_error *err)
@@ -387,10 +391,15 @@ int st_trace_summary_file(const char *path, st_trace *out, st_error *err)
     struct stat st;
     /* Only a regular file can be read again should the folding fail. */
     if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-        int rc = load_file(path, out, ST_TRACE_FOLD, err);
+        int rc = load_file(path, out, ST_TRACE_FOLD, NULL, err);
         if (rc != ST_OK || !out->fold_failed)
             return rc;
         st_trace_free(out); /* out of time order once samples were let go */
     }
-    return load_file(path, out, 0, err);
+    return load_file(path, out, 0, NULL, err);
+}
+
+int st_trace_pass_file(const char *path, const st_trace_pass *pass, st_trace *out, st_error *err)
+{
+    return load_file(path, out, 0, pass, err);
 }

@@ -56,4 +56,56 @@ int st_plot_cmp_svg_file(const st_trace *a, const st_trace *b, const char *label
                          const char *label_b, const st_plot_opts *o, const char *path,
                          st_error *err);
 
+/* ---- a trace file plotted in bounded memory (plot_stream.c) ---- */
+
+/* Samples `plot -` (a pipe, read once) keeps at most: past them the read
+ * stops with an error that names the cap and says to plot a file. */
+#define ST_PLOT_PIPE_MAX (1u << 20)
+
+/* What st_plot_read_file read. */
+typedef struct st_plot_read {
+    st_trace trace;   /* meta, events, summary, torn_line; its samples: every
+                         one (read whole) or the last few (streamed) */
+    int streamed;     /* 1: kept per pixel column, the samples let go */
+    size_t samples;   /* streamed: the samples read */
+    int reads;        /* streamed: 1 when the frame guessed from the file's
+                         head and tail was right, else 2 */
+    void *priv;
+} st_plot_read;
+
+/* Read path for a chart of size o (NULL: the defaults; kept, with its
+ * title, for the write).  A regular file's samples are passed on and let
+ * go (st_trace_pass_file), so memory does not grow with them: one read
+ * scans the chart's frame (time range, each series' extremes) and fills
+ * the pixel columns' minimum and maximum for a frame guessed from the
+ * file's first and last 64 KiB; a second read fills them again when the
+ * guess was not the frame.  The chart is byte for byte st_plot_svg's of
+ * the whole trace.  A JSON document, or samples out of time order
+ * (stageload), are read whole (as st_trace_load_file).  "-", a pipe or a
+ * FIFO is read once, whole, up to ST_PLOT_PIPE_MAX samples (ST_EINVAL past
+ * them, nothing kept).  Errors are the reader's (named by line); a chart
+ * that cannot be drawn (no samples, a bad size) is the write's error, as
+ * st_plot_svg's. */
+int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err);
+/* The first read only (the second is the comparison's, once both frames
+ * are known): for st_plot_cmp_read_svg. */
+int st_plot_read_scan(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err);
+/* The same for side path of `plot path other` (the default size): the
+ * first read also fills the columns of the comparison's frame guessed
+ * from both files' first and last 64 KiB, which st_plot_cmp_read_svg
+ * takes when that guess was its frame (reads 1), else it reads path again. */
+int st_plot_read_scan_cmp(const char *path, const char *other, st_plot_read *out, st_error *err);
+/* The chart to out, or written atomically to path (as st_plot_svg_file). */
+int st_plot_read_svg(st_plot_read *r, FILE *out, st_error *err);
+int st_plot_read_svg_file(st_plot_read *r, const char *path, st_error *err);
+void st_plot_read_free(st_plot_read *r);
+/* Two traces read by st_plot_read_scan on one chart: byte for byte
+ * st_plot_cmp_svg's of the whole traces (a streamed side is read again
+ * for its columns); the _file form writes atomically. */
+int st_plot_cmp_read_svg(st_plot_read *a, st_plot_read *b, const char *label_a,
+                         const char *label_b, const st_plot_opts *o, FILE *out, st_error *err);
+int st_plot_cmp_read_svg_file(st_plot_read *a, st_plot_read *b, const char *label_a,
+                              const char *label_b, const st_plot_opts *o, const char *path,
+                              st_error *err);
+
 #endif

@@ -186,6 +186,7 @@ typedef struct st_trace {
     int fold_failed;         /* records came out of time order after some were
                                 let go: the summary cannot be recomputed */
     void *priv;              /* reader state for st_trace_feed */
+    const struct st_trace_pass *pass; /* st_trace_pass_file's callback while it reads, else NULL */
 } st_trace;
 
 void st_trace_init(st_trace *t);
@@ -223,6 +224,26 @@ void st_trace_fold(st_trace *t);
 /* The end of a folded read: the rest summed and the summary finished, or
  * fold_failed set when the records came out of order. */
 void st_trace_fold_end(st_trace *t);
+
+/* ---- one pass over a trace file, sample by sample (trace_stream.c) ---- */
+
+/* What st_trace_pass_file calls.  sample: each sample as the importer reads
+ * it, in the file's order (a JSON document's samples are not passed: it is
+ * read whole, its samples all in out->samples, sorted); a non-zero return
+ * stops the read with that error (set err).  drop: the samples passed are
+ * not kept (out->samples holds the last one only), so the read's memory
+ * does not grow with them. */
+typedef struct st_trace_pass {
+    int (*sample)(void *ctx, const st_sample *s, st_error *err);
+    void *ctx;
+    int drop;
+} st_trace_pass;
+
+/* Read path ("-": stdin) once as st_trace_load_file does, calling pass on
+ * the way: the same trace (meta, events sorted, the end's kernel peak,
+ * torn_line), with only the samples that pass keeps; its summary holds
+ * those samples only. */
+int st_trace_pass_file(const char *path, const st_trace_pass *pass, st_trace *out, st_error *err);
 
 /* ---- a run's record read back as it is written (core/trace/trace_tap.c) ---- */
 
