@@ -9,6 +9,7 @@
 #  - JOBS=1: one at a time, each started after the one before it ended;
 #  - a suite runs with SIGINT as in the foreground (not ignored, as a
 #    background job's is): kill -INT ends it;
+#  - tests/serial.txt names suites that exist, each with a reason;
 #  - the end: the ten slowest suites, the sum and the wall time, then
 #    "failed: NAME" and the summary line last ("N passed, N failed, N
 #    skipped": CI reads it, tests/lib/tools.test.sh too).
@@ -73,3 +74,9 @@ check "JOBS=2, a failing suite: exit 1, 'failed: NAME' and the summary last" \
            tail -1 '$T/bad.out' | grep -qx '3 passed, 1 failed, 0 skipped' || { cat '$T/bad.out'; exit 1; }"
 check "a suite is ended by SIGINT, as in the foreground (JOBS=2)" \
     sh -c "grep -q '^  ok: .*int.test.sh (1 passed' '$T/bad.out' && ! grep -q 'ignores SIGINT' '$T/bad.out'"
+
+# tests/serial.txt names suites that exist, each with its reason
+stale=$(awk '!/^#/ && NF { if (NF < 2) print $1 " (no reason)"; else if (system("test -f \"" ENVIRON["ST_ROOT"] "/" $1 "\"")) print $1 }' \
+    "$ST_ROOT/tests/serial.txt")
+check "tests/serial.txt: every line a suite that exists, with its reason ($(grep -c '^tests/' "$ST_ROOT/tests/serial.txt") suites)${stale:+: $stale}" \
+    [ -z "$stale" ]
