@@ -5,8 +5,8 @@ N / STAGES samples (default 40 stages, 12 distinct names, so stages
 repeat), a load, a mark and a release in each stage, some of them at the
 same millisecond as a sample, the exit event and the end record.  Values
 come from a fixed SEED (default 1): the same arguments write the same file;
-two seeds give two runs to compare.  Used by bench/fold.sh and
-tests/e2e/diff_fold.test.sh.
+two seeds give two runs to compare.  Used by bench/fold.sh,
+tests/e2e/diff_summary_fold.sh and tests/tools/fold_compare.sh.
 
 usage: gen_record.py PATH [N] [STAGES] [SEED]"""
 import random
