@@ -7,8 +7,9 @@
 # re-derived in python over the JSON (tests/e2e/check_diff_report.py:
 # diffjson, difftext, summarytext); the --fail-peak verdict against the
 # peak change python computes; and each command's peak RSS stays under
-# 24 MiB (every sample kept, 104 bytes each, is 26 MB per record: the
-# commands before the fold took 29 and 55 MB; folded, about 10).  Prints PASS/FAIL/SKIP lines.
+# 24 MiB (every sample kept, 112 bytes each, is 28 MB per record: the
+# commands before the fold took 29 and 55 MB with 104-byte samples;
+# folded, 9 to 15).  Prints PASS/FAIL/SKIP lines.
 set -u
 ROOT=${ST_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 B=${ST_BUILD:-build}
