@@ -530,6 +530,10 @@ int st_job_poll(st_job *job, st_tree *tree, double now, st_error *err)
         if (r == REAP_DONE && job->state != ST_JOB_KILLING) {
             if (survivors(tree) > 0)
                 return 0; /* the root's code is known; the job goes on */
+            if (st_tree_unseen(tree) > 0) { /* an orphan not yet discovered */
+                st_tree_rediscover(tree);
+                return 0;
+            }
             job->state = ST_JOB_EXITED;
             return 1;
         }
@@ -538,6 +542,10 @@ int st_job_poll(st_job *job, st_tree *tree, double now, st_error *err)
         if (job->state != ST_JOB_KILLING) {
             if (survivors(tree) > 0)
                 return 0;
+            if (st_tree_unseen(tree) > 0) {
+                st_tree_rediscover(tree);
+                return 0;
+            }
             job->state = ST_JOB_EXITED; /* the last survivor has gone */
             return 1;
         }

@@ -75,6 +75,31 @@ void st_tree_free(st_tree *t)
 
 void st_tree_rediscover(st_tree *t) { t->last_discover = -1; }
 
+static int is_member(const st_tree *t, st_proc_id id)
+{
+    for (size_t i = 0; i < t->n_members; i++)
+        if (same_id(t->members[i].id, id))
+            return 1;
+    return 0;
+}
+
+size_t st_tree_unseen(st_tree *t)
+{
+    st_proc_vec v = {0};
+    size_t n = 0;
+    if (t->has_reaper && t->plat->descendants(t->b, t->reaper, &v, NULL) == ST_OK)
+        for (size_t k = 0; k < v.len; k++)
+            n += !same_id(v.v[k].id, t->reaper) && !same_id(v.v[k].id, t->root) &&
+                 !is_member(t, v.v[k].id);
+    if (t->group > 0 && t->plat->group_members &&
+        t->plat->group_members(t->b, t->group, &v, NULL) == ST_OK)
+        for (size_t k = 0; k < v.len; k++)
+            n += v.v[k].id.start >= t->root.start && !same_id(v.v[k].id, t->root) &&
+                 !is_member(t, v.v[k].id);
+    st_proc_vec_free(&v);
+    return n;
+}
+
 int st_tree_use_cgroup(st_tree *t, const st_job_group *g)
 {
     uint64_t v;
@@ -320,7 +345,10 @@ int st_tree_sample(st_tree *t, double now_s, st_sample *out, st_error *err)
             st_lane_set_raw(&st_lanes[i], out, 0);
             out->valid &= ~st_lane_bit(i);
         }
-    if (t->n_members > 0 &&
+    /* With no member left, a reaper's or a group's processes may still be
+     * the job's: an orphan forked and re-parented between two discoveries,
+     * never seen under the root, is found by the next one. */
+    if ((t->n_members > 0 || t->has_reaper || t->group > 0) &&
         (t->last_discover < 0 || now_s - t->last_discover + ST_TREE_SLACK_S >= t->discover_s ||
          now_s < t->last_discover)) {
         rc = discover(t, now_s, err);

@@ -172,5 +172,10 @@ const char *st_tree_metric(const st_tree *t, const char *plain);
 
 /* Force a discovery on the next st_tree_sample. */
 void st_tree_rediscover(st_tree *t);
+/* How many processes the next discovery would add from the reaper's
+ * children or the job's process group (other than the root): an orphan
+ * forked and re-parented between two discoveries, never seen under the
+ * root.  0 without a reaper or a group.  Reads the process table once. */
+size_t st_tree_unseen(st_tree *t);
 
 #endif

@@ -4,6 +4,8 @@
 #   H  headless `-- sh -c 'sleep N & sleep 1; exit 5'`: stagetop keeps
 #      watching the orphan after the root has gone (samples count it), and
 #      exits only once it is gone, with the root's own code (5);
+#   U  the same when the orphan is forked just before the root exits, so
+#      it is first found among stagetop's children, never under the root;
 #   S  the screen, `-- sh -c 'sleep N & sleep 1'`: after the root's exit
 #      the header still says RUNNING, p stops the orphan and resumes it,
 #      k y kills it; the user asked for the kill: q exits 0;
@@ -45,6 +47,28 @@ kill -TERM "$orphan"
 wait_bounded $st 30; rc=$?
 check "H: once the orphan is gone stagetop exits with the root's code (5)" [ $rc -eq 5 ]
 check "H: the record ends with the exit event" $PY "$ST_ROOT/tests/e2e/check_jsonl.py" "$T/h.jsonl" --end --event exit
+
+# --- U: an orphan forked just before the root exits, never seen under it ------
+# The root waits for stagetop's first sample, then forks and exits at once:
+# no discovery (every 0.5 s at --interval 0.1) falls between the two, so the
+# orphan is first found among stagetop's children.  Before, the job was
+# declared exited at the root's reaping and the orphan left unwatched.
+secs=$(uniq_secs 530)
+"$STAGETOP" --headless --interval 0.1 --record "$T/u.jsonl" -- \
+    sh -c "while ! grep -q '\"type\":\"sample\"' '$T/u.jsonl' 2>/dev/null; do sleep 0.02; done
+           sleep $secs & echo \$! >'$T/u.orphan'; exit 7" 2>"$T/u.err" &
+st=$!
+until_ok 30 test -s "$T/u.orphan"
+orphan=$(cat "$T/u.orphan")
+remember_job "$orphan"
+n0=$(samples "$T/u.jsonl")
+more() { [ "$(samples "$T/u.jsonl")" -ge $((n0 + 10)) ]; }
+check "U: stagetop samples on after the root's exit" until_ok 30 more
+check "U: ... and is still running" kill -0 $st
+check "U: the samples count the orphan (procs 1)" [ "$(last_procs "$T/u.jsonl")" = 1 ]
+kill -TERM "$orphan"
+wait_bounded $st 30; rc=$?
+check "U: once the orphan is gone stagetop exits with the root's code (7)" [ $rc -eq 7 ]
 
 # --- S: the screen: p and k reach the orphan -----------------------------------
 secs=$(uniq_secs 560)
