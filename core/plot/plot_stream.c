@@ -256,6 +256,17 @@ static int scan_file(const char *path, const st_plot_opts *o, const st_plot_also
         st_trace_free(&out->trace);
         return read_whole(path, 0, who, out, err);
     }
+    st_trace *t = &out->trace;
+    if (also && t->n_samples > 1 && t->folded) {
+        /* the fold's samples are summed: keep the last, as a dropped read does */
+        t->samples[0] = t->samples[t->n_samples - 1];
+        t->n_samples = 1;
+        st_sample *one = realloc(t->samples, sizeof *one);
+        if (one) {
+            t->samples = one;
+            t->cap_samples = 1;
+        }
+    }
     out->streamed = 1;
     out->samples = sm->n1;
     return ST_OK;
