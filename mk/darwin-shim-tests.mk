@@ -82,6 +82,16 @@ $(B)/tests/test_darwin_vm $(B)/tests/test_darwin_gpu: $(B)/tests/%: tests/darwin
 	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
 	    -o $@ $(filter %.c,$^) $(LDFLAGS) $(CMOCKA_LIBS) -lm
 
+# doctor's Mac rows (core/doctor/doctor_mac.c) on the backend: its runner,
+# parsers and verdict with it, the tools stand-ins on PATH.
+DARWIN_DOCTOR_SRC := tests/darwin/test_darwin_doctor.c $(DARWIN_SHIM_SRC) core/doctor/doctor_mac.c \
+                     core/doctor/doctor_run.c core/doctor/doctor_parse.c core/doctor/doctor_json.c \
+                     core/doctor/doctor_ref.c core/clock.c core/trace/json_write.c core/version.c core/utf8.c
+$(B)/tests/test_darwin_doctor: $(DARWIN_DOCTOR_SRC) $(DARWIN_SHIM_HDR) include/stagetop/doctor.h
+	@mkdir -p $(dir $@)
+	$(QCC) -Itests/darwin/shim -Itests/darwin $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) \
+	    -o $@ $(DARWIN_DOCTOR_SRC) $(LDFLAGS) $(CMOCKA_LIBS) -lm
+
 # --record-sync on macOS: core/fd_sync.c with F_FULLFSYNC and the test's
 # fcntl/fsync recorders, linked before the core archive (whose own
 # fd_sync.o is then not taken).
@@ -105,7 +115,7 @@ EXTRA_TEST_BIN += $(B)/tests/test_darwin $(B)/tests/test_darwin_sys $(B)/tests/t
                   $(B)/tests/test_darwin_peak \
                   $(B)/tests/test_darwin_ancestry $(B)/tests/test_darwin_tree $(B)/tests/test_darwin_lanes \
                   $(B)/tests/test_darwin_vm $(B)/tests/test_darwin_gpu \
-                  $(B)/tests/test_darwin_sync
+                  $(B)/tests/test_darwin_doctor $(B)/tests/test_darwin_sync
 EXTRA_BENCH_BIN += $(B)/bench/darwin_walk
 endif
 

@@ -11,7 +11,8 @@
 #    tests/fakeplat.c (the soak too: mk/faults.mk);
 #  - UNIT_REPORT_TESTS build their traces and diffs with the fixture of
 #    tests/report_fixture.c (which calls cmocka's asserts).
-UNIT_TUI_TESTS  := test_layout test_sanitize test_sparkline test_unsafe_text test_proc_table
+UNIT_TUI_TESTS  := test_layout test_sanitize test_sparkline test_unsafe_text test_proc_table \
+                   test_view_cap
 UNIT_JSON_TESTS := test_doctor_parse test_json_write test_summary test_trace_export test_trace_import \
                    test_trace_record
 UNIT_FAKEPLAT_TESTS := test_monitor test_monitor_mps test_faults test_run_view test_swap_growth test_lanes \
@@ -25,6 +26,9 @@ $(B)/libstagetop-tui.a: $(TUI_OBJ)
 	@rm -f $@ && ar rcs $@ $^
 
 $(UNIT_TUI_TESTS:%=$(B)/tests/%): $(B)/libstagetop-tui.a
+# test_view_cap links tui/view_cap.c, which draws the cap's line: curses
+$(B)/tests/test_view_cap: UNIT_CFLAGS += $(CURSES_CFLAGS)
+$(B)/tests/test_view_cap: UNIT_LIBS += $(CURSES_LIBS) -lm
 $(UNIT_JSON_TESTS:%=$(B)/tests/%): UNIT_CFLAGS += $(TEST_JSON_CFLAGS)
 $(UNIT_JSON_TESTS:%=$(B)/tests/%): UNIT_LIBS += $(TEST_JSON_LIBS)
 $(UNIT_FAKEPLAT_TESTS:%=$(B)/tests/%): $(FAKEPLAT_OBJ)

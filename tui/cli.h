@@ -134,6 +134,11 @@ int cli_plot_cmd(int argc, char **argv);
 /* Load a trace, or say why on stderr (file and line) and return -1 (t
  * must still be freed; tui/say.c). */
 int cli_load_trace(const char *path, st_trace *t);
+/* The same for a command that needs the summary, the meta and the events,
+ * not the samples (`diff`, `summary --text`): a stagetop record is summed
+ * as it is read (st_trace_summary_file), in memory that does not grow with
+ * its samples; the same messages and the same summary as cli_load_trace. */
+int cli_load_summary(const char *path, st_trace *t);
 /* "stagetop: MESSAGE\ntry 'stagetop --help'" on stderr; CLI_EXIT_USAGE
  * (tui/say.c). */
 int cli_bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -40,11 +40,11 @@ int cli_diff(int argc, char **argv)
     if (n != 2 || (strcmp(in[0], "-") == 0 && strcmp(in[1], "-") == 0))
         return cli_bad_usage("%s", use);
     st_trace a, b;
-    if (cli_load_trace(in[0], &a) != 0) {
+    if (cli_load_summary(in[0], &a) != 0) {
         st_trace_free(&a);
         return CLI_EXIT_USAGE;
     }
-    if (cli_load_trace(in[1], &b) != 0) {
+    if (cli_load_summary(in[1], &b) != 0) {
         st_trace_free(&a);
         st_trace_free(&b);
         return CLI_EXIT_USAGE;

@@ -41,6 +41,8 @@ static char *fmt(const st_doctor_check *c, int has, uint64_t v, char *buf, size_
         snprintf(buf, len, "%u.%02u%%", (unsigned)(v / 100), (unsigned)(v % 100));
     else if (c->unit == ST_DOC_STATE || c->unit == ST_DOC_COUNT)
         snprintf(buf, len, "%llu", (unsigned long long)(c->unit == ST_DOC_STATE ? v / 100 : v));
+    else if (c->unit == ST_DOC_RATIO)
+        snprintf(buf, len, v == ST_DOC_UNSET ? "unset" : "%.3f", v / 1000.0);
     else if (c->unit == ST_DOC_MS)
         snprintf(buf, len, "%.2f s", v / 1000.0);
     else

@@ -53,7 +53,7 @@ int cli_summary_text(const char *path)
     int width = 80, rc = CLI_EXIT_OK;
     if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
         width = ws.ws_col;
-    if (cli_load_trace(path, &t) != 0) {
+    if (cli_load_summary(path, &t) != 0) {
         st_trace_free(&t);
         return CLI_EXIT_WATCH;
     }

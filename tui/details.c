@@ -1,7 +1,8 @@
 /* details.c: the details box of the process list's selected process
  * (Enter; Esc or Enter closes it; docs/screen.md, "Details"): its pid,
  * parent, state, start time, whole command line wrapped, footprint (alone
- * and shared where the tree read it), RSS, swap, GPU, CPU, page-ins and its
+ * and shared where the tree read it), RSS, swap, GPU, a Mac member's Metal
+ * memory against PyTorch's MPS cap (view_cap.c), CPU, page-ins and its
  * own footprint over the graphs' window, from the monitor's per-member
  * history (st_run_view_history_of).  The command line and the start time
  * are asked of the monitor once, when the box opens; the numbers follow
@@ -211,6 +212,8 @@ static int number_rows(const tui_view *v, const st_run_view *rv, char rows[][200
     else
         snprintf(c, sizeof c, "-");
     snprintf(rows[n++], 200, "RSS %s   swap %s   GPU %s", a, b, c);
+    if (tui_cap_member(rv, p, rows[n], 200)) /* macOS: its Metal memory against the MPS cap */
+        n++;
     if (p->valid & ST_PM_RATES)
         snprintf(rows[n++], 200, "CPU %.1f %%   page-ins %.0f/s", p->cpu_c / 100.0, p->pageins_c / 100.0);
     else

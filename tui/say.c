@@ -4,7 +4,8 @@
  * command's name), and an escape sequence among them (an OSC 52 clipboard
  * write, a title change) must be shown, not obeyed.  Also what every
  * command says of a bad command line (cli_bad_usage) and of a trace it
- * could not read (cli_load_trace: summary, plot, diff, report). */
+ * could not read (cli_load_trace: plot, report; cli_load_summary: summary
+ * --text, diff). */
 #include "cli.h"
 #include "sanitize.h"
 
@@ -61,6 +62,18 @@ int cli_load_trace(const char *path, st_trace *t)
     st_error e;
     st_trace_init(t);
     if (st_trace_load_file(path, t, &e) != ST_OK) {
+        cli_say("%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
+        return -1;
+    }
+    cli_say_torn(path, t);
+    return 0;
+}
+
+int cli_load_summary(const char *path, st_trace *t)
+{
+    st_error e;
+    /* a stagetop record summed as it is read: the samples let go */
+    if (st_trace_summary_file(path, t, &e) != ST_OK) {
         cli_say("%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
         return -1;
     }

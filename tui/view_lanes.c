@@ -490,7 +490,7 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
         lane *l = &lanes[i];
         const double *col = rv->last ? lane_columns(v, i, rv, l, c0, w, done, sv) : NULL;
         double hi = 100, lo = 0;
-        int has_data = 0;
+        int has_data = 0, cap = TUI_CAP_NONE, cap_row = 0;
         if (l->fitted && col)
             fit_percent(v, l, col, w, &lo, &hi);
         else if (!l->fitted) { /* swap: growth over what was in use at the start */
@@ -513,6 +513,10 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
                 snprintf(row, sizeof row, "top  %s", big);
                 add(l, tui_attr(v, TUI_PAIR_DIM), row, row, row);
             }
+            char ct[64], cs[64]; /* the MPS cap: a line, or a word when off scale */
+            cap = tui_cap_place(rv, l->id, lo, hi, L->plot[i].h, &cap_row, ct, sizeof ct, cs, sizeof cs);
+            if (cap != TUI_CAP_NONE && l->n < 7)
+                add(l, tui_attr(v, TUI_PAIR_WARN), ct, ct, cs);
             if (L->label[i].h > 1)
                 draw_rows(l, &L->label[i]);
             else /* a lane of one row (swap on a system without swap) */
@@ -536,6 +540,8 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
             else
                 tui_spark_levels(col, w, lo, hi, v->ascii, lv);
             draw_cells(v, L->plot[i].y + r, L->plot[i].x, lv, w, L->graph, l->pair, cells);
+            if (cap == TUI_CAP_LINE && r == cap_row)
+                tui_cap_line(v, L->plot[i].y + r, L->plot[i].x, heights, w, L->plot[i].h, r);
         }
     }
     double col_s = v->per_col * rv->interval;

@@ -102,6 +102,11 @@ static int check_lane(doc_ctx *x, const st_lane *l, st_doctor_check *c, st_error
         return rc;
     if (rc == 0) {
         int own = !l || l->source == ST_LS_PROC || l->rule == ST_LR_RATE; /* the process's */
+        if (l && l->platforms == ST_LPL_DARWIN && x->plat->doctor_refs != ST_DOCTOR_REFS_MACOS) {
+            snprintf(c->note, sizeof c->note, "macOS only (%s): not checked on %s", l->key,
+                     x->plat->name ? x->plat->name : "this system");
+            return ST_OK;
+        }
         snprintf(c->note, sizeof c->note, "%s", own ?
                  "the backend read none for this process (a zombie or a kernel thread has no memory; "
                  "a kernel peak needs RUSAGE_INFO_V4 on macOS)" : "the backend has none on this system");
@@ -275,6 +280,8 @@ int st_doctor_run(const st_platform *plat, const st_doctor_opts *o, st_doctor_re
     if (rc == ST_OK) {
         gpu_facts(&x, o, &r->facts);
         rc = check_all(&x, r, err);
+        if (rc == ST_OK) /* the wired limit, the MPS ratios as launched (macOS) */
+            st_doctor_mac_checks(plat, x.b, x.id, r);
         if (rc != ST_OK && err) {
             char why[sizeof err->msg];
             snprintf(why, sizeof why, "%s", err->msg);

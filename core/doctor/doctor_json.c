@@ -30,6 +30,8 @@ static void value(st_jw *w, const st_doctor_check *c, uint64_t v)
         st_jw_centi(w, (uint32_t)(v > 0xffffffffu ? 0xffffffffu : v));
     else if (c->unit == ST_DOC_STATE)
         st_jw_u64(w, v / 100);
+    else if (c->unit == ST_DOC_RATIO && v == ST_DOC_UNSET)
+        st_jw_lit(w, "null");
     else
         st_jw_u64(w, v);
 }
@@ -118,13 +120,13 @@ static void facts(st_jw *w, const st_doctor_report *r)
 
 static void check(st_jw *w, const st_doctor_check *c)
 {
-    static const char *const units[] = {"bytes", "percent", "state", "ms", "count"};
+    static const char *const units[] = {"bytes", "percent", "state", "ms", "count", "ratio_milli"};
     int n = 0;
     st_jw_char(w, '{');
     key(w, &n, "lane");
     st_jw_str(w, c->lane);
     key(w, &n, "unit");
-    st_jw_str(w, units[c->unit >= 0 && c->unit <= 4 ? c->unit : 0]);
+    st_jw_str(w, units[c->unit >= 0 && c->unit <= 5 ? c->unit : 0]);
     key(w, &n, "stagetop");
     if (c->has_value)
         value(w, c, c->value);

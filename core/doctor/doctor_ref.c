@@ -338,18 +338,21 @@ typedef void (*ref_fn)(int32_t pid, st_doctor_check *c);
 
 typedef struct sys_refs {
     enum st_doctor_refs refs;
-    const char *lane[9];
-    ref_fn fn[9];
+    const char *lane[10];
+    ref_fn fn[10];
 } sys_refs;
 
-/* macOS has no GPU lane: Metal memory is inside the footprint. */
+/* macOS has no GPU lane: Metal memory is inside the footprint; the
+ * system's GPU memory (gpu system) is doctor_mac.c's. */
 static const sys_refs refs[] = {
     {ST_DOCTOR_REFS_PROC,
      {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", "gpu", "cpu", "pageins"},
      {lx_footprint, any_rss, lx_peak, lx_swap, lx_level, lx_pressure, lx_gpu, any_cpu, lx_pageins}},
     {ST_DOCTOR_REFS_MACOS,
-     {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", NULL, "cpu", "pageins"},
-     {dw_footprint, any_rss, dw_peak, dw_swap, dw_level, dw_pressure, NULL, any_cpu, dw_pageins}},
+     {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", NULL, "cpu", "pageins",
+      "gpu system"},
+     {dw_footprint, any_rss, dw_peak, dw_swap, dw_level, dw_pressure, NULL, any_cpu, dw_pageins,
+      st_doctor_ref_gpu_system}},
 };
 
 void st_doctor_reference(const st_platform *plat, int32_t pid, st_doctor_check *c)

@@ -242,7 +242,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
                      "ledger_tag_graphics_footprint + _compressed; not on Linux).",
         .prom_format = ST_LP_INT, .prom_rank = 13,
         .report_rank = 9, .report_label = "Metal peak", .report_key = "peak_metal",
-        .doctor = NULL, /* its reference (vmmap, footprint) is doctor's next step */
+        .doctor = NULL, /* no reference: footprint's and vmmap's categories are VM tags, not the ledger; none captured */
     },
     [ST_LANE_TREE_COMPRESSED] = {
         .id = ST_LANE_TREE_COMPRESSED, .type = ST_LT_U64, .offset = AT(tree_compressed),
@@ -259,7 +259,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_INT, .prom_rank = 14,
         .report_rank = 10, .report_label = "tree compressed peak",
         .report_key = "peak_tree_compressed",
-        .doctor = NULL, /* its reference (vmmap -summary) is doctor's next step */
+        .doctor = NULL, /* no reference: vmmap -summary's SWAPPED SIZE is not captured here (docs/doctor.md) */
     },
     [ST_LANE_GPU_SYSTEM] = {
         /* the IORegistry's IOAccelerator PerformanceStatistics, "In use
@@ -278,7 +278,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
                      "accelerators; not on Linux).",
         .prom_format = ST_LP_INT, .prom_rank = 15,
         .report_rank = 11, .report_label = "GPU system peak", .report_key = "peak_gpu_system",
-        .doctor = NULL, /* its reference (ioreg -r -c IOAccelerator) is doctor's next step */
+        .doctor = "gpu system", .doctor_rank = 9, /* ioreg -r -c IOAccelerator: doctor_mac.c */
         SYS(ST_SYS_GPU_SYSTEM, gpu_system),
     },
 };

@@ -158,6 +158,16 @@ void st_trace_fold_end(st_trace *t)
     }
     sum_from(t, t->summed_samples, t->summed_events);
     st_summary_finish(&t->summary);
+    /* The fold's buffer (ST_TRACE_FOLD samples) goes back: what is read
+     * next, a second record of `diff`, starts from the few kept. */
+    if (t->n_samples < t->cap_samples) {
+        size_t cap = t->n_samples ? t->n_samples : 1;
+        st_sample *p = realloc(t->samples, cap * sizeof *p);
+        if (p) {
+            t->samples = p;
+            t->cap_samples = cap;
+        }
+    }
 }
 
 void st_trace_finish(st_trace *t)

@@ -112,7 +112,10 @@ void st_doctor_child_stop(st_doctor_child *c, uint64_t *maxrss);
 
 /* ---- the checks (core/doctor/doctor.c) ---- */
 
-enum st_doctor_unit { ST_DOC_BYTES = 0, ST_DOC_PERCENT_C = 1, ST_DOC_STATE = 2, ST_DOC_MS = 3, ST_DOC_COUNT = 4 };
+enum st_doctor_unit { ST_DOC_BYTES = 0, ST_DOC_PERCENT_C = 1, ST_DOC_STATE = 2, ST_DOC_MS = 3, ST_DOC_COUNT = 4,
+                      ST_DOC_RATIO = 5 /* thousandths (PyTorch's MPS ratios) */ };
+/* A ratio that is not set (ST_DOC_RATIO): "unset" in the table, null in JSON. */
+#define ST_DOC_UNSET UINT64_MAX
 enum st_doctor_rule { ST_DOC_WITHIN = 0, ST_DOC_AT_LEAST = 1 };
 enum st_doctor_ok { ST_DOC_NOT_CHECKED = -1, ST_DOC_MISMATCH = 0, ST_DOC_AGREES = 1 };
 
@@ -127,7 +130,7 @@ typedef struct st_doctor_check {
     char note[300];     /* why not checked, or what the rule means */
 } st_doctor_check;
 
-#define ST_DOC_MAX_CHECKS 10
+#define ST_DOC_MAX_CHECKS 16
 #define ST_DOC_MAX_GPUS 8
 
 typedef struct st_doctor_facts {
@@ -210,6 +213,23 @@ int st_doctor_json_write(int fd, const st_doctor_report *r);
  * or between them (memory moves between reads); AT_LEAST agrees when
  * value + tol >= ref. */
 void st_doctor_judge(st_doctor_check *c);
+
+/* ---- the Mac's GPU and MPS numbers (core/doctor/doctor_mac.c) ---- */
+
+/* `ioreg -r -d 1 -w 0 -c IOAccelerator`: the sum of every "In use system
+ * memory"=N (not "... (driver)"), and how many there were; ST_EPARSE when
+ * none. */
+int st_doctor_parse_ioreg_in_use(const char *text, size_t len, uint64_t *bytes, int *services,
+                                 st_error *err);
+/* `ps -E -ww -o command= -p PID`: the value of the last " name=" on the
+ * first line into buf (*found 0 and buf "" when it is not there). */
+int st_doctor_parse_ps_env(const char *text, size_t len, const char *name, char *buf, size_t blen,
+                           int *found, st_error *err);
+/* The gpu system lane's reference (doctor_ref.c's macOS table). */
+void st_doctor_ref_gpu_system(int32_t pid, st_doctor_check *c);
+/* Append the checks of the wired limit and of the MPS ratios as pid was
+ * launched (macOS; elsewhere rows that say they are macOS only). */
+void st_doctor_mac_checks(const st_platform *plat, st_backend *b, st_proc_id id, st_doctor_report *r);
 
 /* One line on the GPU lane for --help: "NVML found, N device(s), first:
  * NAME" or why there is none (lib: the NVML path, NULL or "": the default). */

@@ -120,3 +120,6 @@ MK
 check "tui/view_lanes.c compiles with the Mac flags when only _XOPEN_SOURCE_EXTENDED opens the wide API ($flags)" \
     ${CC:-cc} -std=c11 -Iinclude $flags -UNCURSES_WIDECHAR $(pkg-config --cflags-only-I ncursesw 2>/dev/null) \
         -fsyntax-only tui/view_lanes.c
+check "tui/view_cap.c (the MPS cap's line: setcchar, mvadd_wchnstr) compiles the same way" \
+    ${CC:-cc} -std=c11 -Iinclude $flags -UNCURSES_WIDECHAR $(pkg-config --cflags-only-I ncursesw 2>/dev/null) \
+        -fsyntax-only tui/view_cap.c

@@ -6,6 +6,10 @@
                                                  summarize() of A and B
   check_diff_report.py pct A B                   100 * (peak B - peak A) / peak A
   check_diff_report.py difftext A B OUT.txt      the text form's stage rows and peak change
+  check_diff_report.py summarytext TRACE OUT.txt `stagetop summary --text TRACE`: the exit
+                                                 status, duration, peak footprint, swap start
+                                                 -> peak and growth, min level, one row per
+                                                 stage name: windows, time, mean, peak, min level
   check_diff_report.py report TRACE OUT.md       the Markdown report (python3-markdown or cmark-gfm)
   check_diff_report.py reportdiff A B OUT.md     `stagetop report A B`
   check_diff_report.py svg A B OUT.svg           `stagetop plot A B`
@@ -14,10 +18,12 @@
                                                  and cmark-gfm (tables): N text charts, each
                                                  a code block (two: on one time axis); the SVG
                                                  linked as IMAGE (or no image)
-TRACE is a stageload JSONL file (what the expectations are derived from);
+Checks joined by "+" run in one process, each trace's expectations derived
+once.  TRACE is a stageload JSONL file (what the expectations are derived from);
 the file stagetop read may be the same run in another format.  Exit 0 or a
 message saying what differs.
 """
+import functools
 import html.parser
 import json
 import os
@@ -33,6 +39,7 @@ def records(path):
         return [json.loads(l) for l in fh if l.strip()]
 
 
+@functools.lru_cache(maxsize=None)
 def expected(path):
     """stageload's summarize(), re-derived: records sorted by t; the time
     before the first stage is "setup" unless that stage starts at t <= 0; a
@@ -137,10 +144,80 @@ def difftext(fa, fb, out):
     line = [l for l in text.splitlines() if l.startswith("peak footprint")]
     if not line or not line[0].rstrip().endswith(p):
         fail(f"peak footprint row should end in {p}: {line!r}")
+    secs = {}  # a name that repeats: its row sums its windows (as diffjson's)
     for s in ea["stages"]:
-        t = f"{s['seconds']:.1f}s"
-        if t not in rows[s["stage"]]:
-            fail(f"stage {s['stage']}: A's time {t} not in {rows[s['stage']]!r}")
+        secs[s["stage"]] = secs.get(s["stage"], 0) + s["seconds"]
+    for name, v in secs.items():
+        t = f"{round(v, 3):.1f}s"
+        if t not in rows[name]:
+            fail(f"stage {name}: A's time {t} not in {rows[name]!r}")
+
+
+def bytes_text(v, sign=False):
+    """units.h's bytes: 3 significant digits, binary units."""
+    s = ("-" if v < 0 else "+") if sign else ""
+    v = abs(v)
+    u = 0
+    while v >= 1024 and u < 6:
+        v /= 1024
+        u += 1
+    if u == 0:
+        return f"{s}{int(v)} B"
+    d = 2 if v < 10 else 1 if v < 100 else 0
+    return f"{s}{v:.{d}f} {['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'][u]}"
+
+
+def level_text(v):
+    return f"{v:g}%" if float(v).is_integer() else f"{v:.2f}%"
+
+
+def summarytext(trace, out):
+    e = expected(trace)
+    raw = open(out, "rb").read()
+    if b"\x1b" in raw:
+        fail("an escape byte")
+    text = raw.decode()
+    lines = {l[:16].strip(): l[16:] for l in text.splitlines()[:6]}
+
+    def want(key, v):
+        if not lines.get(key, "").startswith(v):
+            fail(f"{key}: {lines.get(key)!r}, expected {v!r}...")
+    dur = e["duration"]
+    d = int(dur)  # units.h's durations: cut to the unit shown
+    want("duration", f"{dur:.1f}s" if dur < 60 else f"{d // 60}m{d % 60:02d}s" if dur < 3600
+         else f"{d // 3600}h{d // 60 % 60:02d}m")
+    want("peak footprint", bytes_text(e["peak_footprint"]))
+    sw = e["swap"]
+    want("swap", f"{bytes_text(sw['start'])} start → {bytes_text(sw['peak'])} peak, "
+                 f"growth {bytes_text(sw['end'] - sw['start'], True)}")
+    want("min level", level_text(e["min_level"]))
+    ex = [r for r in records(trace) if r.get("type") == "event" and r.get("kind") == "exit" and "value" in r]
+    want("exit status", str(ex[-1]["value"]) if ex else "–")
+    rows = [l.split() for l in text.splitlines()[7:]]
+    groups = []  # stage_table.h: one row per name, in the order names first appear
+    for s in e["stages"]:
+        g = next((g for g in groups if g["stage"] == s["stage"]), None)
+        if g is None:
+            g = {"stage": s["stage"], "n": 0, "seconds": 0.0, "peaks": [], "levels": []}
+            groups.append(g)
+        g["n"] += 1
+        g["seconds"] += s["seconds"]
+        if s["peak_footprint"] is not None:
+            g["peaks"].append(s["peak_footprint"])
+        if s["min_level"] is not None:
+            g["levels"].append(s["min_level"])
+    if len(rows) != len(groups):
+        fail(f"{len(rows)} stage rows, expected {len(groups)}")
+    for r, g in zip(rows, groups):
+        m = g["seconds"] / g["n"]
+        peak = r[4] if r[4] == "–" else " ".join(r[4:6])
+        if r[0] != g["stage"] or r[1] != str(g["n"]) or r[2] != f"{g['seconds']:.1f}s" or \
+                r[3] != (f"{m:.2f}s" if m < 9.995 else f"{m:.1f}s") or \
+                peak != (bytes_text(max(g["peaks"])) if g["peaks"] else "–") or \
+                r[-1] != (level_text(min(g["levels"])) if g["levels"] else "–"):
+            fail(f"stage row {r!r}, expected {g!r} (mean {m})")
+    print(f"{len(rows)} stage rows of {len(e['stages'])} windows, peak {bytes_text(e['peak_footprint'])}, "
+          f"swap growth {bytes_text(sw['end'] - sw['start'], True)}")
 
 
 class Html(html.parser.HTMLParser):
@@ -362,6 +439,11 @@ def charts(out, n, image=None):
 
 
 def main(argv):
+    if "+" in argv:
+        i = argv.index("+")
+        main(argv[:i])
+        main(argv[:1] + argv[i + 1:])
+        return
     cmd = argv[1]
     if cmd == "expect":
         print(json.dumps(expected(argv[2])))
@@ -373,6 +455,8 @@ def main(argv):
         diffjson(argv[2], argv[3], argv[4])
     elif cmd == "difftext":
         difftext(argv[2], argv[3], argv[4])
+    elif cmd == "summarytext":
+        summarytext(argv[2], argv[3])
     elif cmd == "report":
         report(argv[2], argv[3])
     elif cmd == "reportdiff":

@@ -54,6 +54,13 @@ for lane in need:
 for lane, x in c.items():  # nothing else may fail, and a lane left unchecked says why
     assert x["ok"] is not False, x
     assert x["ok"] is True or x["note"], x
+# the Mac's rows (docs/doctor.md): here, not checked, no value, each saying it is macOS only
+for lane in ("gpu system", "wired limit", "mps high", "mps low"):
+    x = c.get(lane)
+    assert x is not None, f"no {lane} row: {sorted(c)}"
+    assert x["ok"] is None and x["stagetop"] is None and x["reference"] is None, x
+    assert x["note"].startswith("macOS only (") and x["note"].endswith("not checked on linux"), x
+assert c["mps high"]["unit"] == "ratio_milli", c["mps high"]
 # the workload holds 300 MiB of its own: footprint and rss at least that, not far above
 mib = 1 << 20
 fp, rss = c["footprint"]["stagetop"], c["rss"]["stagetop"]

@@ -9,7 +9,7 @@
 # stagetop is then a foreground job of its own group, as in a real terminal.
 set -u
 . "$ST_ROOT/tests/e2e/tui_common.inc"
-secs=$((800 + $$ % 50))
+secs=$(uniq_secs 800)
 gone() { ! pgrep -x -f "sleep $1" >/dev/null; }
 
 # P: paused by the guard (--kill-free 100: always under the budget)
@@ -22,7 +22,7 @@ check "P: ^C while paused reaches stagetop: it exits" wait_screen p 30 'stagetop
 check "P: ... and the job is gone (not left stopped)" until_ok 30 gone "$secs"
 
 # Z: ^Z of the job itself
-s2=$((secs + 50))
+s2=$(uniq_secs 850)
 start_pane z 100 20 "set -m; '$STAGETOP' --headless --interval 0.1 -- sleep $s2"
 check "Z: the job runs" until_ok 30 pgrep -x -f "sleep $s2"
 tm send-keys -t z C-z

@@ -90,7 +90,8 @@ wait_screen log 30 'stagetop-exit=' >/dev/null
 
 # --- a closed stdout ends a --jsonl run --------------------------------------------------
 mkfifo "$T/pipe.fifo"
-"$STAGETOP" --headless --jsonl --interval 0.05 --record "$T/pipe.json" -- sleep 1414 \
+s1414=$(uniq_secs 1414)
+"$STAGETOP" --headless --jsonl --interval 0.05 --record "$T/pipe.json" -- sleep "$s1414" \
     >"$T/pipe.fifo" 2>"$T/pipe.err" &
 sp=$!
 remember_job $sp
@@ -98,7 +99,7 @@ head -2 <"$T/pipe.fifo" >"$T/pipe.out"
 wait_bounded $sp 60; echo $? >"$T/pipe.rc"
 check "--jsonl | head -2: stagetop ends (exit 141) and says why" \
     until_ok 30 sh -c "[ \"\$(cat '$T/pipe.rc' 2>/dev/null)\" = 141 ] && grep -q 'stdout was closed' '$T/pipe.err'"
-check "--jsonl | head -2: the launched job is gone" sh -c "! pgrep -f '^sleep 1414\$'"
+check "--jsonl | head -2: the launched job is gone" sh -c "! pgrep -f '^sleep $s1414\$'"
 check "--jsonl | head -2: the --record .json trace was written" \
     sh -c "'$STAGETOP' summary '$T/pipe.json' >/dev/null && [ \$(wc -l <'$T/pipe.out') -eq 2 ]"
 

@@ -28,7 +28,7 @@ gone_pid() { [ -z "$(proc_state "$1")" ] || [ "$(proc_state "$1")" = Z ]; }
 n=0
 for sig in INT-KEY TERM HUP; do
     n=$((n + 1))
-    secs=$((300 + n + $$ % 50 * 10))
+    secs=$(uniq_secs $((300 + n)))
     start_pane "l$n" 100 30 "trap '' INT; ulimit -c 0; '$STAGETOP' --grace 2 --job-log '$T/l$n.log' -- sleep $secs; echo \$? >'$T/l$n.rc'"
     if ! wait_screen "l$n" 20 "^\[RUNNING\]"; then
         check "L: $sig: the screen came up" false; continue
@@ -75,7 +75,7 @@ for sig in QUIT USR1 USR2 ALRM SEGV ABRT BUS; do
 done
 
 # --- C: a crash with a launched job -----------------------------------------------
-secs=$((400 + $$ % 50))
+secs=$(uniq_secs 400)
 start_pane c 100 30 "ulimit -c 0; '$STAGETOP' --job-log '$T/c.log' -- sleep $secs; echo \$? >'$T/c.rc'"
 if wait_screen c 20 "^\[RUNNING\]" >/dev/null; then
     job=$(pgrep -x -f "sleep $secs" | head -1)

@@ -24,7 +24,7 @@ samples() { grep -c '"type":"sample"' "$1" 2>/dev/null || echo 0; }
 last_procs() { grep '"type":"sample"' "$1" | tail -1 | sed -n 's/.*"procs":\([0-9]*\).*/\1/p'; }
 
 # --- H: headless keeps watching the orphan -------------------------------------
-secs=$((500 + $$ % 50))
+secs=$(uniq_secs 500)
 "$STAGETOP" --headless --interval 0.1 --record "$T/h.jsonl" -- \
     sh -c "sleep $secs & echo \$! >'$T/orphan'; sleep 1; exit 5" 2>"$T/h.err" &
 st=$!
@@ -47,7 +47,7 @@ check "H: once the orphan is gone stagetop exits with the root's code (5)" [ $rc
 check "H: the record ends with the exit event" $PY "$ST_ROOT/tests/e2e/check_jsonl.py" "$T/h.jsonl" --end --event exit
 
 # --- S: the screen: p and k reach the orphan -----------------------------------
-secs=$((560 + $$ % 50))
+secs=$(uniq_secs 560)
 # The root leaves only when the test says so (the file go): under load the
 # screen could come up after a timed root had already gone (it slept 1 s),
 # and the check below failed though nothing was wrong.
@@ -84,7 +84,7 @@ tm kill-session -t s 2>/dev/null
 # --- Q: the make run flow: q, k -------------------------------------------------
 start_pane q 120 30 "'$STAGETOP' --grace 2 --job-log '$T/q.log' -- '$WORKLOADS/demo' --encoder-mib 8 --transformer-mib 8 --worker-mib 4 --workers 1 --step-ms 50 --loop; echo \$? >'$T/q.rc'"
 if wait_screen q 20 "^\[RUNNING\]" >/dev/null; then
-    demo=$(pgrep -f "^$WORKLOADS/demo --encoder-mib 8 --transformer-mib 8" | head -1)
+    demo=$(proc_child_named "$(stagetop_pid q)" demo) # (terminal.test.sh runs the same demo)
     remember_job "$demo"
     tm send-keys -t q q
     wait_screen q 5 "\[k\]ill it and quit" >/dev/null

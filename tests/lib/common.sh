@@ -44,6 +44,12 @@ until_ok() { _us=$1; shift; wait_for "$*" "$_us" "$@"; }
 
 remember_job() { ST_JOBS="$ST_JOBS $1"; }
 
+# uniq_secs SECONDS: SECONDS with a fraction that is this test's pid
+# (800.0012345), for a `sleep` the test finds again by its command line
+# (pgrep -x -f "sleep $secs"): no other suite running beside it
+# (tests/run-tests.sh, JOBS) has the same one.
+uniq_secs() { printf '%d.%07d\n' "$1" "$$"; }
+
 # Kill whatever a test started and left behind: every job it remembered and
 # every background job of this shell, each with all its descendants (a job
 # of a non-interactive shell leads no process group of its own, so killing

@@ -72,6 +72,8 @@ for h in tests/lib/*.sh tests/*/*.inc tests/*/lib.sh; do
     case $h in tests/lib/portable.sh|*.test.sh) continue ;; esac
     case " $mac_tests " in *" $(dirname "$h")/"*) helpers="$helpers $h" ;; esac
 done
+# and the runner itself (tests/run-tests.sh: make check on a Mac)
+helpers="tests/run-tests.sh$helpers"
 check "the $(echo $mac_tests | wc -w | tr -d ' ') shell tests a Mac runs and their helpers ($(echo $helpers)) use no GNU/Linux-only idiom" \
     $SCAN $mac_tests $helpers
 

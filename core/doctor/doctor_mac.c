@@ -1,0 +1,235 @@
+/* doctor_mac.c: `stagetop doctor`'s checks of the Mac numbers of issue 27
+ * (docs/doctor.md, "The Mac's GPU and MPS numbers"), each against a tool
+ * of the system that shares no code with the backend:
+ *
+ *  - gpu system (a lane: doctor_ref.c dispatches to st_doctor_ref_gpu_system):
+ *    `ioreg -r -d 1 -w 0 -c IOAccelerator`, the sum of each service's
+ *    "In use system memory"=N (the backend reads the same keys through
+ *    IOKit, core/platform/darwin_gpu.c).  ioreg prints a dictionary as
+ *    {"key"=value,...} on one line (-w 0: never clipped); the key is not
+ *    Apple's documented API and the format is from other projects' tests
+ *    and Scalene's parser, not from a capture of our own: unverified until
+ *    a Mac confirms it.  "In use system memory (driver)" is another key.
+ *  - wired limit: `sysctl -n iogpu.wired_limit_mb` x 2^20 against the
+ *    backend's mps_device (sysctlbyname, core/platform/darwin_mps.c).
+ *  - mps high, mps low: PYTORCH_MPS_{HIGH,LOW}_WATERMARK_RATIO as the
+ *    process was launched, the backend's environ_var (KERN_PROCARGS2)
+ *    against `ps -E -ww -o command= -p PID`: Apple's ps (adv_cmds-237
+ *    ps/print.c getproclline, lines 256-282) joins the arguments and then
+ *    the environment strings with spaces, the environment only for the
+ *    process's own real user or root (:260); ps.1 (:123-125) "Display the
+ *    environment as well.  This does not reflect changes in the
+ *    environment after process launch."  The last " NAME=" of the line is
+ *    the variable (the environment comes after the arguments).
+ *
+ * Elsewhere than on a Mac the three rows are there, not checked, saying
+ * why (macOS only); nothing is read or faked. */
+#include "stagetop/doctor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB (1024ull * 1024ull)
+#define OUTCAP 65536
+
+static const char IN_USE[] = "\"In use system memory\"=";
+
+int st_doctor_parse_ioreg_in_use(const char *text, size_t len, uint64_t *bytes, int *services,
+                                 st_error *err)
+{
+    size_t kl = sizeof IN_USE - 1;
+    uint64_t sum = 0;
+    int n = 0;
+    for (size_t i = 0; i + kl <= len; i++) {
+        if (memcmp(text + i, IN_USE, kl) != 0)
+            continue;
+        size_t j = i + kl;
+        uint64_t v = 0;
+        if (j >= len || text[j] < '0' || text[j] > '9')
+            return st_error_set(err, ST_EPARSE, 0, "ioreg: \"In use system memory\" is not a number");
+        for (; j < len && text[j] >= '0' && text[j] <= '9'; j++) {
+            if (v > (UINT64_MAX - 9) / 10)
+                return st_error_set(err, ST_EPARSE, 0, "ioreg: \"In use system memory\" is too large");
+            v = v * 10 + (uint64_t)(text[j] - '0');
+        }
+        sum += v;
+        n++;
+        i = j - 1;
+    }
+    if (n == 0)
+        return st_error_set(err, ST_EPARSE, 0, "ioreg printed no \"In use system memory\" "
+                            "(no IOAccelerator with PerformanceStatistics)");
+    *bytes = sum;
+    *services = n;
+    return ST_OK;
+}
+
+int st_doctor_parse_ps_env(const char *text, size_t len, const char *name, char *buf, size_t blen,
+                           int *found, st_error *err)
+{
+    char key[80];
+    int kl = snprintf(key, sizeof key, " %s=", name);
+    const char *hit = NULL;
+    size_t line = strcspn(text, "\n");
+    if (kl <= 1 || (size_t)kl >= sizeof key)
+        return st_error_set(err, ST_EINVAL, 0, "ps -E: a variable name of %zu bytes", strlen(name));
+    if (line > len)
+        line = len;
+    if (line == 0)
+        return st_error_set(err, ST_EPARSE, 0, "ps -E printed nothing (the process is gone?)");
+    for (size_t i = 0; i + (size_t)kl <= line; i++)
+        if (memcmp(text + i, key, (size_t)kl) == 0)
+            hit = text + i + kl;
+    *found = hit != NULL;
+    buf[0] = '\0';
+    if (hit) {
+        size_t n = strcspn(hit, " \n");
+        if (hit + n > text + line)
+            n = (size_t)(text + line - hit);
+        snprintf(buf, blen, "%.*s", (int)n, hit);
+    }
+    return ST_OK;
+}
+
+/* ---- the checks ---------------------------------------------------------------- */
+
+static int run(const char *const argv[], char *out, size_t *len, st_error *e)
+{
+    return st_doctor_run_tool(argv, 20.0, out, OUTCAP, len, e);
+}
+
+void st_doctor_ref_gpu_system(int32_t pid, st_doctor_check *c)
+{
+    static char out[OUTCAP];
+    size_t len = 0;
+    uint64_t bytes;
+    int n;
+    st_error e;
+    const char *argv[] = {"ioreg", "-r", "-d", "1", "-w", "0", "-c", "IOAccelerator", NULL};
+    (void)pid;
+    snprintf(c->source, sizeof c->source, "ioreg -r -d 1 -w 0 -c IOAccelerator: \"In use system memory\"");
+    if (run(argv, out, &len, &e) != ST_OK ||
+        st_doctor_parse_ioreg_in_use(out, len, &bytes, &n, &e) != ST_OK) {
+        c->has_ref = 0;
+        snprintf(c->note, sizeof c->note, "no reference: %.250s", e.msg);
+        return;
+    }
+    c->has_ref = 1;
+    c->ref = bytes;
+    /* the whole machine's GPU memory: other programs move it between reads */
+    c->tol = c->value / 100 > 16 * MIB ? c->value / 100 : 16 * MIB;
+    snprintf(c->source, sizeof c->source,
+             "ioreg -r -d 1 -w 0 -c IOAccelerator: \"In use system memory\", %d service(s) summed", n);
+}
+
+static st_doctor_check *next(st_doctor_report *r, const char *lane, int unit)
+{
+    if (r->n >= ST_DOC_MAX_CHECKS)
+        return NULL;
+    st_doctor_check *c = &r->checks[r->n++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->lane, sizeof c->lane, "%s", lane);
+    c->unit = unit;
+    c->rule = ST_DOC_WITHIN;
+    c->ok = ST_DOC_NOT_CHECKED;
+    return c;
+}
+
+static void wired_check(const st_platform *plat, st_doctor_check *c)
+{
+    static char out[OUTCAP];
+    size_t len = 0;
+    uint64_t mb = 0;
+    st_error e;
+    st_mps_device d;
+    const char *argv[] = {"sysctl", "-n", "iogpu.wired_limit_mb", NULL};
+    memset(&d, 0, sizeof d);
+    plat->mps_device(&d);
+    c->has_value = 1;
+    c->value = d.has_wired_limit ? d.wired_limit : 0; /* 0: the default, no limit set */
+    snprintf(c->source, sizeof c->source, "sysctl -n iogpu.wired_limit_mb (x 2^20; 0: the default)");
+    if (run(argv, out, &len, &e) != ST_OK || st_doctor_parse_uint(out, len, &mb, &e) != ST_OK) {
+        snprintf(c->note, sizeof c->note, "no reference: %.160s (an Intel Mac, or macOS before 14, "
+                 "has no iogpu.wired_limit_mb)", e.msg);
+        return;
+    }
+    c->has_ref = 1;
+    c->ref = mb * MIB;
+    c->tol = 0;
+}
+
+/* A ratio as doctor keeps it: thousandths, ST_DOC_UNSET when unset;
+ * 0 when it is not a number (the value is then said in the note). */
+static uint64_t milli(const char *s, int set, int *bad)
+{
+    char *end = NULL;
+    if (!set)
+        return ST_DOC_UNSET;
+    double v = strtod(s, &end);
+    if (!*s || !end || *end || !(v >= 0) || v > 1e6) {
+        *bad = 1;
+        return 0;
+    }
+    return (uint64_t)(v * 1000.0 + 0.5);
+}
+
+static void ratio_check(const st_platform *plat, st_backend *b, st_proc_id id, const char *var,
+                        st_doctor_check *c)
+{
+    static char out[OUTCAP];
+    char mine[64], ref[64], pid[24];
+    size_t len = 0;
+    int found = 0, bad = 0;
+    st_error e;
+    const char *argv[] = {"ps", "-E", "-ww", "-o", "command=", "-p", pid, NULL};
+    snprintf(pid, sizeof pid, "%ld", (long)id.pid);
+    snprintf(c->source, sizeof c->source, "ps -E -ww -o command= -p PID: %s= (as launched)", var);
+    if (!plat->environ_var) {
+        snprintf(c->note, sizeof c->note, "the backend reads no launch environment here");
+        return;
+    }
+    st_error_clear(&e);
+    int rc = plat->environ_var(b, id, var, mine, sizeof mine, &e);
+    if (rc != ST_OK) {
+        snprintf(c->note, sizeof c->note, "the backend could not read the launch environment: %.200s", e.msg);
+        return;
+    }
+    c->has_value = 1;
+    c->value = milli(mine, mine[0] != '\0', &bad);
+    if (run(argv, out, &len, &e) != ST_OK ||
+        st_doctor_parse_ps_env(out, len, var, ref, sizeof ref, &found, &e) != ST_OK) {
+        snprintf(c->note, sizeof c->note, "no reference: %.250s", e.msg);
+        return;
+    }
+    c->has_ref = 1;
+    c->ref = milli(ref, found, &bad);
+    c->tol = 0;
+    if (bad)
+        snprintf(c->note, sizeof c->note, "not a number: stagetop read '%s', ps -E '%s' "
+                 "(PyTorch refuses it)", mine, ref);
+    else if (!found && c->value == ST_DOC_UNSET)
+        snprintf(c->note, sizeof c->note, "unset as launched: PyTorch's default (one set in "
+                 "os.environ after the start is not seen)");
+}
+
+void st_doctor_mac_checks(const st_platform *plat, st_backend *b, st_proc_id id, st_doctor_report *r)
+{
+    static const char *const lanes[] = {"wired limit", "mps high", "mps low"};
+    static const char *const vars[] = {NULL, "PYTORCH_MPS_HIGH_WATERMARK_RATIO",
+                                       "PYTORCH_MPS_LOW_WATERMARK_RATIO"};
+    for (size_t i = 0; i < 3; i++) {
+        st_doctor_check *c = next(r, lanes[i], i ? ST_DOC_RATIO : ST_DOC_BYTES);
+        if (!c)
+            return;
+        if (plat->doctor_refs != ST_DOCTOR_REFS_MACOS || (!i && !plat->mps_device)) {
+            snprintf(c->note, sizeof c->note, "macOS only (%s): not checked on %s",
+                     i ? vars[i] : "iogpu.wired_limit_mb", plat->name ? plat->name : "this system");
+            continue;
+        }
+        if (!i)
+            wired_check(plat, c);
+        else
+            ratio_check(plat, b, id, vars[i], c);
+    }
+}

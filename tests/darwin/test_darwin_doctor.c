@@ -1,0 +1,125 @@
+/* test_darwin_doctor.c: doctor's Mac rows (core/doctor/doctor_mac.c) with
+ * the REAL macOS backend on the scripted kernel of fake_darwin.c: the
+ * wired limit through the backend's mps_device (sysctlbyname of
+ * iogpu.wired_limit_mb on fake_metal.c's knob) and the ratios through its
+ * environ_var (KERN_PROCARGS2 of the scripted job), each against a
+ * stand-in first on PATH for the tool a Mac has: `sysctl -n
+ * iogpu.wired_limit_mb` printing one integer, and `ps -E -ww -o command=
+ * -p 100` printing the job's arguments and then its environment joined by
+ * spaces, as adv_cmds-237 ps/print.c getproclline (lines 256-282) makes
+ * the line from the same KERN_PROCARGS2 area.  The stand-ins fail on any
+ * other arguments.  Expected values come from the script. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "darwin_check.h"
+#include "fake_metal.h"
+#include "stagetop/doctor.h"
+
+static const char JOB_ENV[] = "HOME=/Users/ann\0"
+                              "PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.8\0"
+                              "PYTORCH_MPS_LOW_WATERMARK_RATIO=0.8\0";
+static const char *const ARGV[] = {"python3", "train.py"};
+
+static char dir[] = "/tmp/st-dwdoc-XXXXXX";
+
+static void tool(const char *name, const char *body)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\n%s\n", body);
+    fclose(f);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* ps -E's line of the script: the arguments, then the environment strings */
+static void ps_line(char *out, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < sizeof ARGV / sizeof ARGV[0]; i++)
+        o += (size_t)snprintf(out + o, len - o, "%s%s", i ? " " : "", ARGV[i]);
+    for (const char *e = JOB_ENV; e < JOB_ENV + sizeof JOB_ENV - 1; e += strlen(e) + 1)
+        o += (size_t)snprintf(out + o, len - o, " %s", e);
+}
+
+static void test_mac_rows(void **state)
+{
+    st_backend *b = *state;
+    char line[512], body[1024], path[4096];
+    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    fake_proc *p = fake_darwin_find(100);
+    fake_darwin_set_argv(p, "/opt/homebrew/bin/python3", 2, ARGV);
+    p->env = JOB_ENV;
+    p->env_len = sizeof JOB_ENV - 1;
+    fake_metal_knobs_get()->wired_mb = 40960;
+    assert_non_null(mkdtemp(dir));
+    ps_line(line, sizeof line);
+    snprintf(body, sizeof body, "[ \"$*\" = \"-E -ww -o command= -p 100\" ] || exit 9\necho '%s'", line);
+    tool("ps", body);
+    tool("sysctl", "[ \"$*\" = \"-n iogpu.wired_limit_mb\" ] || exit 9\necho 40960");
+    snprintf(path, sizeof path, "%s:%s", dir, saved);
+    setenv("PATH", path, 1);
+
+    st_doctor_report r;
+    memset(&r, 0, sizeof r);
+    st_doctor_mac_checks(P, b, id_of(100), &r);
+    assert_int_equal(r.n, 3);
+    for (size_t i = 0; i < r.n; i++)
+        st_doctor_judge(&r.checks[i]);
+    assert_string_equal(r.checks[0].lane, "wired limit");
+    assert_true(r.checks[0].value == 40960ull << 20);
+    assert_true(r.checks[0].ref == 40960ull << 20);
+    assert_int_equal(r.checks[0].ok, ST_DOC_AGREES);
+    for (size_t i = 1; i < 3; i++) {
+        assert_true(r.checks[i].value == 800);
+        assert_true(r.checks[i].ref == 800);
+        assert_int_equal(r.checks[i].ok, ST_DOC_AGREES);
+    }
+    /* the wired limit set after stagetop read it: the next check sees both */
+    fake_metal_knobs_get()->wired_mb = 0;
+    memset(&r, 0, sizeof r);
+    st_doctor_mac_checks(P, b, id_of(100), &r);
+    st_doctor_judge(&r.checks[0]);
+    assert_true(r.checks[0].value == 0);
+    assert_int_equal(r.checks[0].ok, ST_DOC_MISMATCH);
+    /* a job without the variables: unset on both sides */
+    tool("ps", "[ \"$*\" = \"-E -ww -o command= -p 101\" ] || exit 9\necho 'worker HOME=/Users/ann'");
+    static const char plain[] = "HOME=/Users/ann\0";
+    fake_proc *w = fake_darwin_find(101);
+    w->env = plain;
+    w->env_len = sizeof plain - 1;
+    memset(&r, 0, sizeof r);
+    st_doctor_mac_checks(P, b, id_of(101), &r);
+    for (size_t i = 1; i < 3; i++) {
+        st_doctor_judge(&r.checks[i]);
+        assert_true(r.checks[i].value == ST_DOC_UNSET);
+        assert_int_equal(r.checks[i].ok, ST_DOC_AGREES);
+        assert_non_null(strstr(r.checks[i].note, "unset as launched"));
+    }
+    setenv("PATH", saved, 1);
+    free(saved);
+    snprintf(path, sizeof path, "%s/ps", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/sysctl", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(test_mac_rows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,219 @@
+/* test_doctor_mac: doctor's checks of the Mac's GPU and MPS numbers
+ * (core/doctor/doctor_mac.c, docs/doctor.md "The Mac's GPU and MPS
+ * numbers") run on any system.  The parsers read ioreg's output (the
+ * IOAccelerator line of tests/fixtures/macos/ioreg-accelerator-m4.txt:
+ * unverified, see its README) and ps -E's line (as adv_cmds-237 ps/print.c
+ * getproclline makes it: arguments, then the environment, joined by
+ * spaces).  The checks run end to end through the runner with stand-ins
+ * for ioreg, sysctl and ps first on PATH, each failing on arguments the
+ * real check must not give; the backend's side (mps_device, environ_var)
+ * is a table of stubs standing in for the Darwin backend, whose own reads
+ * are tests/darwin's.  Off a Mac the rows say they are macOS only. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "stagetop/doctor.h"
+#include "tmpdir.h"
+
+#define MIB (1024ull * 1024ull)
+
+static const char ps_line[] =
+    "/usr/bin/python3 train.py --lr 0.1 TERM=xterm-256color "
+    "PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.8 HOME=/Users/u PYTORCH_MPS_LOW_WATERMARK_RATIO=0.6\n";
+
+static void parse_ioreg(void **state)
+{
+    (void)state;
+    char path[700], text[4096];
+    const char *root = getenv("ST_ROOT");
+    char cwd[512];
+    if (!root)
+        root = getcwd(cwd, sizeof cwd);
+    snprintf(path, sizeof path, "%s/tests/fixtures/macos/ioreg-accelerator-m4.txt", root);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    uint64_t b = 0;
+    int k = 0;
+    st_error e;
+    /* "In use system memory"=351141888; the "(driver)"=0 key is another */
+    assert_int_equal(st_doctor_parse_ioreg_in_use(text, n, &b, &k, &e), ST_OK);
+    assert_int_equal(b, 351141888ull);
+    assert_int_equal(k, 1);
+    /* two accelerators: summed, as the lane sums the services */
+    char two[9000];
+    int m = snprintf(two, sizeof two, "%s%s", text, text);
+    assert_int_equal(st_doctor_parse_ioreg_in_use(two, (size_t)m, &b, &k, &e), ST_OK);
+    assert_int_equal(b, 2 * 351141888ull);
+    assert_int_equal(k, 2);
+    const char none[] = "+-o IntelAccelerator  <class IntelAccelerator>\n";
+    assert_int_equal(st_doctor_parse_ioreg_in_use(none, strlen(none), &b, &k, &e), ST_EPARSE);
+    const char bad[] = "{\"In use system memory\"=\"x\"}";
+    assert_int_equal(st_doctor_parse_ioreg_in_use(bad, strlen(bad), &b, &k, &e), ST_EPARSE);
+}
+
+static void parse_ps_env(void **state)
+{
+    (void)state;
+    char v[64];
+    int found = -1;
+    st_error e;
+    assert_int_equal(st_doctor_parse_ps_env(ps_line, strlen(ps_line), "PYTORCH_MPS_HIGH_WATERMARK_RATIO",
+                                            v, sizeof v, &found, &e), ST_OK);
+    assert_true(found);
+    assert_string_equal(v, "0.8");
+    assert_int_equal(st_doctor_parse_ps_env(ps_line, strlen(ps_line), "PYTORCH_MPS_LOW_WATERMARK_RATIO",
+                                            v, sizeof v, &found, &e), ST_OK);
+    assert_string_equal(v, "0.6"); /* the last on the line, no newline kept */
+    assert_int_equal(st_doctor_parse_ps_env(ps_line, strlen(ps_line), "PYTORCH_MPS_RATIO", v, sizeof v,
+                                            &found, &e), ST_OK);
+    assert_false(found);
+    /* an argument that looks like it comes first: the environment's (the last) wins */
+    const char both[] = "python3 x.py PYTORCH_MPS_HIGH_WATERMARK_RATIO=9 PYTORCH_MPS_HIGH_WATERMARK_RATIO=1.2\n";
+    assert_int_equal(st_doctor_parse_ps_env(both, strlen(both), "PYTORCH_MPS_HIGH_WATERMARK_RATIO", v,
+                                            sizeof v, &found, &e), ST_OK);
+    assert_string_equal(v, "1.2");
+    assert_int_equal(st_doctor_parse_ps_env("", 0, "X", v, sizeof v, &found, &e), ST_EPARSE);
+}
+
+/* ---- end to end, stand-ins on PATH ---- */
+
+static void tool(const char *dir, const char *name, const char *body)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\n%s\n", body);
+    fclose(f);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+static uint64_t stub_wired = 0;
+static const char *stub_high = "0.8", *stub_low = "";
+
+static void stub_mps(st_mps_device *d)
+{
+    memset(d, 0, sizeof *d);
+    d->has_wired_limit = stub_wired != 0;
+    d->wired_limit = stub_wired;
+}
+
+static int stub_env(st_backend *b, st_proc_id id, const char *name, char *buf, size_t len, st_error *err)
+{
+    (void)b, (void)err;
+    assert_int_equal(id.pid, 4242);
+    snprintf(buf, len, "%s", strstr(name, "HIGH") ? stub_high : stub_low);
+    return ST_OK;
+}
+
+static const st_platform mac = {.name = "darwin", .doctor_refs = ST_DOCTOR_REFS_MACOS,
+                                .mps_device = stub_mps, .environ_var = stub_env};
+static const st_platform lin = {.name = "linux", .doctor_refs = ST_DOCTOR_REFS_PROC};
+
+static void end_to_end(void **state)
+{
+    const char *dir = *state;
+    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    char body[1024], path[4096], root_buf[512];
+    const char *root = getenv("ST_ROOT") ? getenv("ST_ROOT") : getcwd(root_buf, sizeof root_buf);
+    snprintf(body, sizeof body, "[ \"$*\" = \"-r -d 1 -w 0 -c IOAccelerator\" ] || exit 9\n"
+             "cat '%s/tests/fixtures/macos/ioreg-accelerator-m4.txt'", root);
+    tool(dir, "ioreg", body);
+    tool(dir, "sysctl", "[ \"$*\" = \"-n iogpu.wired_limit_mb\" ] || exit 9\necho 30720");
+    snprintf(body, sizeof body, "[ \"$*\" = \"-E -ww -o command= -p 4242\" ] || exit 9\nprintf '%%s' '%s'",
+             ps_line);
+    tool(dir, "ps", body);
+    snprintf(path, sizeof path, "%s:%s", dir, saved);
+    setenv("PATH", path, 1);
+
+    /* the gpu system lane: within max(1 %, 16 MiB) of ioreg's 351141888 */
+    st_doctor_check c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.lane, sizeof c.lane, "gpu system");
+    c.has_value = 1;
+    c.value = 351141888ull + 8 * MIB;
+    st_doctor_reference(&mac, 4242, &c);
+    assert_true(c.has_ref);
+    assert_int_equal(c.ref, 351141888ull);
+    assert_int_equal(c.tol, 16 * MIB);
+    st_doctor_judge(&c);
+    assert_int_equal(c.ok, ST_DOC_AGREES);
+    c.value = 351141888ull + 17 * MIB; /* off by more than the tolerance */
+    st_doctor_judge(&c);
+    assert_int_equal(c.ok, ST_DOC_MISMATCH);
+
+    /* wired limit 30720 MiB, high 0.8, low unset in the backend but 0.6 in ps: */
+    st_doctor_report r;
+    memset(&r, 0, sizeof r);
+    stub_wired = 30720 * MIB;
+    st_proc_id id = {4242, 1};
+    st_doctor_mac_checks(&mac, NULL, id, &r);
+    assert_int_equal(r.n, 3);
+    for (size_t i = 0; i < r.n; i++)
+        st_doctor_judge(&r.checks[i]);
+    assert_string_equal(r.checks[0].lane, "wired limit");
+    assert_int_equal(r.checks[0].ref, 30720 * MIB);
+    assert_int_equal(r.checks[0].ok, ST_DOC_AGREES);
+    assert_string_equal(r.checks[1].lane, "mps high");
+    assert_int_equal(r.checks[1].unit, ST_DOC_RATIO);
+    assert_int_equal(r.checks[1].value, 800);
+    assert_int_equal(r.checks[1].ref, 800);
+    assert_int_equal(r.checks[1].ok, ST_DOC_AGREES);
+    assert_string_equal(r.checks[2].lane, "mps low");
+    assert_int_equal(r.checks[2].value, ST_DOC_UNSET);
+    assert_int_equal(r.checks[2].ref, 600);
+    assert_int_equal(r.checks[2].ok, ST_DOC_MISMATCH); /* the backend missed a variable ps sees */
+
+    /* the default (wired 0, backend) against a set limit (sysctl): caught */
+    memset(&r, 0, sizeof r);
+    stub_wired = 0;
+    stub_low = "0.6";
+    st_doctor_mac_checks(&mac, NULL, id, &r);
+    for (size_t i = 0; i < r.n; i++)
+        st_doctor_judge(&r.checks[i]);
+    assert_int_equal(r.checks[0].ok, ST_DOC_MISMATCH);
+    assert_int_equal(r.checks[2].ok, ST_DOC_AGREES);
+
+    /* no sysctl key (an Intel Mac): no reference, said, not a failure */
+    tool(dir, "sysctl", "echo 'sysctl: unknown oid' >&2; exit 1");
+    memset(&r, 0, sizeof r);
+    st_doctor_mac_checks(&mac, NULL, id, &r);
+    st_doctor_judge(&r.checks[0]);
+    assert_int_equal(r.checks[0].ok, ST_DOC_NOT_CHECKED);
+    assert_non_null(strstr(r.checks[0].note, "no reference"));
+
+    /* Linux: three rows, none checked, each saying why; no tool is run */
+    tool(dir, "ps", "exit 9");
+    memset(&r, 0, sizeof r);
+    st_doctor_mac_checks(&lin, NULL, id, &r);
+    assert_int_equal(r.n, 3);
+    for (size_t i = 0; i < r.n; i++) {
+        st_doctor_judge(&r.checks[i]);
+        assert_int_equal(r.checks[i].ok, ST_DOC_NOT_CHECKED);
+        assert_false(r.checks[i].has_value);
+        assert_non_null(strstr(r.checks[i].note, "macOS only"));
+    }
+    setenv("PATH", saved, 1);
+    free(saved);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parse_ioreg),
+        cmocka_unit_test(parse_ps_env),
+        cmocka_unit_test_setup_teardown(end_to_end, setup_dir, teardown_dir),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
