@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report_read.h"
 #include "sanitize.h"
 #include "spark.h"
 #include "stagetop/atomic_file.h"
@@ -22,7 +23,7 @@
 #include "stagetop/report.h"
 #include "stagetop/units.h"
 
-#define CHART_COLS 64
+#define CHART_COLS CLI_REPORT_COLS
 #define LABEL "%-10s"
 
 static void put_row(FILE *w, const char *label, const char *glyphs, const char *note)
@@ -83,29 +84,48 @@ static void stage_row(FILE *w, const st_trace *t, uint32_t col_ms, uint64_t col0
     fputc('\n', w);
 }
 
+/* The chart's frame of t beside other (or NULL): the time axis runs to
+ * the later end of both. */
+static void chart_frame(const st_trace *t, const st_trace *other, cli_report_frame *f)
+{
+    uint32_t last = t->summary.last_t_ms;
+    if (other && other->summary.n_samples && other->summary.last_t_ms > last)
+        last = other->summary.last_t_ms;
+    cli_report_frame_of(t->summary.first_t_ms, last, f);
+}
+
+/* Row r of the chart (enum CLI_RC_*) into v: cols' (a streamed read), or
+ * tui_bucket's of t's samples. */
+static void chart_cols(const st_trace *t, const cli_report_cols *cols, const cli_report_frame *f,
+                       int r, double *v)
+{
+    static const unsigned field[CLI_RC_ROWS] = {ST_F_FOOTPRINT, ST_F_SWAP, ST_F_LEVEL};
+    if (cols) {
+        memcpy(v, cols->v[r], sizeof cols->v[r]);
+        return;
+    }
+    tui_bucket(st_trace_view(t), field[r], r == CLI_RC_LEVEL ? TUI_AGG_MIN : TUI_AGG_MAX,
+               f->col_ms, 1, f->col0, CHART_COLS, v);
+}
+
 /* The chart: footprint (3 rows), swap and level sparklines, the stage row
  * and the time axis, CHART_COLS columns over the trace's time.  other: the
  * trace it is compared with (or NULL): both charts then share the time axis
- * (to the later end) and the footprint's scale (to the higher peak). */
-static char *chart(const st_trace *t, const st_trace *other)
+ * (to the later end) and the footprint's scale (to the higher peak).
+ * cols: t's columns for chart_frame's frame (NULL: from t's samples). */
+static char *chart(const st_trace *t, const st_trace *other, const cli_report_cols *cols)
 {
     const st_summary *s = &t->summary;
     if (!s->n_samples)
         return NULL;
-    uint32_t last = s->last_t_ms;
     uint64_t top = s->peak_footprint;
-    if (other && other->summary.n_samples) {
-        last = other->summary.last_t_ms > last ? other->summary.last_t_ms : last;
+    if (other && other->summary.n_samples)
         top = other->summary.peak_footprint > top ? other->summary.peak_footprint : top;
-    }
-    double span = last - (double)s->first_t_ms;
-    double x0 = s->first_t_ms <= 0.1 * span ? 0 : s->first_t_ms;
-    uint32_t col_ms = (uint32_t)ceil((last - x0 + 1) / CHART_COLS);
-    if (col_ms < 1)
-        col_ms = 1;
-    while (last / col_ms - (uint32_t)x0 / col_ms >= CHART_COLS)
-        col_ms++; /* the last sample in the last column, whatever x0's phase */
-    uint64_t col0 = (uint64_t)x0 / col_ms;
+    cli_report_frame f;
+    chart_frame(t, other, &f);
+    uint32_t col_ms = f.col_ms, last = f.last;
+    uint64_t col0 = f.col0;
+    double x0 = f.x0;
     double v[CHART_COLS];
     char g[CHART_COLS * 4 + 1], a[32], b[32], d[32];
     char *out = NULL;
@@ -113,8 +133,7 @@ static char *chart(const st_trace *t, const st_trace *other)
     FILE *w = open_memstream(&out, &out_len); /* the chart's text, for core's writer */
     if (!w)
         return NULL;
-    st_samples_view view = st_trace_view(t);
-    tui_bucket(view, ST_F_FOOTPRINT, TUI_AGG_MAX, col_ms, 1, col0, CHART_COLS, v);
+    chart_cols(t, cols, &f, CLI_RC_FOOTPRINT, v);
     char peak_note[80];
     st_format_bytes(s->peak_footprint, a, sizeof a);
     if (top > s->peak_footprint) /* the scale is the other run's peak */
@@ -128,7 +147,7 @@ static char *chart(const st_trace *t, const st_trace *other)
     if (s->has_swap) {
         /* the summary's per-lane range (stagetop/lanes.h) */
         double lo = (double)s->lanes.min[ST_LANE_SWAP], hi = (double)s->lanes.max[ST_LANE_SWAP];
-        tui_bucket(view, ST_F_SWAP, TUI_AGG_MAX, col_ms, 1, col0, CHART_COLS, v);
+        chart_cols(t, cols, &f, CLI_RC_SWAP, v);
         tui_spark(v, CHART_COLS, lo, hi, 0, g, sizeof g);
         char note[80];
         snprintf(note, sizeof note, "%s .. %s", st_format_bytes((uint64_t)lo, a, sizeof a),
@@ -136,7 +155,7 @@ static char *chart(const st_trace *t, const st_trace *other)
         put_row(w, "swap", g, note);
     }
     if (s->has_level) {
-        tui_bucket(view, ST_F_LEVEL, TUI_AGG_MIN, col_ms, 1, col0, CHART_COLS, v);
+        chart_cols(t, cols, &f, CLI_RC_LEVEL, v);
         tui_spark(v, CHART_COLS, 0, 100, 0, g, sizeof g);
         put_row(w, "level", g, "0 .. 100 %");
     }
@@ -241,23 +260,54 @@ static const char *file_name(const char *path)
     return b && b[1] ? b + 1 : path;
 }
 
+/* The SVG chart of the reads r[0..n) (plot's streamed reads of the
+ * report's files) into OUT.svg, as write_svg. */
+static int write_svg_read(int n, st_plot_read *r, const char *const *label, const char *out,
+                          char **link)
+{
+    st_error e;
+    *link = NULL;
+    if (!r[0].trace.summary.n_samples || (n == 2 && !r[1].trace.summary.n_samples))
+        return 0;
+    char *path = cli_report_svg_path(out);
+    if (!path) {
+        fprintf(stderr, "stagetop: report: out of memory\n");
+        return -1;
+    }
+    if ((n == 2 ? st_plot_cmp_read_svg_file(&r[0], &r[1], file_name(label[0]), file_name(label[1]),
+                                            NULL, path, &e)
+                : st_plot_read_svg_file(&r[0], path, &e)) != ST_OK) {
+        cli_say("%s: %s", path, e.msg);
+        free(path);
+        return -1;
+    }
+    const char *base = strrchr(path, '/');
+    *link = strdup(base ? base + 1 : path);
+    free(path);
+    return *link ? 0 : -1;
+}
+
 /* The report of traces t[0..n) (their labels), to out (NULL or "-":
  * standard output; OUT.md also gets OUT.svg beside it, drawn with po, NULL:
- * the defaults). */
+ * the defaults; or from reads r, when not NULL).  cols[i]: t[i]'s text
+ * chart columns (NULL: from its samples). */
 static int report_traces(int n, const st_trace *t, const char *const *label, const char *out,
-                         const st_plot_opts *po)
+                         const st_plot_opts *po, st_plot_read *r,
+                         const cli_report_cols *const *cols)
 {
     st_error e;
     st_error_clear(&e);
     int rc = CLI_EXIT_WATCH;
     int with_svg = out && strcmp(out, "-") != 0 && cli_report_svg_beside(out);
     char *link = NULL;
-    if (with_svg &&
+    if (with_svg && r && write_svg_read(n, r, label, out, &link) != 0)
+        return rc;
+    if (with_svg && !r &&
         write_svg(&t[0], n == 2 ? &t[1] : NULL, file_name(label[0]), n == 2 ? file_name(label[1]) : NULL,
                   out, po, &link) != 0)
         return rc; /* the chart was not written: nor is the report */
-    st_report_charts c = {{chart(&t[0], n == 2 ? &t[1] : NULL),
-                           n == 2 ? chart(&t[1], &t[0]) : NULL}, link};
+    st_report_charts c = {{chart(&t[0], n == 2 ? &t[1] : NULL, cols ? cols[0] : NULL),
+                           n == 2 ? chart(&t[1], &t[0], cols ? cols[1] : NULL) : NULL}, link};
     if (n == 1) {
         rc = emit(st_report_md_charts(&t[0], label[0], &c, &e), out, &e);
     } else {
@@ -277,20 +327,66 @@ static int report_traces(int n, const st_trace *t, const char *const *label, con
 
 /* `report` of one trace file or two (in[], their labels), to out: the
  * one path of `stagetop report` and of the end of a run's --report from
- * its record. */
+ * its record.  Each file is read by plot's read (plot.h st_plot_also:
+ * regular files in memory that does not grow with them), which folds the
+ * numbers and, at once, fills the text chart's columns for a frame guessed
+ * from the files' ends (report_read.h); a file whose frame was not the
+ * guess is read again for them.  The report is byte for byte the one of
+ * the whole traces. */
 static int report_files(int n, const char *const *in, const char *const *label, const char *out)
 {
+    st_plot_read r[2];
     st_trace t[2];
-    int rc = CLI_EXIT_WATCH, loaded = 0;
-    for (; loaded < n; loaded++)
-        if (cli_load_trace(in[loaded], &t[loaded]) != 0) {
-            st_trace_free(&t[loaded]);
+    cli_report_cols cols[2];
+    const cli_report_cols *use[2] = {NULL, NULL};
+    st_plot_also also[2];
+    uint32_t first[2], last[2];
+    st_error e;
+    int rc = CLI_EXIT_WATCH, loaded = 0, guessed = 1;
+    int with_svg = out && strcmp(out, "-") != 0 && cli_report_svg_beside(out);
+    for (int i = 0; i < n; i++)
+        guessed = guessed && cli_report_guess(in[i], &first[i], &last[i]);
+    for (int i = 0; i < n; i++) {
+        cli_report_frame f;
+        uint32_t end = n == 2 && last[1 - i] > last[i] ? last[1 - i] : last[i];
+        if (guessed)
+            cli_report_frame_of(first[i], end, &f);
+        cli_report_cols_begin(&cols[i], guessed ? &f : NULL);
+        also[i] = (st_plot_also){cli_report_cols_sample, &cols[i], "report"};
+    }
+    for (; loaded < n; loaded++) {
+        const st_plot_also *a = &also[loaded];
+        int k = !with_svg ? st_plot_read_scan_also(in[loaded], a, &r[loaded], &e)
+                : n == 2  ? st_plot_read_scan_cmp_also(in[loaded], in[1 - loaded], a, &r[loaded], &e)
+                          : st_plot_read_file_also(in[loaded], NULL, a, &r[loaded], &e);
+        if (k != ST_OK) {
+            cli_say("%s: %s", strcmp(in[loaded], "-") == 0 ? "stdin" : in[loaded], e.msg);
+            st_plot_read_free(&r[loaded]);
             break;
         }
+        cli_say_torn(in[loaded], &r[loaded].trace);
+        t[loaded] = r[loaded].trace; /* (a view: r[] owns it) */
+    }
+    for (int i = 0; loaded == n && i < n; i++) {
+        if (t[i].n_samples == t[i].summary.n_samples)
+            continue; /* every sample at hand: the chart from them */
+        cli_report_frame f;
+        chart_frame(&t[i], n == 2 ? &t[1 - i] : NULL, &f);
+        use[i] = &cols[i];
+        if (cols[i].f.col_ms == f.col_ms && cols[i].f.col0 == f.col0 && cols[i].f.last == f.last &&
+            cols[i].f.x0 == f.x0)
+            continue; /* the guess was the frame */
+        cols[i].f = f;
+        if (cli_report_cols_read(in[i], &cols[i], &e) != ST_OK) {
+            cli_say("%s: %s", in[i], e.msg);
+            loaded = -1 - i; /* (every read freed below) */
+            break;
+        }
+    }
     if (loaded == n)
-        rc = report_traces(n, t, label, out, NULL);
-    for (int i = 0; i < loaded; i++)
-        st_trace_free(&t[i]);
+        rc = report_traces(n, t, label, out, NULL, r, use);
+    for (int i = 0; i < (loaded < 0 ? n : loaded); i++)
+        st_plot_read_free(&r[i]);
     return rc;
 }
 
@@ -301,7 +397,7 @@ int cli_report_one(const char *in, const char *label, const char *out)
 
 int cli_report_trace(const st_trace *t, const char *label, const char *out, const st_plot_opts *po)
 {
-    return report_traces(1, t, &label, out, po);
+    return report_traces(1, t, &label, out, po, NULL, NULL);
 }
 
 int cli_report(int argc, char **argv)

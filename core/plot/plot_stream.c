@@ -38,18 +38,25 @@ typedef struct stream {
     int gpw;
     int rc;                 /* an error for the write (ST_OK: none) ... */
     st_error err;           /* ... and its message */
+    const st_plot_also *also; /* the first read's other reader (a report), or NULL */
 } stream;
+
+/* A pipe's samples counted against the cap; who: the command that says it. */
+typedef struct pipe_count {
+    size_t n;
+    const char *who;
+} pipe_count;
 
 static int pipe_sample(void *ctx, const st_sample *s, st_error *err)
 {
-    size_t *n = ctx;
+    pipe_count *pc = ctx;
     (void)s;
-    if (++*n > ST_PLOT_PIPE_MAX)
+    if (++pc->n > ST_PLOT_PIPE_MAX)
         return st_error_set(err, ST_EINVAL, EFBIG,
-                            "more than %u samples from a pipe: plot reads a pipe once and keeps "
-                            "its samples, up to %u; write the record to a file and plot the "
+                            "more than %u samples from a pipe: %s reads a pipe once and keeps "
+                            "its samples, up to %u; write the record to a file and %s the "
                             "file (read in memory that does not grow with it)",
-                            ST_PLOT_PIPE_MAX, ST_PLOT_PIPE_MAX);
+                            ST_PLOT_PIPE_MAX, pc->who, ST_PLOT_PIPE_MAX, pc->who);
     return ST_OK;
 }
 
@@ -64,7 +71,7 @@ static int scan_sample(void *ctx, const st_sample *s, st_error *err)
     const st_plot_ctx *g = sm->g;
     for (int k = 0; g && k < g->n_series; k++)
         st_plot_col_add(g, k, g->cols + (size_t)k * (size_t)g->pw, &sm->grun[k], s);
-    return ST_OK;
+    return sm->also && sm->also->sample ? sm->also->sample(sm->also->ctx, s, err) : ST_OK;
 }
 
 /* ---- one read, when the frame can be guessed ---- */
@@ -157,16 +164,17 @@ static int column_sample(void *ctx, const st_sample *s, st_error *err)
 }
 
 /* One read, whole: a pipe (capped) or a file that cannot be streamed. */
-static int read_whole(const char *path, int is_pipe, st_plot_read *out, st_error *err)
+static int read_whole(const char *path, int is_pipe, const char *who, st_plot_read *out,
+                      st_error *err)
 {
-    size_t n = 0;
-    st_trace_pass pass = {pipe_sample, &n, 0};
+    pipe_count pc = {0, who};
+    st_trace_pass pass = {pipe_sample, &pc, 0};
     if (!is_pipe)
         return st_trace_load_file(path, &out->trace, err);
     int rc = st_trace_pass_file(path, &pass, &out->trace, err);
     if (rc == ST_OK && out->trace.n_samples > ST_PLOT_PIPE_MAX) { /* a document: not passed */
-        n = ST_PLOT_PIPE_MAX;
-        rc = pipe_sample(&n, NULL, err);
+        pc.n = ST_PLOT_PIPE_MAX;
+        rc = pipe_sample(&pc, NULL, err);
         st_trace_free(&out->trace);
     }
     return rc;
@@ -214,8 +222,8 @@ int st_plot_stream_ctx(const st_plot_read *r, st_plot_ctx *p)
 }
 
 /* The first read (g: a guessed frame whose columns it fills too, or NULL). */
-static int scan_file(const char *path, const st_plot_opts *o, st_plot_read *out, st_plot_ctx *g,
-                     st_plot_run *grun, st_error *err)
+static int scan_file(const char *path, const st_plot_opts *o, const st_plot_also *also,
+                     st_plot_read *out, st_plot_ctx *g, st_plot_run *grun, st_error *err)
 {
     struct stat st;
     stream *sm = calloc(1, sizeof *sm);
@@ -227,21 +235,37 @@ static int scan_file(const char *path, const st_plot_opts *o, st_plot_read *out,
         sm->o = *o;
     out->priv = sm;
     int is_pipe = !path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode);
+    const char *who = also && also->who ? also->who : "plot";
     if (is_pipe)
-        return read_whole(path, 1, out, err);
+        return read_whole(path, 1, who, out, err);
     if (!(sm->path = strdup(path)))
         return st_error_set(err, ST_ENOMEM, ENOMEM, "out of memory for the plot");
-    st_trace_pass pass = {scan_sample, sm, 1};
+    /* also: the samples are kept to be folded (the whole file's summary) */
+    st_trace_pass pass = {scan_sample, sm, !also};
     st_plot_scan_begin(&sm->p);
     sm->g = g;
     sm->grun = grun;
-    int rc = st_trace_pass_file(path, &pass, &out->trace, err);
+    sm->also = also;
+    int rc = also ? st_trace_fold_pass_file(path, &pass, &out->trace, err)
+                  : st_trace_pass_file(path, &pass, &out->trace, err);
     sm->g = NULL;
+    sm->also = NULL;
     if (rc != ST_OK || out->trace.format == ST_FMT_JSON)
         return rc; /* a document is read whole */
-    if (sm->unordered) {
+    if (sm->unordered || out->trace.fold_failed) {
         st_trace_free(&out->trace);
-        return read_whole(path, 0, out, err);
+        return read_whole(path, 0, who, out, err);
+    }
+    st_trace *t = &out->trace;
+    if (also && t->n_samples > 1 && t->folded) {
+        /* the fold's samples are summed: keep the last, as a dropped read does */
+        t->samples[0] = t->samples[t->n_samples - 1];
+        t->n_samples = 1;
+        st_sample *one = realloc(t->samples, sizeof *one);
+        if (one) {
+            t->samples = one;
+            t->cap_samples = 1;
+        }
     }
     out->streamed = 1;
     out->samples = sm->n1;
@@ -250,10 +274,22 @@ static int scan_file(const char *path, const st_plot_opts *o, st_plot_read *out,
 
 int st_plot_read_scan(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err)
 {
-    return scan_file(path, o, out, NULL, NULL, err);
+    return scan_file(path, o, NULL, out, NULL, NULL, err);
+}
+
+int st_plot_read_scan_also(const char *path, const st_plot_also *also, st_plot_read *out,
+                           st_error *err)
+{
+    return scan_file(path, NULL, also, out, NULL, NULL, err);
 }
 
 int st_plot_read_scan_cmp(const char *path, const char *other, st_plot_read *out, st_error *err)
+{
+    return st_plot_read_scan_cmp_also(path, other, NULL, out, err);
+}
+
+int st_plot_read_scan_cmp_also(const char *path, const char *other, const st_plot_also *also,
+                               st_plot_read *out, st_error *err)
 {
     st_plot_ctx g, go;
     st_plot_run grun[ST_LANE_COUNT];
@@ -270,7 +306,7 @@ int st_plot_read_scan_cmp(const char *path, const char *other, st_plot_read *out
     }
     for (int k = 0; guessed && k < g.n_series; k++)
         st_plot_cols_begin(g.cols + (size_t)k * (size_t)g.pw, g.pw, &grun[k]);
-    int rc = scan_file(path, NULL, out, guessed ? &g : NULL, grun, err);
+    int rc = scan_file(path, NULL, also, out, guessed ? &g : NULL, grun, err);
     stream *sm = out->priv;
     if (guessed && rc == ST_OK && out->streamed && sm) {
         sm->gcols = g.cols;
@@ -288,6 +324,12 @@ int st_plot_read_scan_cmp(const char *path, const char *other, st_plot_read *out
 int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out,
                       st_error *err)
 {
+    return st_plot_read_file_also(path, o, NULL, out, err);
+}
+
+int st_plot_read_file_also(const char *path, const st_plot_opts *o, const st_plot_also *also,
+                           st_plot_read *out, st_error *err)
+{
     st_plot_ctx g;
     st_plot_run grun[ST_LANE_COUNT];
     struct stat st;
@@ -297,7 +339,7 @@ int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out
         guessed = 0;
     for (int k = 0; guessed && k < g.n_series; k++)
         st_plot_cols_begin(g.cols + (size_t)k * (size_t)g.pw, g.pw, &grun[k]);
-    int rc = scan_file(path, o, out, guessed ? &g : NULL, grun, err);
+    int rc = scan_file(path, o, also, out, guessed ? &g : NULL, grun, err);
     stream *sm = out->priv;
     if (rc != ST_OK || !out->streamed) {
         if (guessed)

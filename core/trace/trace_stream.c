@@ -403,3 +403,11 @@ int st_trace_pass_file(const char *path, const st_trace_pass *pass, st_trace *ou
 {
     return load_file(path, out, 0, pass, err);
 }
+
+int st_trace_fold_pass_file(const char *path, const st_trace_pass *pass, st_trace *out,
+                            st_error *err)
+{
+    if (pass && pass->drop)
+        return st_error_set(err, ST_EINVAL, EINVAL, "a folded read keeps its samples to fold them");
+    return load_file(path, out, ST_TRACE_FOLD, pass, err);
+}

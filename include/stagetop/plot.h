@@ -99,6 +99,24 @@ int st_plot_read_scan_cmp(const char *path, const char *other, st_plot_read *out
 int st_plot_read_svg(st_plot_read *r, FILE *out, st_error *err);
 int st_plot_read_svg_file(st_plot_read *r, const char *path, st_error *err);
 void st_plot_read_free(st_plot_read *r);
+/* A report's read (tui/report_read.c): the chart's read above, which also
+ * calls sample on each sample of its first read (a non-zero return stops
+ * it: set err) and folds what it keeps (st_trace_fold_pass_file), so that
+ * trace's summary, meta and events are the whole file's (its samples: the
+ * last few) and one read gives the report's numbers and its charts.  Read
+ * whole instead (every sample in trace, sample not called for all): a JSON
+ * document, records out of order, a pipe (the cap's message names who). */
+typedef struct st_plot_also {
+    int (*sample)(void *ctx, const st_sample *s, st_error *err);
+    void *ctx;
+    const char *who; /* "report" */
+} st_plot_also;
+int st_plot_read_file_also(const char *path, const st_plot_opts *o, const st_plot_also *also,
+                           st_plot_read *out, st_error *err);
+int st_plot_read_scan_also(const char *path, const st_plot_also *also, st_plot_read *out,
+                           st_error *err);
+int st_plot_read_scan_cmp_also(const char *path, const char *other, const st_plot_also *also,
+                               st_plot_read *out, st_error *err);
 /* Two traces read by st_plot_read_scan on one chart: byte for byte
  * st_plot_cmp_svg's of the whole traces (a streamed side is read again
  * for its columns); the _file form writes atomically. */

@@ -244,6 +244,13 @@ typedef struct st_trace_pass {
  * torn_line), with only the samples that pass keeps; its summary holds
  * those samples only. */
 int st_trace_pass_file(const char *path, const st_trace_pass *pass, st_trace *out, st_error *err);
+/* The same read folded as st_trace_summary_file's (pass->drop 0): the
+ * callback sees every sample and the summary is the whole file's, in
+ * memory that does not grow with a stagetop record's samples (out->samples:
+ * the last ST_TRACE_FOLD at most); out->fold_failed says the records came
+ * out of order once some were let go (read the file whole instead). */
+int st_trace_fold_pass_file(const char *path, const st_trace_pass *pass, st_trace *out,
+                            st_error *err);
 
 /* ---- a run's record read back as it is written (core/trace/trace_tap.c) ---- */
 

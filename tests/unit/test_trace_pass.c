@@ -7,7 +7,11 @@
  *    error of a bad file;
  *  - drop keeps at most the last sample; a JSON document is not passed
  *    (its samples are all kept);
- *  - a callback's error stops the read with that error and keeps nothing. */
+ *  - a callback's error stops the read with that error and keeps nothing;
+ *  - st_trace_fold_pass_file (`stagetop report`'s read) of a generated
+ *    200,000-sample record passes every sample in order and gives the
+ *    whole load's summary (its JSON, byte for byte), meta and events with
+ *    at most ST_TRACE_FOLD samples kept; a dropping pass is refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stagetop/trace.h"
 
@@ -153,12 +158,64 @@ static void a_callback_error_stops_the_read(void **state)
     free(k.v);
 }
 
+static void a_folded_pass_is_the_whole_summary(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_trace_pass_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"type\":\"start\",\"stagetop\":\"0.4.0\",\"utc\":\"2026-01-01T00:00:00+00:00\","
+               "\"interval\":0.01}\n");
+    uint32_t x = 12345; /* a fixed xorshift: the footprints differ sample to sample */
+    const size_t n = 200000;
+    for (size_t i = 0; i < n; i++) {
+        if (i % 30011 == 0)
+            fprintf(f, "{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"s%zu\",\"t\":%zu.%02zu}\n",
+                    i, i / 100, i % 100);
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        fprintf(f, "{\"type\":\"sample\",\"t\":%zu.%02zu,\"footprint\":%u,\"swap_used\":%zu,"
+                   "\"level\":%u}\n", i / 100, i % 100, (1u << 30) + (x >> 4), (size_t)1 << 30 | i * 999,
+                20 + x % 70);
+    }
+    fprintf(f, "{\"type\":\"end\"}\n");
+    assert_int_equal(fclose(f), 0);
+    st_trace whole, t;
+    st_error e;
+    seen k = {0};
+    st_trace_pass pass = {collect, &k, 0};
+    assert_int_equal(st_trace_load_file(path, &whole, &e), ST_OK);
+    assert_int_equal(st_trace_fold_pass_file(path, &pass, &t, &e), ST_OK);
+    assert_int_equal(whole.n_samples, n);
+    assert_int_equal(k.n, n);
+    assert_memory_equal(k.v, whole.samples, n * sizeof *whole.samples);
+    assert_true(t.folded > 0);
+    assert_false(t.fold_failed);
+    assert_true(t.n_samples <= ST_TRACE_FOLD + 1);
+    char *js = st_summary_to_json(&t.summary, &t.meta), *jw = st_summary_to_json(&whole.summary, &whole.meta);
+    assert_non_null(js);
+    assert_non_null(jw);
+    assert_string_equal(js, jw);
+    assert_int_equal(t.events.len, whole.events.len);
+    assert_int_equal(t.summary.n_stages, 7);
+    free(js);
+    free(jw);
+    st_trace_free(&t);
+    st_trace_free(&whole);
+    st_trace_pass dropping = {collect, &k, 1};
+    assert_int_equal(st_trace_fold_pass_file(path, &dropping, &t, &e), ST_EINVAL);
+    unlink(path);
+    free(k.v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fixtures_pass_the_whole_loads_samples),
         cmocka_unit_test(fixtures_dropped_keep_one_sample),
         cmocka_unit_test(a_callback_error_stops_the_read),
+        cmocka_unit_test(a_folded_pass_is_the_whole_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
