@@ -131,13 +131,11 @@ int cli_report_one(const char *in, const char *label, const char *out);
 int cli_report_trace(const st_trace *t, const char *label, const char *out,
                      const struct st_plot_opts *po);
 int cli_plot_cmd(int argc, char **argv);
-/* Load a trace, or say why on stderr (file and line) and return -1 (t
- * must still be freed; tui/say.c). */
-int cli_load_trace(const char *path, st_trace *t);
-/* The same for a command that needs the summary, the meta and the events,
- * not the samples (`diff`, `summary --text`): a stagetop record is summed
- * as it is read (st_trace_summary_file), in memory that does not grow with
- * its samples; the same messages and the same summary as cli_load_trace. */
+/* Load what a command needs of a trace, the summary, the meta and the
+ * events, not the samples (`diff`, `summary --text`), or say why on stderr
+ * (file and line) and return -1 (t must still be freed; tui/say.c): a
+ * stagetop record is summed as it is read (st_trace_summary_file), in
+ * memory that does not grow with its samples. */
 int cli_load_summary(const char *path, st_trace *t);
 /* "stagetop: MESSAGE\ntry 'stagetop --help'" on stderr; CLI_EXIT_USAGE
  * (tui/say.c). */

@@ -4,8 +4,8 @@
  * command's name), and an escape sequence among them (an OSC 52 clipboard
  * write, a title change) must be shown, not obeyed.  Also what every
  * command says of a bad command line (cli_bad_usage) and of a trace it
- * could not read (cli_load_trace: plot, report; cli_load_summary: summary
- * --text, diff). */
+ * could not read (cli_load_summary: summary --text, diff; plot and report
+ * read theirs in core/plot/plot_stream.c and tui/report_read.c). */
 #include "cli.h"
 #include "sanitize.h"
 
@@ -55,18 +55,6 @@ int cli_bad_usage(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\ntry 'stagetop --help'\n");
     return CLI_EXIT_USAGE;
-}
-
-int cli_load_trace(const char *path, st_trace *t)
-{
-    st_error e;
-    st_trace_init(t);
-    if (st_trace_load_file(path, t, &e) != ST_OK) {
-        cli_say("%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, e.msg);
-        return -1;
-    }
-    cli_say_torn(path, t);
-    return 0;
 }
 
 int cli_load_summary(const char *path, st_trace *t)
