@@ -23,7 +23,6 @@ case "$B" in /*) ;; *) B="$ROOT/$B" ;; esac
 ST=${STAGETOP:-$B/stagetop}
 . "$ROOT/tests/lib/tools.sh"
 need_tool report_stream python3 python3 || exit 0
-need_tool report_stream mkfifo mkfifo || exit 0
 [ -x "$ST" ] || { echo "FAIL: report_stream: build $ST first"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
