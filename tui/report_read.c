@@ -5,12 +5,9 @@
 #include "report_read.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "stagetop/lanes.h"
 
@@ -64,57 +61,17 @@ int cli_report_cols_sample(void *ctx, const st_sample *s, st_error *err)
     return ST_OK;
 }
 
-#define GUESS_BYTES 65536
-
-static void feed_lines(st_trace *t, const char *buf, size_t n, int at_end)
-{
-    size_t lineno = 0;
-    st_error e;
-    for (const char *p = buf, *end = buf + n, *nl; p < end; p = nl + 1) {
-        nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl && !at_end)
-            break;
-        if (!nl)
-            nl = end;
-        (void)st_trace_feed_line(t, p, (size_t)(nl - p), ++lineno, &e);
-    }
-}
-
 int cli_report_guess(const char *path, uint32_t *first, uint32_t *last)
 {
-    struct stat st;
     st_trace scratch;
-    char *buf = NULL;
-    /* (a FIFO is not opened: its writer would see this reader go) */
-    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
-    int ok = 0, fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int ok = 0;
     st_trace_init(&scratch);
-    if (fd < 0)
-        return 0;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(buf = malloc(2 * GUESS_BYTES)))
-        goto out;
-    size_t size = (size_t)st.st_size, head = size <= 2 * GUESS_BYTES ? size : GUESS_BYTES;
-    if (pread(fd, buf, head, 0) != (ssize_t)head)
-        goto out;
-    feed_lines(&scratch, buf, head, head == size);
-    if (head < size) {
-        const char *nl;
-        if (pread(fd, buf, GUESS_BYTES, (off_t)(size - GUESS_BYTES)) != GUESS_BYTES ||
-            !(nl = memchr(buf, '\n', GUESS_BYTES)))
-            goto out;
-        feed_lines(&scratch, nl + 1, GUESS_BYTES - (size_t)(nl + 1 - buf), 1);
-    }
-    st_trace_finish(&scratch);
-    if (scratch.summary.n_samples) {
+    if (st_trace_read_ends(path, &scratch, NULL) && scratch.summary.n_samples) {
         *first = scratch.summary.first_t_ms;
         *last = scratch.summary.last_t_ms;
         ok = 1;
     }
-out:
     st_trace_free(&scratch);
-    free(buf);
-    close(fd);
     return ok;
 }
 

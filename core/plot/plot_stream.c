@@ -76,24 +76,6 @@ static int scan_sample(void *ctx, const st_sample *s, st_error *err)
 
 /* ---- one read, when the frame can be guessed ---- */
 
-#define GUESS_BYTES 65536
-
-/* Feed the lines of buf[0, n) to t, the last one even without its newline
- * when at_end (errors ignored: this is only a guess). */
-static void feed_lines(st_trace *t, const char *buf, size_t n, int at_end)
-{
-    size_t lineno = 0;
-    st_error e;
-    for (const char *p = buf, *end = buf + n, *nl; p < end; p = nl + 1) {
-        nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl && !at_end)
-            break;
-        if (!nl)
-            nl = end;
-        (void)st_trace_feed_line(t, p, (size_t)(nl - p), ++lineno, &e);
-    }
-}
-
 static int guess_sample(void *ctx, const st_sample *s, st_error *err)
 {
     (void)err;
@@ -101,41 +83,23 @@ static int guess_sample(void *ctx, const st_sample *s, st_error *err)
     return ST_OK;
 }
 
-/* The chart's frame guessed from the file's first and last GUESS_BYTES: a
+/* The chart's frame guessed from the file's first and last ST_TRACE_ENDS_BYTES: a
  * time-ordered record's first and last samples and its last events give
  * the time range.  g laid out (its scan is the guess's, its cols NULL): 1;
  * 0 when there is no guess.  The read checks the guess against the frame
  * of every sample and reads again when it was wrong. */
 static int guess_frame(const char *path, const st_plot_opts *o, st_plot_ctx *g, int layout)
 {
-    struct stat st;
     st_trace scratch;
     st_error e;
     st_trace_pass pass = {guess_sample, g, 1};
-    char *buf = NULL;
-    int ok = 0, fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int ok = 0;
     memset(g, 0, sizeof *g);
-    st_trace_init(&scratch);
-    if (fd < 0)
-        return 0;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(buf = malloc(2 * GUESS_BYTES)))
-        goto out;
-    size_t size = (size_t)st.st_size, head = size <= 2 * GUESS_BYTES ? size : GUESS_BYTES;
-    if (pread(fd, buf, head, 0) != (ssize_t)head)
-        goto out;
     st_plot_scan_begin(g);
-    scratch.pass = &pass;
-    feed_lines(&scratch, buf, head, head == size);
-    if (head < size) {
-        const char *nl;
-        if (pread(fd, buf, GUESS_BYTES, (off_t)(size - GUESS_BYTES)) != GUESS_BYTES ||
-            !(nl = memchr(buf, '\n', GUESS_BYTES)))
-            goto out;
-        feed_lines(&scratch, nl + 1, GUESS_BYTES - (size_t)(nl + 1 - buf), 1);
-    }
-    scratch.pass = NULL;
-    st_trace_finish(&scratch); /* the events sorted: the last is the one time_range takes */
-    if (!g->n_drawable || st_plot_size(g, o, &e) != ST_OK)
+    st_trace_init(&scratch);
+    /* the events sorted: the last is the one time_range takes */
+    if (!st_trace_read_ends(path, &scratch, &pass) || !g->n_drawable ||
+        st_plot_size(g, o, &e) != ST_OK)
         goto out;
     g->t = &scratch;
     if (layout)
@@ -143,10 +107,7 @@ static int guess_frame(const char *path, const st_plot_opts *o, st_plot_ctx *g, 
     g->t = NULL;
     ok = 1;
 out:
-    scratch.pass = NULL;
     st_trace_free(&scratch);
-    free(buf);
-    close(fd);
     return ok;
 }
 

@@ -411,3 +411,52 @@ int st_trace_fold_pass_file(const char *path, const st_trace_pass *pass, st_trac
         return st_error_set(err, ST_EINVAL, EINVAL, "a folded read keeps its samples to fold them");
     return load_file(path, out, ST_TRACE_FOLD, pass, err);
 }
+
+/* Feed the lines of buf[0, n) to t, the last one even without its newline
+ * when at_end (errors ignored). */
+static void feed_lines(st_trace *t, const char *buf, size_t n, int at_end)
+{
+    size_t lineno = 0;
+    st_error e;
+    for (const char *p = buf, *end = buf + n, *nl; p < end; p = nl + 1) {
+        nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl && !at_end)
+            break;
+        if (!nl)
+            nl = end;
+        (void)st_trace_feed_line(t, p, (size_t)(nl - p), ++lineno, &e);
+    }
+}
+
+int st_trace_read_ends(const char *path, st_trace *t, const st_trace_pass *pass)
+{
+    enum { G = ST_TRACE_ENDS_BYTES };
+    struct stat st;
+    char *buf = NULL;
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    int ok = 0, fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(buf = malloc(2 * G)))
+        goto out;
+    size_t size = (size_t)st.st_size, head = size <= 2 * G ? size : G;
+    if (pread(fd, buf, head, 0) != (ssize_t)head)
+        goto out;
+    t->pass = pass;
+    feed_lines(t, buf, head, head == size);
+    if (head < size) {
+        const char *nl;
+        if (pread(fd, buf, G, (off_t)(size - G)) != G || !(nl = memchr(buf, '\n', G)))
+            goto out;
+        feed_lines(t, nl + 1, G - (size_t)(nl + 1 - buf), 1);
+    }
+    t->pass = NULL;
+    st_trace_finish(t); /* the events sorted */
+    ok = 1;
+out:
+    t->pass = NULL;
+    free(buf);
+    close(fd);
+    return ok;
+}

@@ -244,6 +244,14 @@ typedef struct st_trace_pass {
  * torn_line), with only the samples that pass keeps; its summary holds
  * those samples only. */
 int st_trace_pass_file(const char *path, const st_trace_pass *pass, st_trace *out, st_error *err);
+/* A guess from a regular file's ends: its first and last
+ * ST_TRACE_ENDS_BYTES (the whole file when it is at most twice that) fed to
+ * t (initialised by the caller, freed by it), pass (NULL: none) called on
+ * their samples, then st_trace_finish.  1 when read; 0 for "-", a path that
+ * is not a regular file (a FIFO is not opened: its writer would see this
+ * reader go) or an error.  Lines' errors are ignored: only a guess. */
+#define ST_TRACE_ENDS_BYTES 65536
+int st_trace_read_ends(const char *path, st_trace *t, const st_trace_pass *pass);
 /* The same read folded as st_trace_summary_file's (pass->drop 0): the
  * callback sees every sample and the summary is the whole file's, in
  * memory that does not grow with a stagetop record's samples (out->samples:
