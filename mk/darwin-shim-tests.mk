@@ -85,6 +85,7 @@ $(B)/tests/test_darwin_vm $(B)/tests/test_darwin_gpu: $(B)/tests/%: tests/darwin
 # doctor's Mac rows (core/doctor/doctor_mac.c) on the backend: its runner,
 # parsers and verdict with it, the tools stand-ins on PATH.
 DARWIN_DOCTOR_SRC := tests/darwin/test_darwin_doctor.c $(DARWIN_SHIM_SRC) core/doctor/doctor_mac.c \
+                     core/doctor/doctor_parse_mac.c core/model/mps_advice.c core/units.c \
                      core/doctor/doctor_run.c core/doctor/doctor_parse.c core/doctor/doctor_json.c \
                      core/doctor/doctor_ref.c core/clock.c core/trace/json_write.c core/version.c core/utf8.c
 $(B)/tests/test_darwin_doctor: $(DARWIN_DOCTOR_SRC) $(DARWIN_SHIM_HDR) include/stagetop/doctor.h

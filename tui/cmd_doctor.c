@@ -74,6 +74,8 @@ static void print_table(const st_doctor_report *r)
         bad += c->ok == ST_DOC_MISMATCH;
         unchecked += c->ok == ST_DOC_NOT_CHECKED;
     }
+    if (r->mps.kind != ST_MPS_NONE) /* a Mac process that uses Metal */
+        printf("\nMPS cap (PyTorch's, for this process as launched): %s\n", r->mps.line);
     printf("\nfacts:\n");
     printf("  os:             %s\n", f->os);
     if (f->os_release[0])

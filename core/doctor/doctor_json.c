@@ -158,6 +158,28 @@ static void check(st_jw *w, const st_doctor_check *c)
     st_jw_char(w, '}');
 }
 
+/* What the MPS cap means (null: not a Mac process that uses Metal). */
+static void mps(st_jw *w, const st_mps_advice *a)
+{
+    static const char *const kinds[] = {"none", "swap", "under", "no_limit", "refused", "unknown"};
+    int n = 0;
+    if (a->kind == ST_MPS_NONE || a->kind < 0 || a->kind > ST_MPS_UNKNOWN) {
+        st_jw_lit(w, "null");
+        return;
+    }
+    st_jw_char(w, '{');
+    key(w, &n, "kind");
+    st_jw_str(w, kinds[a->kind]);
+    key(w, &n, "cap");
+    if (a->kind == ST_MPS_SWAP || a->kind == ST_MPS_UNDER)
+        st_jw_u64(w, a->cap);
+    else
+        st_jw_lit(w, "null");
+    key(w, &n, "line");
+    st_jw_str(w, a->line);
+    st_jw_char(w, '}');
+}
+
 void st_doctor_json(st_jw *w, const st_doctor_report *r)
 {
     int n = 0;
@@ -184,6 +206,8 @@ void st_doctor_json(st_jw *w, const st_doctor_report *r)
         check(w, &r->checks[i]);
     }
     st_jw_char(w, ']');
+    key(w, &n, "mps");
+    mps(w, &r->mps);
     key(w, &n, "ok");
     boolean(w, r->ok);
     st_jw_lit(w, "}\n");

@@ -22,8 +22,11 @@
  *    environment after process launch."  The last " NAME=" of the line is
  *    the variable (the environment comes after the arguments).
  *
+ * Then what the MPS cap means for the process (r->mps), worded by
+ * core/model/mps_advice.c as everywhere else a Mac job's memory is shown.
+ *
  * Elsewhere than on a Mac the three rows are there, not checked, saying
- * why (macOS only); nothing is read or faked. */
+ * why (macOS only); nothing is read or faked, and r->mps says nothing. */
 #include "stagetop/doctor.h"
 
 #include <stdio.h>
@@ -136,18 +139,15 @@ static st_doctor_check *next(st_doctor_report *r, const char *lane, int unit)
     return c;
 }
 
-static void wired_check(const st_platform *plat, st_doctor_check *c)
+static void wired_check(const st_mps_device *d, st_doctor_check *c)
 {
     static char out[OUTCAP];
     size_t len = 0;
     uint64_t mb = 0;
     st_error e;
-    st_mps_device d;
     const char *argv[] = {"sysctl", "-n", "iogpu.wired_limit_mb", NULL};
-    memset(&d, 0, sizeof d);
-    plat->mps_device(&d);
     c->has_value = 1;
-    c->value = d.has_wired_limit ? d.wired_limit : 0; /* 0: the default, no limit set */
+    c->value = d->has_wired_limit ? d->wired_limit : 0; /* 0: the default, no limit set */
     snprintf(c->source, sizeof c->source, "sysctl -n iogpu.wired_limit_mb (x 2^20; 0: the default)");
     if (run(argv, out, &len, &e) != ST_OK || st_doctor_parse_uint(out, len, &mb, &e) != ST_OK) {
         snprintf(c->note, sizeof c->note, "no reference: %.160s (an Intel Mac, or macOS before 14, "
@@ -174,11 +174,13 @@ static uint64_t milli(const char *s, int set, int *bad)
     return (uint64_t)(v * 1000.0 + 0.5);
 }
 
+/* The ratio var of the process as launched against ps -E; mine (64
+ * bytes) gets the backend's text ("" when unset or unread). */
 static void ratio_check(const st_platform *plat, st_backend *b, st_proc_id id, const char *var,
-                        st_doctor_check *c)
+                        st_doctor_check *c, char *mine)
 {
     static char out[OUTCAP];
-    char mine[64], ref[64], pid[24];
+    char ref[64], pid[24];
     size_t len = 0;
     int found = 0, bad = 0;
     st_error e;
@@ -190,8 +192,9 @@ static void ratio_check(const st_platform *plat, st_backend *b, st_proc_id id, c
         return;
     }
     st_error_clear(&e);
-    int rc = plat->environ_var(b, id, var, mine, sizeof mine, &e);
+    int rc = plat->environ_var(b, id, var, mine, 64, &e);
     if (rc != ST_OK) {
+        mine[0] = '\0';
         snprintf(c->note, sizeof c->note, "the backend could not read the launch environment: %.200s", e.msg);
         return;
     }
@@ -206,11 +209,33 @@ static void ratio_check(const st_platform *plat, st_backend *b, st_proc_id id, c
     c->ref = milli(ref, found, &bad);
     c->tol = 0;
     if (bad)
-        snprintf(c->note, sizeof c->note, "not a number: stagetop read '%s', ps -E '%s' "
+        snprintf(c->note, sizeof c->note, "not a number: stagetop read '%.63s', ps -E '%.63s' "
                  "(PyTorch refuses it)", mine, ref);
     else if (!found && c->value == ST_DOC_UNSET)
         snprintf(c->note, sizeof c->note, "unset as launched: PyTorch's default (one set in "
                  "os.environ after the start is not seen)");
+}
+
+/* What the MPS cap means for the process (core/model/mps_advice.c, as the
+ * screen, the summaries and report say it): it uses Metal when a ratio is
+ * set as launched or its metal row read above zero. */
+static void mps_verdict(const st_platform *plat, st_backend *b, const st_mps_device *d,
+                        const char *high, const char *low, st_doctor_report *r)
+{
+    st_mps_in in;
+    st_sys_mem sm;
+    memset(&in, 0, sizeof in);
+    in.high = high[0] ? high : NULL;
+    in.low = low[0] ? low : NULL;
+    in.uses_metal = in.high || in.low;
+    for (size_t i = 0; i < r->n; i++)
+        if (!strcmp(r->checks[i].lane, "metal") && r->checks[i].has_value && r->checks[i].value > 0)
+            in.uses_metal = 1;
+    in.has_recommended = d->has_recommended;
+    in.recommended = d->recommended_max;
+    if (plat->read_system && plat->read_system(b, &sm, NULL) == ST_OK && (sm.valid & ST_SYS_MEMTOTAL))
+        in.mem_total = sm.mem_total;
+    st_mps_advise(&in, &r->mps);
 }
 
 void st_doctor_mac_checks(const st_platform *plat, st_backend *b, st_proc_id id, st_doctor_report *r)
@@ -218,18 +243,28 @@ void st_doctor_mac_checks(const st_platform *plat, st_backend *b, st_proc_id id,
     static const char *const lanes[] = {"wired limit", "mps high", "mps low"};
     static const char *const vars[] = {NULL, "PYTORCH_MPS_HIGH_WATERMARK_RATIO",
                                        "PYTORCH_MPS_LOW_WATERMARK_RATIO"};
+    char ratio[3][64] = {"", "", ""};
+    st_mps_device d;
+    int mac = plat->doctor_refs == ST_DOCTOR_REFS_MACOS;
+    memset(&d, 0, sizeof d);
+    memset(&r->mps, 0, sizeof r->mps);
+    r->mps.word = "";
+    if (mac && plat->mps_device)
+        plat->mps_device(&d);
     for (size_t i = 0; i < 3; i++) {
         st_doctor_check *c = next(r, lanes[i], i ? ST_DOC_RATIO : ST_DOC_BYTES);
         if (!c)
-            return;
-        if (plat->doctor_refs != ST_DOCTOR_REFS_MACOS || (!i && !plat->mps_device)) {
+            break;
+        if (!mac || (!i && !plat->mps_device)) {
             snprintf(c->note, sizeof c->note, "macOS only (%s): not checked on %s",
                      i ? vars[i] : "iogpu.wired_limit_mb", plat->name ? plat->name : "this system");
             continue;
         }
         if (!i)
-            wired_check(plat, c);
+            wired_check(&d, c);
         else
-            ratio_check(plat, b, id, vars[i], c);
+            ratio_check(plat, b, id, vars[i], c, ratio[i]);
     }
+    if (mac)
+        mps_verdict(plat, b, &d, ratio[1], ratio[2], r);
 }

@@ -314,6 +314,44 @@ static void dw_pressure(int32_t pid, st_doctor_check *c)
     set_ref(c, v * 100, 0, "sysctl -n kern.memorystatus_vm_pressure_level (x100)");
 }
 
+/* The process's graphics-tagged memory (the metal lane's one process):
+ * footprint's "(graphics)" categories (doctor_parse_mac.c says why). */
+static void dw_metal(int32_t pid, st_doctor_check *c)
+{
+    ref_buf b;
+    char p[24], src[160];
+    uint64_t bytes, res;
+    int rows;
+    st_error e;
+    const char *argv[] = {"footprint", "-p", p, NULL};
+    pid_str(pid, p, sizeof p);
+    if (run(argv, &b, &e) != ST_OK ||
+        st_doctor_parse_footprint_graphics(b.text, b.len, &bytes, &res, &rows, &e) != ST_OK) {
+        no_ref(c, "footprint -p PID: the (graphics) categories' Dirty", &e);
+        return;
+    }
+    snprintf(src, sizeof src, "footprint -p PID: Dirty of the %d (graphics) categor%s", rows,
+             rows == 1 ? "y" : "ies");
+    set_ref(c, bytes, tol_of(c->value, 4 * MIB) + res, src);
+}
+
+/* The process's memory in the compressor (tree_compressed's one process):
+ * vmmap's TOTAL SWAPPED SIZE. */
+static void dw_compressed(int32_t pid, st_doctor_check *c)
+{
+    ref_buf b;
+    char p[24];
+    uint64_t bytes, res;
+    st_error e;
+    const char *argv[] = {"vmmap", "--summary", p, NULL};
+    pid_str(pid, p, sizeof p);
+    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_vmmap_swapped(b.text, b.len, &bytes, &res, &e) != ST_OK) {
+        no_ref(c, "vmmap --summary PID: TOTAL SWAPPED SIZE", &e);
+        return;
+    }
+    set_ref(c, bytes, tol_of(c->value, 4 * MIB) + res, "vmmap --summary PID: TOTAL SWAPPED SIZE");
+}
+
 /* ---- GPU (NVIDIA, Linux) -------------------------------------------------------- */
 
 static void lx_gpu(int32_t pid, st_doctor_check *c)
@@ -338,21 +376,21 @@ typedef void (*ref_fn)(int32_t pid, st_doctor_check *c);
 
 typedef struct sys_refs {
     enum st_doctor_refs refs;
-    const char *lane[10];
-    ref_fn fn[10];
+    const char *lane[12];
+    ref_fn fn[12];
 } sys_refs;
 
-/* macOS has no GPU lane: Metal memory is inside the footprint; the
- * system's GPU memory (gpu system) is doctor_mac.c's. */
+/* macOS has no GPU lane: Metal memory is inside the footprint (and is
+ * the metal lane); the system's GPU memory (gpu system) is doctor_mac.c's. */
 static const sys_refs refs[] = {
     {ST_DOCTOR_REFS_PROC,
      {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", "gpu", "cpu", "pageins"},
      {lx_footprint, any_rss, lx_peak, lx_swap, lx_level, lx_pressure, lx_gpu, any_cpu, lx_pageins}},
     {ST_DOCTOR_REFS_MACOS,
      {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", NULL, "cpu", "pageins",
-      "gpu system"},
+      "gpu system", "metal", "compressed"},
      {dw_footprint, any_rss, dw_peak, dw_swap, dw_level, dw_pressure, NULL, any_cpu, dw_pageins,
-      st_doctor_ref_gpu_system}},
+      st_doctor_ref_gpu_system, dw_metal, dw_compressed}},
 };
 
 void st_doctor_reference(const st_platform *plat, int32_t pid, st_doctor_check *c)

@@ -242,7 +242,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
                      "ledger_tag_graphics_footprint + _compressed; not on Linux).",
         .prom_format = ST_LP_INT, .prom_rank = 13,
         .report_rank = 9, .report_label = "Metal peak", .report_key = "peak_metal",
-        .doctor = NULL, /* no reference: footprint's and vmmap's categories are VM tags, not the ledger; none captured */
+        .doctor = "metal", .doctor_rank = 10, /* footprint's (graphics) categories: doctor_ref.c */
     },
     [ST_LANE_TREE_COMPRESSED] = {
         .id = ST_LANE_TREE_COMPRESSED, .type = ST_LT_U64, .offset = AT(tree_compressed),
@@ -259,7 +259,7 @@ const st_lane st_lanes[ST_LANE_COUNT] = {
         .prom_format = ST_LP_INT, .prom_rank = 14,
         .report_rank = 10, .report_label = "tree compressed peak",
         .report_key = "peak_tree_compressed",
-        .doctor = NULL, /* no reference: vmmap -summary's SWAPPED SIZE is not captured here (docs/doctor.md) */
+        .doctor = "compressed", .doctor_rank = 11, /* vmmap --summary's TOTAL SWAPPED SIZE: doctor_ref.c */
     },
     [ST_LANE_GPU_SYSTEM] = {
         /* the IORegistry's IOAccelerator PerformanceStatistics, "In use

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "stagetop/error.h"
+#include "stagetop/mps_advice.h"
 #include "stagetop/platform.h"
 
 struct st_jw;
@@ -130,7 +131,7 @@ typedef struct st_doctor_check {
     char note[300];     /* why not checked, or what the rule means */
 } st_doctor_check;
 
-#define ST_DOC_MAX_CHECKS 16
+#define ST_DOC_MAX_CHECKS 20
 #define ST_DOC_MAX_GPUS 8
 
 typedef struct st_doctor_facts {
@@ -162,6 +163,7 @@ typedef struct st_doctor_report {
     st_doctor_check checks[ST_DOC_MAX_CHECKS];
     size_t n;
     int ok;                 /* no check disagrees */
+    st_mps_advice mps;      /* a Mac process that uses Metal: what its MPS cap means */
 } st_doctor_report;
 
 typedef struct st_doctor_opts {
@@ -228,8 +230,25 @@ int st_doctor_parse_ps_env(const char *text, size_t len, const char *name, char 
 /* The gpu system lane's reference (doctor_ref.c's macOS table). */
 void st_doctor_ref_gpu_system(int32_t pid, st_doctor_check *c);
 /* Append the checks of the wired limit and of the MPS ratios as pid was
- * launched (macOS; elsewhere rows that say they are macOS only). */
+ * launched (macOS; elsewhere rows that say they are macOS only), and fill
+ * r->mps: what the MPS cap means for this process (ST_MPS_NONE when it
+ * does not use Metal, and everywhere but on a Mac). */
 void st_doctor_mac_checks(const st_platform *plat, st_backend *b, st_proc_id id, st_doctor_report *r);
+
+/* ---- the Mac's Metal and compressed memory (core/doctor/doctor_parse_mac.c) ---- */
+
+/* `footprint -p PID`: the Dirty of every category whose name ends in
+ * "(graphics)" (VM_LEDGER_TAG_GRAPHICS: "IOAccelerator (graphics)",
+ * "Owned physical footprint (unmapped) (graphics)"), summed; *res the
+ * printed resolutions summed, *rows how many.  0 bytes when the table has
+ * no such row; ST_EPARSE when there is no category table. */
+int st_doctor_parse_footprint_graphics(const char *text, size_t len, uint64_t *bytes, uint64_t *res,
+                                       int *rows, st_error *err);
+/* `vmmap --summary PID`: the SWAPPED SIZE of the region-type table's TOTAL
+ * row (the column found by its header); ST_EPARSE when vmmap prints no
+ * such column (macOS 10.12) or no such row. */
+int st_doctor_parse_vmmap_swapped(const char *text, size_t len, uint64_t *bytes, uint64_t *res,
+                                  st_error *err);
 
 /* One line on the GPU lane for --help: "NVML found, N device(s), first:
  * NAME" or why there is none (lib: the NVML path, NULL or "": the default). */

@@ -8,7 +8,14 @@
  * -p 100` printing the job's arguments and then its environment joined by
  * spaces, as adv_cmds-237 ps/print.c getproclline (lines 256-282) makes
  * the line from the same KERN_PROCARGS2 area.  The stand-ins fail on any
- * other arguments.  Expected values come from the script. */
+ * other arguments.  Expected values come from the script.
+ *
+ * test_mac_vm_rows: the metal and compressed rows, the backend's
+ * TASK_VM_INFO (fake_taskinfo.c) against stand-ins for `footprint -p 100`
+ * and `vmmap --summary 100` printing the published captures of
+ * tests/fixtures/macos (footprint-agentstudio-graphics.txt: 358 + 208 MB of
+ * "(graphics)" rows; vmmap-summary-hyperkit-10.14.txt: 96K SWAPPED), the
+ * scripted job given those numbers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +30,7 @@
 
 #include "darwin_check.h"
 #include "fake_metal.h"
+#include "fake_taskinfo.h"
 #include "stagetop/doctor.h"
 
 static const char JOB_ENV[] = "HOME=/Users/ann\0"
@@ -116,10 +124,71 @@ static void test_mac_rows(void **state)
     rmdir(dir);
 }
 
+static void test_mac_vm_rows(void **state)
+{
+    st_backend *b = *state;
+    char body[1024], path[4096], cwd[512];
+    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    const char *root = getenv("ST_ROOT") ? getenv("ST_ROOT") : getcwd(cwd, sizeof cwd);
+    /* the owned unmapped part resident, the IOAccelerator part in the compressor */
+    fake_taskinfo_set(100, 96 * 1024, (int64_t)(358 * MIB), (int64_t)(208 * MIB));
+    st_proc_mem m;
+    assert_int_equal(P->read_proc(b, id_of(100), &m, NULL), ST_OK);
+    assert_true(m.valid & ST_PM_METAL);
+    assert_true(m.valid & ST_PM_COMPRESSED);
+
+    snprintf(dir, sizeof dir, "/tmp/st-dwdoc-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(body, sizeof body, "[ \"$*\" = \"-p 100\" ] || exit 9\n"
+             "cat '%s/tests/fixtures/macos/footprint-agentstudio-graphics.txt'", root);
+    tool("footprint", body);
+    snprintf(body, sizeof body, "[ \"$*\" = \"--summary 100\" ] || exit 9\n"
+             "cat '%s/tests/fixtures/macos/vmmap-summary-hyperkit-10.14.txt'", root);
+    tool("vmmap", body);
+    snprintf(path, sizeof path, "%s:%s", dir, saved);
+    setenv("PATH", path, 1);
+
+    const char *lanes[] = {"metal", "compressed"};
+    const uint64_t values[] = {m.metal, m.compressed};
+    const uint64_t refs[] = {566 * MIB, 96 * 1024};
+    for (size_t i = 0; i < 2; i++) {
+        st_doctor_check c;
+        memset(&c, 0, sizeof c);
+        snprintf(c.lane, sizeof c.lane, "%s", lanes[i]);
+        c.has_value = 1;
+        c.value = values[i];
+        st_doctor_reference(P, 100, &c);
+        st_doctor_judge(&c);
+        assert_true(c.has_ref);
+        assert_true(c.value == refs[i]);
+        assert_true(c.ref == refs[i]);
+        assert_int_equal(c.ok, ST_DOC_AGREES);
+    }
+    /* the graphics ledger without its compressed part: 208 MiB short, caught */
+    fake_taskinfo_set(100, 96 * 1024, (int64_t)(358 * MIB), 0);
+    assert_int_equal(P->read_proc(b, id_of(100), &m, NULL), ST_OK);
+    st_doctor_check c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.lane, sizeof c.lane, "metal");
+    c.has_value = 1;
+    c.value = m.metal;
+    st_doctor_reference(P, 100, &c);
+    st_doctor_judge(&c);
+    assert_int_equal(c.ok, ST_DOC_MISMATCH);
+    setenv("PATH", saved, 1);
+    free(saved);
+    snprintf(path, sizeof path, "%s/footprint", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/vmmap", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_mac_rows),
+        T(test_mac_vm_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

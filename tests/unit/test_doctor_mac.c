@@ -99,7 +99,7 @@ static void tool(const char *dir, const char *name, const char *body)
     assert_int_equal(chmod(path, 0755), 0);
 }
 
-static uint64_t stub_wired = 0;
+static uint64_t stub_wired = 0, stub_rec = 0;
 static const char *stub_high = "0.8", *stub_low = "";
 
 static void stub_mps(st_mps_device *d)
@@ -107,6 +107,18 @@ static void stub_mps(st_mps_device *d)
     memset(d, 0, sizeof *d);
     d->has_wired_limit = stub_wired != 0;
     d->wired_limit = stub_wired;
+    d->has_recommended = stub_rec != 0;
+    d->recommended_max = stub_rec;
+}
+
+/* the 48 GiB Mac of the figures */
+static int stub_sys(st_backend *b, st_sys_mem *out, st_error *err)
+{
+    (void)b, (void)err;
+    memset(out, 0, sizeof *out);
+    out->valid = ST_SYS_MEMTOTAL;
+    out->mem_total = 48ull << 30;
+    return ST_OK;
 }
 
 static int stub_env(st_backend *b, st_proc_id id, const char *name, char *buf, size_t len, st_error *err)
@@ -118,7 +130,8 @@ static int stub_env(st_backend *b, st_proc_id id, const char *name, char *buf, s
 }
 
 static const st_platform mac = {.name = "darwin", .doctor_refs = ST_DOCTOR_REFS_MACOS,
-                                .mps_device = stub_mps, .environ_var = stub_env};
+                                .mps_device = stub_mps, .environ_var = stub_env,
+                                .read_system = stub_sys};
 static const st_platform lin = {.name = "linux", .doctor_refs = ST_DOCTOR_REFS_PROC};
 
 static void end_to_end(void **state)
@@ -208,12 +221,78 @@ static void end_to_end(void **state)
     free(saved);
 }
 
+/* doctor says what the MPS cap means (core/model/mps_advice.c's rules,
+ * tested there): the issue's 48 GiB Mac, recommended 37.44 GiB
+ * (40200896512 bytes, the MPS fixtures' mps_recommended_max). */
+static void mps_meaning(void **state)
+{
+    const char *dir = *state;
+    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    char path[4096], body[1024];
+    st_proc_id id = {4242, 1};
+    st_doctor_report r;
+    tool(dir, "sysctl", "echo 0");
+    snprintf(body, sizeof body, "printf '%%s' '%s'", ps_line);
+    tool(dir, "ps", body);
+    snprintf(path, sizeof path, "%s:%s", dir, saved);
+    setenv("PATH", path, 1);
+    stub_wired = 0;
+    stub_rec = 40200896512ull;
+
+    /* 0.8 and 0.8: 0.8 x 37.44 = 29.95 GiB, under the RAM */
+    stub_high = "0.8", stub_low = "0.8";
+    memset(&r, 0, sizeof r);
+    st_doctor_mac_checks(&mac, NULL, id, &r);
+    assert_int_equal(r.mps.kind, ST_MPS_UNDER);
+    assert_int_equal(r.mps.cap, (uint64_t)(0.8 * 40200896512.0));
+    assert_non_null(strstr(r.mps.line, "29.95 GiB"));
+    assert_non_null(strstr(r.mps.line, "under the RAM"));
+    /* 0.8 alone: refused at the first MPS call (low 1.4 > high 0.8) */
+    stub_low = "";
+    memset(&r, 0, sizeof r);
+    st_doctor_mac_checks(&mac, NULL, id, &r);
+    assert_int_equal(r.mps.kind, ST_MPS_REFUSED);
+    assert_non_null(strstr(r.mps.line, "low 1.4 > high 0.8; set both"));
+    /* 0.0: no limit */
+    stub_high = "0.0";
+    memset(&r, 0, sizeof r);
+    st_doctor_mac_checks(&mac, NULL, id, &r);
+    assert_int_equal(r.mps.kind, ST_MPS_NO_LIMIT);
+    /* unset, but the process holds Metal memory (its metal row): 1.7 x 37.44 = 63.65 GiB > 48 GiB */
+    stub_high = "";
+    memset(&r, 0, sizeof r);
+    r.n = 1;
+    snprintf(r.checks[0].lane, sizeof r.checks[0].lane, "metal");
+    r.checks[0].has_value = 1;
+    r.checks[0].value = 566 * MIB;
+    st_doctor_mac_checks(&mac, NULL, id, &r);
+    assert_int_equal(r.mps.kind, ST_MPS_SWAP);
+    assert_non_null(strstr(r.mps.line, "63.65 GiB"));
+    assert_non_null(strstr(r.mps.line, "expect swap"));
+    /* unset and no Metal memory: not a Metal job, nothing to say */
+    r.checks[0].value = 0;
+    r.n = 1;
+    st_doctor_mac_checks(&mac, NULL, id, &r);
+    assert_int_equal(r.mps.kind, ST_MPS_NONE);
+    assert_string_equal(r.mps.line, "");
+    /* Linux: nothing, even with the variables set */
+    stub_high = "0.8";
+    memset(&r, 0, sizeof r);
+    st_doctor_mac_checks(&lin, NULL, id, &r);
+    assert_int_equal(r.mps.kind, ST_MPS_NONE);
+    stub_rec = 0;
+    stub_high = "0.8", stub_low = "";
+    setenv("PATH", saved, 1);
+    free(saved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parse_ioreg),
         cmocka_unit_test(parse_ps_env),
         cmocka_unit_test_setup_teardown(end_to_end, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(mps_meaning, setup_dir, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
