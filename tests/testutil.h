@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "stagetop/sample.h"
 
@@ -73,13 +75,24 @@ TU_UNUSED static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-/* tests/fixtures/DIR/NAME under $ST_ROOT (or the current directory): its
- * first 64 KiB, NUL-terminated (caller frees). */
+/* The repository's root: $ST_ROOT, else the current directory (absolute,
+ * for a stand-in tool's script to name a fixture by). */
+TU_UNUSED static const char *test_root(void)
+{
+    static char cwd[512];
+    const char *root = getenv("ST_ROOT");
+    if (root)
+        return root;
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    return cwd;
+}
+
+/* tests/fixtures/DIR/NAME under test_root(): its first 64 KiB,
+ * NUL-terminated (caller frees). */
 TU_UNUSED static char *fixture_load(const char *dir, const char *name, size_t *len)
 {
-    const char *root = getenv("ST_ROOT");
-    char path[512];
-    snprintf(path, sizeof path, "%s/tests/fixtures/%s/%s", root ? root : ".", dir, name);
+    char path[700];
+    snprintf(path, sizeof path, "%s/tests/fixtures/%s/%s", test_root(), dir, name);
     FILE *f = fopen(path, "rb");
     if (!f)
         fail_msg("cannot open fixture %s (run from the repository root or set ST_ROOT)", path);
@@ -89,6 +102,36 @@ TU_UNUSED static char *fixture_load(const char *dir, const char *name, size_t *l
     buf[*len] = '\0';
     fclose(f);
     return buf;
+}
+
+/* A stand-in for a system tool: DIR/NAME, an executable `#!/bin/sh` script
+ * of body (put DIR first on PATH with path_first). */
+TU_UNUSED static void stand_in(const char *dir, const char *name, const char *body)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\n%s\n", body);
+    fclose(f);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* PATH with dir first; returns the PATH before (path_restore gives it back). */
+TU_UNUSED static char *path_first(const char *dir)
+{
+    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    char path[4096];
+    assert_non_null(saved);
+    snprintf(path, sizeof path, "%s:%s", dir, saved);
+    setenv("PATH", path, 1);
+    return saved;
+}
+
+TU_UNUSED static void path_restore(char *saved)
+{
+    setenv("PATH", saved, 1);
+    free(saved);
 }
 
 /* A sample with footprint, swap and level. */

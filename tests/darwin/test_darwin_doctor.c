@@ -25,13 +25,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "darwin_check.h"
 #include "fake_metal.h"
 #include "fake_taskinfo.h"
 #include "stagetop/doctor.h"
+#include "../testutil.h"
 
 static const char JOB_ENV[] = "HOME=/Users/ann\0"
                               "PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.8\0"
@@ -39,17 +39,6 @@ static const char JOB_ENV[] = "HOME=/Users/ann\0"
 static const char *const ARGV[] = {"python3", "train.py"};
 
 static char dir[] = "/tmp/st-dwdoc-XXXXXX";
-
-static void tool(const char *name, const char *body)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f, "#!/bin/sh\n%s\n", body);
-    fclose(f);
-    assert_int_equal(chmod(path, 0755), 0);
-}
 
 /* ps -E's line of the script: the arguments, then the environment strings */
 static void ps_line(char *out, size_t len)
@@ -64,8 +53,7 @@ static void ps_line(char *out, size_t len)
 static void test_mac_rows(void **state)
 {
     st_backend *b = *state;
-    char line[512], body[1024], path[4096];
-    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    char line[512], body[1024], path[600];
     fake_proc *p = fake_darwin_find(100);
     fake_darwin_set_argv(p, "/opt/homebrew/bin/python3", 2, ARGV);
     p->env = JOB_ENV;
@@ -74,10 +62,9 @@ static void test_mac_rows(void **state)
     assert_non_null(mkdtemp(dir));
     ps_line(line, sizeof line);
     snprintf(body, sizeof body, "[ \"$*\" = \"-E -ww -o command= -p 100\" ] || exit 9\necho '%s'", line);
-    tool("ps", body);
-    tool("sysctl", "[ \"$*\" = \"-n iogpu.wired_limit_mb\" ] || exit 9\necho 40960");
-    snprintf(path, sizeof path, "%s:%s", dir, saved);
-    setenv("PATH", path, 1);
+    stand_in(dir, "ps", body);
+    stand_in(dir, "sysctl", "[ \"$*\" = \"-n iogpu.wired_limit_mb\" ] || exit 9\necho 40960");
+    char *saved = path_first(dir);
 
     st_doctor_report r;
     memset(&r, 0, sizeof r);
@@ -102,7 +89,7 @@ static void test_mac_rows(void **state)
     assert_true(r.checks[0].value == 0);
     assert_int_equal(r.checks[0].ok, ST_DOC_MISMATCH);
     /* a job without the variables: unset on both sides */
-    tool("ps", "[ \"$*\" = \"-E -ww -o command= -p 101\" ] || exit 9\necho 'worker HOME=/Users/ann'");
+    stand_in(dir, "ps", "[ \"$*\" = \"-E -ww -o command= -p 101\" ] || exit 9\necho 'worker HOME=/Users/ann'");
     static const char plain[] = "HOME=/Users/ann\0";
     fake_proc *w = fake_darwin_find(101);
     w->env = plain;
@@ -115,8 +102,7 @@ static void test_mac_rows(void **state)
         assert_int_equal(r.checks[i].ok, ST_DOC_AGREES);
         assert_non_null(strstr(r.checks[i].note, "unset as launched"));
     }
-    setenv("PATH", saved, 1);
-    free(saved);
+    path_restore(saved);
     snprintf(path, sizeof path, "%s/ps", dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/sysctl", dir);
@@ -127,9 +113,7 @@ static void test_mac_rows(void **state)
 static void test_mac_vm_rows(void **state)
 {
     st_backend *b = *state;
-    char body[1024], path[4096], cwd[512];
-    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-    const char *root = getenv("ST_ROOT") ? getenv("ST_ROOT") : getcwd(cwd, sizeof cwd);
+    char body[1024], path[600];
     /* the owned unmapped part resident, the IOAccelerator part in the compressor */
     fake_taskinfo_set(100, 96 * 1024, (int64_t)(358 * MIB), (int64_t)(208 * MIB));
     st_proc_mem m;
@@ -140,13 +124,12 @@ static void test_mac_vm_rows(void **state)
     snprintf(dir, sizeof dir, "/tmp/st-dwdoc-XXXXXX");
     assert_non_null(mkdtemp(dir));
     snprintf(body, sizeof body, "[ \"$*\" = \"-p 100\" ] || exit 9\n"
-             "cat '%s/tests/fixtures/macos/footprint-agentstudio-graphics.txt'", root);
-    tool("footprint", body);
+             "cat '%s/tests/fixtures/macos/footprint-agentstudio-graphics.txt'", test_root());
+    stand_in(dir, "footprint", body);
     snprintf(body, sizeof body, "[ \"$*\" = \"--summary 100\" ] || exit 9\n"
-             "cat '%s/tests/fixtures/macos/vmmap-summary-hyperkit-10.14.txt'", root);
-    tool("vmmap", body);
-    snprintf(path, sizeof path, "%s:%s", dir, saved);
-    setenv("PATH", path, 1);
+             "cat '%s/tests/fixtures/macos/vmmap-summary-hyperkit-10.14.txt'", test_root());
+    stand_in(dir, "vmmap", body);
+    char *saved = path_first(dir);
 
     const char *lanes[] = {"metal", "compressed"};
     const uint64_t values[] = {m.metal, m.compressed};
@@ -175,8 +158,7 @@ static void test_mac_vm_rows(void **state)
     st_doctor_reference(P, 100, &c);
     st_doctor_judge(&c);
     assert_int_equal(c.ok, ST_DOC_MISMATCH);
-    setenv("PATH", saved, 1);
-    free(saved);
+    path_restore(saved);
     snprintf(path, sizeof path, "%s/footprint", dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/vmmap", dir);

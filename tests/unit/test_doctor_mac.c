@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "stagetop/doctor.h"
+#include "testutil.h"
 #include "tmpdir.h"
 
 #define MIB (1024ull * 1024ull)
@@ -32,17 +33,8 @@ static const char ps_line[] =
 static void parse_ioreg(void **state)
 {
     (void)state;
-    char path[700], text[4096];
-    const char *root = getenv("ST_ROOT");
-    char cwd[512];
-    if (!root)
-        root = getcwd(cwd, sizeof cwd);
-    snprintf(path, sizeof path, "%s/tests/fixtures/macos/ioreg-accelerator-m4.txt", root);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
+    size_t n;
+    char *text = fixture_load("macos", "ioreg-accelerator-m4.txt", &n);
     uint64_t b = 0;
     int k = 0;
     st_error e;
@@ -60,6 +52,7 @@ static void parse_ioreg(void **state)
     assert_int_equal(st_doctor_parse_ioreg_in_use(none, strlen(none), &b, &k, &e), ST_EPARSE);
     const char bad[] = "{\"In use system memory\"=\"x\"}";
     assert_int_equal(st_doctor_parse_ioreg_in_use(bad, strlen(bad), &b, &k, &e), ST_EPARSE);
+    free(text);
 }
 
 static void parse_ps_env(void **state)
@@ -87,17 +80,6 @@ static void parse_ps_env(void **state)
 }
 
 /* ---- end to end, stand-ins on PATH ---- */
-
-static void tool(const char *dir, const char *name, const char *body)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f, "#!/bin/sh\n%s\n", body);
-    fclose(f);
-    assert_int_equal(chmod(path, 0755), 0);
-}
 
 static uint64_t stub_wired = 0, stub_rec = 0;
 static const char *stub_high = "0.8", *stub_low = "";
@@ -137,18 +119,15 @@ static const st_platform lin = {.name = "linux", .doctor_refs = ST_DOCTOR_REFS_P
 static void end_to_end(void **state)
 {
     const char *dir = *state;
-    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-    char body[1024], path[4096], root_buf[512];
-    const char *root = getenv("ST_ROOT") ? getenv("ST_ROOT") : getcwd(root_buf, sizeof root_buf);
+    char body[1024];
     snprintf(body, sizeof body, "[ \"$*\" = \"-r -d 1 -w 0 -c IOAccelerator\" ] || exit 9\n"
-             "cat '%s/tests/fixtures/macos/ioreg-accelerator-m4.txt'", root);
-    tool(dir, "ioreg", body);
-    tool(dir, "sysctl", "[ \"$*\" = \"-n iogpu.wired_limit_mb\" ] || exit 9\necho 30720");
+             "cat '%s/tests/fixtures/macos/ioreg-accelerator-m4.txt'", test_root());
+    stand_in(dir, "ioreg", body);
+    stand_in(dir, "sysctl", "[ \"$*\" = \"-n iogpu.wired_limit_mb\" ] || exit 9\necho 30720");
     snprintf(body, sizeof body, "[ \"$*\" = \"-E -ww -o command= -p 4242\" ] || exit 9\nprintf '%%s' '%s'",
              ps_line);
-    tool(dir, "ps", body);
-    snprintf(path, sizeof path, "%s:%s", dir, saved);
-    setenv("PATH", path, 1);
+    stand_in(dir, "ps", body);
+    char *saved = path_first(dir);
 
     /* the gpu system lane: within max(1 %, 16 MiB) of ioreg's 351141888 */
     st_doctor_check c;
@@ -199,7 +178,7 @@ static void end_to_end(void **state)
     assert_int_equal(r.checks[2].ok, ST_DOC_AGREES);
 
     /* no sysctl key (an Intel Mac): no reference, said, not a failure */
-    tool(dir, "sysctl", "echo 'sysctl: unknown oid' >&2; exit 1");
+    stand_in(dir, "sysctl", "echo 'sysctl: unknown oid' >&2; exit 1");
     memset(&r, 0, sizeof r);
     st_doctor_mac_checks(&mac, NULL, id, &r);
     st_doctor_judge(&r.checks[0]);
@@ -207,7 +186,7 @@ static void end_to_end(void **state)
     assert_non_null(strstr(r.checks[0].note, "no reference"));
 
     /* Linux: three rows, none checked, each saying why; no tool is run */
-    tool(dir, "ps", "exit 9");
+    stand_in(dir, "ps", "exit 9");
     memset(&r, 0, sizeof r);
     st_doctor_mac_checks(&lin, NULL, id, &r);
     assert_int_equal(r.n, 3);
@@ -217,8 +196,7 @@ static void end_to_end(void **state)
         assert_false(r.checks[i].has_value);
         assert_non_null(strstr(r.checks[i].note, "macOS only"));
     }
-    setenv("PATH", saved, 1);
-    free(saved);
+    path_restore(saved);
 }
 
 /* doctor says what the MPS cap means (core/model/mps_advice.c's rules,
@@ -227,15 +205,13 @@ static void end_to_end(void **state)
 static void mps_meaning(void **state)
 {
     const char *dir = *state;
-    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-    char path[4096], body[1024];
+    char body[1024];
     st_proc_id id = {4242, 1};
     st_doctor_report r;
-    tool(dir, "sysctl", "echo 0");
+    stand_in(dir, "sysctl", "echo 0");
     snprintf(body, sizeof body, "printf '%%s' '%s'", ps_line);
-    tool(dir, "ps", body);
-    snprintf(path, sizeof path, "%s:%s", dir, saved);
-    setenv("PATH", path, 1);
+    stand_in(dir, "ps", body);
+    char *saved = path_first(dir);
     stub_wired = 0;
     stub_rec = 40200896512ull;
 
@@ -282,8 +258,7 @@ static void mps_meaning(void **state)
     assert_int_equal(r.mps.kind, ST_MPS_NONE);
     stub_rec = 0;
     stub_high = "0.8", stub_low = "";
-    setenv("PATH", saved, 1);
-    free(saved);
+    path_restore(saved);
 }
 
 int main(void)

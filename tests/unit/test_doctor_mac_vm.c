@@ -23,32 +23,14 @@
 
 #include "sizes.h"
 #include "stagetop/doctor.h"
+#include "testutil.h"
 #include "tmpdir.h"
-
-static const char *root(void)
-{
-    static char cwd[512];
-    const char *r = getenv("ST_ROOT");
-    return r ? r : getcwd(cwd, sizeof cwd);
-}
-
-static size_t fixture(const char *name, char *text, size_t cap)
-{
-    char path[700];
-    snprintf(path, sizeof path, "%s/tests/fixtures/macos/%s", root(), name);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(text, 1, cap - 1, f);
-    fclose(f);
-    text[n] = '\0';
-    return n;
-}
 
 static void parse_footprint_graphics(void **state)
 {
     (void)state;
-    char text[8192];
-    size_t n = fixture("footprint-agentstudio-graphics.txt", text, sizeof text);
+    size_t n;
+    char *text = fixture_load("macos", "footprint-agentstudio-graphics.txt", &n);
     uint64_t b = 0, res = 0;
     int rows = -1;
     st_error e;
@@ -81,8 +63,10 @@ static void parse_footprint_graphics(void **state)
                      ST_EPARSE);
     assert_non_null(strstr(e.msg, "no category table"));
     /* a row cut short (the WebKit capture's "..." elision): said, not skipped */
-    n = fixture("footprint-webkit.txt", text, sizeof text);
+    free(text);
+    text = fixture_load("macos", "footprint-webkit.txt", &n);
     assert_int_equal(st_doctor_parse_footprint_graphics(text, n, &b, &res, &rows, &e), ST_EPARSE);
+    free(text);
     assert_non_null(strstr(e.msg, "category row"));
     /* a size that is not one */
     const char bad[] = "  Dirty      Clean  Reclaimable    Regions    Category\n"
@@ -94,8 +78,8 @@ static void parse_footprint_graphics(void **state)
 static void parse_vmmap_swapped(void **state)
 {
     (void)state;
-    char text[8192];
-    size_t n = fixture("vmmap-summary-hyperkit-10.14.txt", text, sizeof text);
+    size_t n;
+    char *text = fixture_load("macos", "vmmap-summary-hyperkit-10.14.txt", &n);
     uint64_t b = 0, res = 0;
     st_error e;
     /* TOTAL's SWAPPED SIZE 96K (its Writable regions line says swapped_out=96K too), not the
@@ -108,29 +92,21 @@ static void parse_vmmap_swapped(void **state)
     assert_true(fp.now >= 3 * 1024 * MIB);
 
     /* macOS 10.12's vmmap has no SWAPPED column: an error, not 0 */
-    n = fixture("vmmap-summary-hyperkit-10.12.txt", text, sizeof text);
+    free(text);
+    text = fixture_load("macos", "vmmap-summary-hyperkit-10.12.txt", &n);
     assert_int_equal(st_doctor_parse_vmmap_swapped(text, n, &b, &res, &e), ST_EPARSE);
     assert_non_null(strstr(e.msg, "no SWAPPED column"));
     /* the header of a non-summary capture without the table */
-    n = fixture("vmmap-gopls-macos13.txt", text, sizeof text);
+    free(text);
+    text = fixture_load("macos", "vmmap-gopls-macos13.txt", &n);
     assert_int_equal(st_doctor_parse_vmmap_swapped(text, n, &b, &res, &e), ST_EPARSE);
+    free(text);
     /* a table whose TOTAL row stops before SWAPPED */
     const char cut[] = "                                VIRTUAL RESIDENT    DIRTY  SWAPPED\n"
                        "REGION TYPE                        SIZE     SIZE     SIZE     SIZE\n"
                        "TOTAL                              2.6G     2.3G\n";
     assert_int_equal(st_doctor_parse_vmmap_swapped(cut, strlen(cut), &b, &res, &e), ST_EPARSE);
     assert_non_null(strstr(e.msg, "TOTAL row"));
-}
-
-static void tool(const char *dir, const char *name, const char *body)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f, "#!/bin/sh\n%s\n", body);
-    fclose(f);
-    assert_int_equal(chmod(path, 0755), 0);
 }
 
 static const st_platform mac = {.name = "darwin", .doctor_refs = ST_DOCTOR_REFS_MACOS};
@@ -148,16 +124,14 @@ static void check(const char *lane, uint64_t value, st_doctor_check *c)
 static void references(void **state)
 {
     const char *dir = *state;
-    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-    char body[1024], path[4096];
+    char body[1024];
     snprintf(body, sizeof body, "[ \"$*\" = \"-p 4242\" ] || exit 9\n"
-             "cat '%s/tests/fixtures/macos/footprint-agentstudio-graphics.txt'", root());
-    tool(dir, "footprint", body);
+             "cat '%s/tests/fixtures/macos/footprint-agentstudio-graphics.txt'", test_root());
+    stand_in(dir, "footprint", body);
     snprintf(body, sizeof body, "[ \"$*\" = \"--summary 4242\" ] || exit 9\n"
-             "cat '%s/tests/fixtures/macos/vmmap-summary-hyperkit-10.14.txt'", root());
-    tool(dir, "vmmap", body);
-    snprintf(path, sizeof path, "%s:%s", dir, saved);
-    setenv("PATH", path, 1);
+             "cat '%s/tests/fixtures/macos/vmmap-summary-hyperkit-10.14.txt'", test_root());
+    stand_in(dir, "vmmap", body);
+    char *saved = path_first(dir);
 
     /* metal: 566 MiB, within max(1 %, 4 MiB) + the 2 MiB of the two rows' printing */
     st_doctor_check c;
@@ -182,18 +156,17 @@ static void references(void **state)
     assert_int_equal(c.ok, ST_DOC_MISMATCH);
 
     /* a tool that cannot read the process: no reference, said, not a failure */
-    tool(dir, "footprint", "echo 'footprint: Unable to get task for pid 4242' >&2; exit 1");
+    stand_in(dir, "footprint", "echo 'footprint: Unable to get task for pid 4242' >&2; exit 1");
     check("metal", 566 * MIB, &c);
     assert_false(c.has_ref);
     assert_int_equal(c.ok, ST_DOC_NOT_CHECKED);
     assert_non_null(strstr(c.note, "no reference"));
-    snprintf(body, sizeof body, "cat '%s/tests/fixtures/macos/vmmap-summary-hyperkit-10.12.txt'", root());
-    tool(dir, "vmmap", body);
+    snprintf(body, sizeof body, "cat '%s/tests/fixtures/macos/vmmap-summary-hyperkit-10.12.txt'", test_root());
+    stand_in(dir, "vmmap", body);
     check("compressed", 0, &c);
     assert_int_equal(c.ok, ST_DOC_NOT_CHECKED);
     assert_non_null(strstr(c.note, "no SWAPPED column"));
-    setenv("PATH", saved, 1);
-    free(saved);
+    path_restore(saved);
 }
 
 int main(void)

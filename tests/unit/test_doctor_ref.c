@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "stagetop/doctor.h"
+#include "testutil.h"
 #include "tmpdir.h"
 #include "sizes.h"
 
@@ -25,54 +25,30 @@
 /* The capability chooses the references, not the table's name. */
 static const st_platform darwin_refs = { .name = "some-kernel", .doctor_refs = ST_DOCTOR_REFS_MACOS };
 
-static void tool(const char *dir, const char *name, const char *body)
-{
-    char path[512];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f, "#!/bin/sh\n%s\n", body);
-    fclose(f);
-    assert_int_equal(chmod(path, 0755), 0);
-}
-
 /* Stand-ins on PATH; with_footprint 0 leaves `footprint` out (vmmap is the fallback). */
 static void stand_ins(const char *dir, int with_footprint)
 {
-    const char *root = getenv("ST_ROOT");
-    char cwd[512], fx[700], body[1024];
-    if (!root)
-        root = getcwd(cwd, sizeof cwd);
-    assert_non_null(root);
-    snprintf(fx, sizeof fx, "%s/tests/fixtures/macos", root);
+    char fx[700], body[1024];
+    snprintf(fx, sizeof fx, "%s/tests/fixtures/macos", test_root());
     snprintf(body, sizeof body, "[ \"$1 $2\" = \"-p 4242\" ] || exit 9\ncat '%s/footprint-webkit.txt'", fx);
     if (with_footprint)
-        tool(dir, "footprint", body);
+        stand_in(dir, "footprint", body);
     else {
         snprintf(body, sizeof body, "%s/footprint", dir);
         unlink(body);
     }
     snprintf(body, sizeof body, "[ \"$1 $2\" = \"--summary 4242\" ] || exit 9\ncat '%s/vmmap-gopls-macos13.txt'", fx);
-    tool(dir, "vmmap", body);
+    stand_in(dir, "vmmap", body);
     snprintf(body, sizeof body,
              "[ \"$1\" = -n ] || exit 9\n"
              "case $2 in\n"
              "vm.swapusage) sed 's/^vm.swapusage: //' '%s/swapusage-a11wa11.txt' ;;\n"
              "kern.memorystatus_vm_pressure_level) echo 2 ;;\n"
              "*) exit 9 ;;\nesac", fx);
-    tool(dir, "sysctl", body);
+    stand_in(dir, "sysctl", body);
     snprintf(body, sizeof body, "[ $# -eq 0 ] || exit 9\ncat '%s/memory_pressure-macmini.txt'", fx);
-    tool(dir, "memory_pressure", body);
-    tool(dir, "ps", "[ \"$1 $2 $3 $4\" = \"-o rss= -p 4242\" ] || exit 9\necho '  123456'");
-}
-
-static void with_path(const char *dir)
-{
-    char path[4096];
-    const char *old = getenv("PATH");
-    snprintf(path, sizeof path, "%s:%s", dir, old ? old : "/usr/bin:/bin");
-    setenv("PATH", path, 1);
+    stand_in(dir, "memory_pressure", body);
+    stand_in(dir, "ps", "[ \"$1 $2 $3 $4\" = \"-o rss= -p 4242\" ] || exit 9\necho '  123456'");
 }
 
 static st_doctor_check lane(const char *name, uint64_t value)
@@ -88,10 +64,9 @@ static st_doctor_check lane(const char *name, uint64_t value)
 static void darwin_references(void **state)
 {
     const char *dir = *state;
-    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
     st_doctor_check c;
     stand_ins(dir, 1);
-    with_path(dir);
+    char *saved = path_first(dir);
 
     c = lane("footprint", 140 * MIB);
     st_doctor_reference(&darwin_refs, 4242, &c);
@@ -142,7 +117,7 @@ static void darwin_references(void **state)
     assert_non_null(strstr(c.source, "vmmap --summary PID"));
 
     /* a tool that fails: no reference, the reason in the note, not a failure */
-    tool(dir, "memory_pressure", "exit 1");
+    stand_in(dir, "memory_pressure", "exit 1");
     c = lane("level", 5000);
     st_doctor_reference(&darwin_refs, 4242, &c);
     assert_false(c.has_ref);
@@ -150,8 +125,7 @@ static void darwin_references(void **state)
     st_doctor_judge(&c);
     assert_int_equal(c.ok, ST_DOC_NOT_CHECKED);
 
-    setenv("PATH", saved, 1);
-    free(saved);
+    path_restore(saved);
 }
 
 int main(void)
