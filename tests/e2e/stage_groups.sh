@@ -19,22 +19,15 @@ cd "$T" || exit 1 # the job's log stays out of the checkout
 cat >"$T/job.py" <<'EOF'
 import os, subprocess, sys, time
 st, rec = sys.argv[1], sys.argv[2]
-def samples():
-    try:
-        with open(rec) as fh:
-            return sum(1 for l in fh if l.startswith('{"type":"sample"'))
-    except OSError:
-        return 0
-def wait_samples(k):
-    n0, end = samples(), time.monotonic() + 120
-    while samples() < n0 + k and time.monotonic() < end:
-        time.sleep(0.005)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.environ["ST_ROOT"], "tests", "lib"))
+from record_wait import wait_samples
 held = []
-wait_samples(2)
+wait_samples(rec, 2)
 for i, name in enumerate(["load"] + ["step"] * 3 + ["eval"] + ["step"] * 3 + ["save"]):
     subprocess.run([st, "stage", name], check=True)
     held.append(bytearray(os.urandom((2 + i) << 20)))
-    wait_samples(2)
+    wait_samples(rec, 2)
 EOF
 "$STAGETOP" --headless --no-gpu -i .1 --record "$T/r.jsonl" \
     -- $PY "$T/job.py" "$STAGETOP" "$T/r.jsonl" >"$T/out" 2>"$T/err"

@@ -25,36 +25,29 @@ trap 'cleanup_jobs; rm -rf "$T"' EXIT
 cat >"$T/job.py" <<'EOF'
 import os, subprocess, sys, time
 st, rec = sys.argv[1], sys.argv[2]
-def samples():
-    try:
-        with open(rec) as fh:
-            return sum(1 for l in fh if l.startswith('{"type":"sample"'))
-    except OSError:
-        return 0
-def wait_samples(k):
-    n0, end = samples(), time.monotonic() + 120
-    while samples() < n0 + k and time.monotonic() < end:
-        time.sleep(0.005)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.environ["ST_ROOT"], "tests", "lib"))
+from record_wait import wait_samples
 held = []
 mode = sys.argv[3] if len(sys.argv) > 3 else ""
 start = time.monotonic()
 if mode == "jsonl":   # J: stageload's lines, its own clock from here (a sample aligns it)
     with open(os.environ["STAGETOP_EVENTS"], "a") as fh:
         fh.write('{"type":"sample","t":0.0,"footprint":0,"swap_used":0,"level":100}\n')
-wait_samples(2)
+wait_samples(rec, 2)
 for i in range(8):
     subprocess.run([st, "stage", "s%d" % i], check=True)
     held.append(bytearray(os.urandom(8 << 20)))
-    wait_samples(2)
+    wait_samples(rec, 2)
 if mode:   # L, J: a line stamped now, written two samples later
     made = time.monotonic()
-    wait_samples(2)
+    wait_samples(rec, 2)
     with open(os.environ["STAGETOP_EVENTS"], "a") as fh:
         if mode == "jsonl":
             fh.write('{"type":"event","kind":"stage","t":%.3f,"stage":"late"}\n' % (made - start))
         else:
             fh.write("@%.6f stage late\n" % made)
-    wait_samples(2)
+    wait_samples(rec, 2)
 EOF
 
 # L stamps its line with Python's time.monotonic(), CLOCK_MONOTONIC on Linux

@@ -13,16 +13,9 @@ set -u
 cat >"$T/job.py" <<'EOF'
 import os, subprocess, sys, time
 st, rec, t = sys.argv[1], sys.argv[2], sys.argv[3]
-def samples():
-    try:
-        with open(rec) as fh:
-            return sum(1 for l in fh if l.startswith('{"type":"sample"'))
-    except OSError:
-        return 0
-def wait_samples(k):
-    n0, end = samples(), time.monotonic() + 120
-    while samples() < n0 + k and time.monotonic() < end:
-        time.sleep(0.005)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.environ["ST_ROOT"], "tests", "lib"))
+from record_wait import wait_samples
 def wait_file(p):
     while not os.path.exists(p):
         time.sleep(0.02)
@@ -33,7 +26,7 @@ wait_file(t + "/go")
 for i in range(4):
     subprocess.run([st, "stage", "step"], check=True)
     held.append(bytearray(os.urandom((1 + i) << 20)))
-    wait_samples(3 + i)        # windows of unequal length: the mean is not any one of them
+    wait_samples(rec, 3 + i)        # windows of unequal length: the mean is not any one of them
 wait_file(t + "/end")
 EOF
 start_pane live 120 30 "'$STAGETOP' --interval 0.1 --no-gpu --record '$T/r.jsonl' -- python3 '$T/job.py' '$STAGETOP' '$T/r.jsonl' '$T'"
