@@ -20,19 +20,7 @@ fi
 command -v python3 >/dev/null 2>&1 || { echo "plot bench: skipped (no python3)"; exit 0; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 gen() { # FILE N
-python3 - "$1" "$2" <<'PY'
-import random, sys
-random.seed(1)
-with open(sys.argv[1], "w") as f:
-    f.write('{"type":"start","utc":"2026-01-01T00:00:00+00:00","interval":0.01,"pipeline":"bench"}\n')
-    for i in range(int(sys.argv[2])):
-        if i % 100000 == 0:
-            f.write('{"type":"event","kind":"stage","stage":"s%d","t":%.3f}\n' % (i // 100000, i * 0.01))
-        fp = 2**30 + random.randrange(2**28) + (7 * 2**30 if i == 612345 else 0)
-        f.write('{"type":"sample","t":%.3f,"footprint":%d,"swap_used":%d,"level":%d}\n'
-                % (i * 0.01, fp, 2**30 + i * 1000, 50 + (i // 10000) % 40))
-    f.write('{"type":"end"}\n')
-PY
+    python3 "$(dirname "$0")/gen_spike.py" "$1" "$2" 1 stageload
 }
 gen "$tmp/big.jsonl" 1000000
 best() { # command...: best wall time of 3 runs, in ms

@@ -18,19 +18,7 @@ elif /usr/bin/time -l true >/dev/null 2>&1; then TIMEFMT=bsd
 else echo "report bench: skipped (no /usr/bin/time)"; exit 0; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 gen() { # FILE N SEED
-python3 - "$@" <<'PY'
-import random, sys
-random.seed(int(sys.argv[3]))
-with open(sys.argv[1], "w") as f:
-    f.write('{"type":"start","stagetop":"0.4.0","utc":"2026-01-01T00:00:00+00:00","interval":0.01,"pipeline":"bench"}\n')
-    for i in range(int(sys.argv[2])):
-        if i % 100000 == 0:
-            f.write('{"type":"event","kind":"stage","stage":"s%d","t":%.3f}\n' % (i // 100000, i * 0.01))
-        fp = 2**30 + random.randrange(2**28) + (7 * 2**30 if i == 612345 else 0)
-        f.write('{"type":"sample","t":%.3f,"footprint":%d,"swap_used":%d,"level":%d}\n'
-                % (i * 0.01, fp, 2**30 + i * 1000, 50 + (i // 10000) % 40))
-    f.write('{"type":"end"}\n')
-PY
+    python3 "$(dirname "$0")/gen_spike.py" "$@"
 }
 mkdir "$tmp/f" "$tmp/p" "$tmp/s"
 gen "$tmp/f/a.jsonl" 1000000 1 && gen "$tmp/f/b.jsonl" 1000000 2 && gen "$tmp/s/a.jsonl" 100000 1 ||

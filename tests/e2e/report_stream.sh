@@ -135,15 +135,7 @@ else
 fi
 
 # ---- a pipe past the cap ----
-python3 - "$tmp/cap.jsonl" 1048577 <<'PY'
-import sys
-path, n = sys.argv[1], int(sys.argv[2])
-with open(path, "w") as f:
-    f.write('{"type":"start","stagetop":"0.4.0","utc":"2026-01-01T00:00:00+00:00","interval":0.01}\n')
-    f.writelines('{"type":"sample","t":%d.%02d,"footprint":%d}\n' % (i // 100, i % 100, 2**30 + (i * 7919) % 2**28)
-                 for i in range(n))
-    f.write('{"type":"end"}\n')
-PY
+python3 "$ST_ROOT/tests/tools/footprint_jsonl.py" "$tmp/cap.jsonl" 1048577
 cat "$tmp/cap.jsonl" | "$ST" report - -o "$tmp/cap.md" >"$tmp/cap.out" 2>&1
 rc=$?
 if [ "$rc" -ne 1 ]; then
