@@ -4,6 +4,7 @@
  * (doctor_ref.c), then through the backend again: the reference agrees
  * when it lies within the tolerance of the two backend readings. */
 #include "stagetop/doctor.h"
+#include "doctor_internal.h"
 #include "stagetop/clock.h"
 #include "stagetop/gpu.h"
 #include "stagetop/lanes.h"
@@ -103,8 +104,7 @@ static int check_lane(doc_ctx *x, const st_lane *l, st_doctor_check *c, st_error
     if (rc == 0) {
         int own = !l || l->source == ST_LS_PROC || l->rule == ST_LR_RATE; /* the process's */
         if (l && l->platforms == ST_LPL_DARWIN && x->plat->doctor_refs != ST_DOCTOR_REFS_MACOS) {
-            snprintf(c->note, sizeof c->note, "macOS only (%s): not checked on %s", l->key,
-                     x->plat->name ? x->plat->name : "this system");
+            mac_only(c, l->key, x->plat);
             return ST_OK;
         }
         snprintf(c->note, sizeof c->note, "%s", own ?

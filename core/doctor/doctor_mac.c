@@ -2,7 +2,8 @@
  * (docs/doctor.md, "The Mac's GPU and MPS numbers"), each against a tool
  * of the system that shares no code with the backend:
  *
- *  - gpu system (a lane: doctor_ref.c dispatches to st_doctor_ref_gpu_system):
+ *  - gpu system (a lane: its reference is doctor_ref.c's dw_gpu_system, this
+ *    file's parser):
  *    `ioreg -r -d 1 -w 0 -c IOAccelerator`, the sum of each service's
  *    "In use system memory"=N (the backend reads the same keys through
  *    IOKit, core/platform/darwin_gpu.c).  ioreg prints a dictionary as
@@ -28,6 +29,7 @@
  * Elsewhere than on a Mac the three rows are there, not checked, saying
  * why (macOS only); nothing is read or faked, and r->mps says nothing. */
 #include "stagetop/doctor.h"
+#include "doctor_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,14 +53,12 @@ int st_doctor_parse_ioreg_in_use(const char *text, size_t len, uint64_t *bytes, 
         uint64_t v = 0;
         if (j >= len || text[j] < '0' || text[j] > '9')
             return st_error_set(err, ST_EPARSE, 0, "ioreg: \"In use system memory\" is not a number");
-        for (; j < len && text[j] >= '0' && text[j] <= '9'; j++) {
-            if (v > (UINT64_MAX - 9) / 10)
-                return st_error_set(err, ST_EPARSE, 0, "ioreg: \"In use system memory\" is too large");
-            v = v * 10 + (uint64_t)(text[j] - '0');
-        }
+        size_t used = scan_uint(text + j, text + len, &v);
+        if (!used)
+            return st_error_set(err, ST_EPARSE, 0, "ioreg: \"In use system memory\" is too large");
         sum += v;
         n++;
-        i = j - 1;
+        i = j + used - 1;
     }
     if (n == 0)
         return st_error_set(err, ST_EPARSE, 0, "ioreg printed no \"In use system memory\" "
@@ -74,11 +74,10 @@ int st_doctor_parse_ps_env(const char *text, size_t len, const char *name, char 
     char key[80];
     int kl = snprintf(key, sizeof key, " %s=", name);
     const char *hit = NULL;
-    size_t line = strcspn(text, "\n");
+    const char *nl = memchr(text, '\n', len);
+    size_t line = nl ? (size_t)(nl - text) : len;
     if (kl <= 1 || (size_t)kl >= sizeof key)
         return st_error_set(err, ST_EINVAL, 0, "ps -E: a variable name of %zu bytes", strlen(name));
-    if (line > len)
-        line = len;
     if (line == 0)
         return st_error_set(err, ST_EPARSE, 0, "ps -E printed nothing (the process is gone?)");
     for (size_t i = 0; i + (size_t)kl <= line; i++)
@@ -87,9 +86,8 @@ int st_doctor_parse_ps_env(const char *text, size_t len, const char *name, char 
     *found = hit != NULL;
     buf[0] = '\0';
     if (hit) {
-        size_t n = strcspn(hit, " \n");
-        if (hit + n > text + line)
-            n = (size_t)(text + line - hit);
+        const char *end = text + line, *sp = memchr(hit, ' ', (size_t)(end - hit));
+        size_t n = (size_t)((sp ? sp : end) - hit);
         snprintf(buf, blen, "%.*s", (int)n, hit);
     }
     return ST_OK;
@@ -100,30 +98,6 @@ int st_doctor_parse_ps_env(const char *text, size_t len, const char *name, char 
 static int run(const char *const argv[], char *out, size_t *len, st_error *e)
 {
     return st_doctor_run_tool(argv, 20.0, out, OUTCAP, len, e);
-}
-
-void st_doctor_ref_gpu_system(int32_t pid, st_doctor_check *c)
-{
-    static char out[OUTCAP];
-    size_t len = 0;
-    uint64_t bytes;
-    int n;
-    st_error e;
-    const char *argv[] = {"ioreg", "-r", "-d", "1", "-w", "0", "-c", "IOAccelerator", NULL};
-    (void)pid;
-    snprintf(c->source, sizeof c->source, "ioreg -r -d 1 -w 0 -c IOAccelerator: \"In use system memory\"");
-    if (run(argv, out, &len, &e) != ST_OK ||
-        st_doctor_parse_ioreg_in_use(out, len, &bytes, &n, &e) != ST_OK) {
-        c->has_ref = 0;
-        snprintf(c->note, sizeof c->note, "no reference: %.250s", e.msg);
-        return;
-    }
-    c->has_ref = 1;
-    c->ref = bytes;
-    /* the whole machine's GPU memory: other programs move it between reads */
-    c->tol = c->value / 100 > 16 * MIB ? c->value / 100 : 16 * MIB;
-    snprintf(c->source, sizeof c->source,
-             "ioreg -r -d 1 -w 0 -c IOAccelerator: \"In use system memory\", %d service(s) summed", n);
 }
 
 static st_doctor_check *next(st_doctor_report *r, const char *lane, int unit)
@@ -141,7 +115,7 @@ static st_doctor_check *next(st_doctor_report *r, const char *lane, int unit)
 
 static void wired_check(const st_mps_device *d, st_doctor_check *c)
 {
-    static char out[OUTCAP];
+    char out[OUTCAP];
     size_t len = 0;
     uint64_t mb = 0;
     st_error e;
@@ -179,8 +153,7 @@ static uint64_t milli(const char *s, int set, int *bad)
 static void ratio_check(const st_platform *plat, st_backend *b, st_proc_id id, const char *var,
                         st_doctor_check *c, char *mine)
 {
-    static char out[OUTCAP];
-    char ref[64], pid[24];
+    char out[OUTCAP], ref[64], pid[24];
     size_t len = 0;
     int found = 0, bad = 0;
     st_error e;
@@ -256,8 +229,7 @@ void st_doctor_mac_checks(const st_platform *plat, st_backend *b, st_proc_id id,
         if (!c)
             break;
         if (!mac || (!i && !plat->mps_device)) {
-            snprintf(c->note, sizeof c->note, "macOS only (%s): not checked on %s",
-                     i ? vars[i] : "iogpu.wired_limit_mb", plat->name ? plat->name : "this system");
+            mac_only(c, i ? vars[i] : "iogpu.wired_limit_mb", plat);
             continue;
         }
         if (!i)

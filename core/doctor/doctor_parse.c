@@ -5,61 +5,12 @@
  * The macOS formats are taken from captured real outputs
  * (tests/fixtures/macos/README.md). */
 #include "stagetop/doctor.h"
+#include "doctor_internal.h"
 
 #include <ctype.h>
 #include <string.h>
 
 #define KIB 1024ull
-
-/* ---- small scanners ---------------------------------------------------- */
-
-typedef struct line_it {
-    const char *p, *end;
-    size_t no; /* 1-based number of the line last returned */
-} line_it;
-
-/* Next line (without its '\n') in *s, *n; 0 at the end. */
-static int next_line(line_it *it, const char **s, size_t *n)
-{
-    const char *nl;
-    if (it->p >= it->end)
-        return 0;
-    nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
-    *s = it->p;
-    *n = (size_t)((nl ? nl : it->end) - it->p);
-    it->p = nl ? nl + 1 : it->end;
-    it->no++;
-    return 1;
-}
-
-static void skip_ws(const char **s, const char *e)
-{
-    while (*s < e && (**s == ' ' || **s == '\t' || **s == '\r'))
-        (*s)++;
-}
-
-/* Does the line (leading blanks skipped) start with key?  *rest gets what
- * follows the key. */
-static int starts(const char *s, size_t n, const char *key, const char **rest)
-{
-    const char *e = s + n;
-    size_t k = strlen(key);
-    skip_ws(&s, e);
-    if ((size_t)(e - s) < k || memcmp(s, key, k) != 0)
-        return 0;
-    *rest = s + k;
-    return 1;
-}
-
-/* First occurrence of key in [s, s+n). */
-static const char *find(const char *s, size_t n, const char *key)
-{
-    size_t k = strlen(key);
-    for (size_t i = 0; k <= n && i <= n - k; i++)
-        if (memcmp(s + i, key, k) == 0)
-            return s + i;
-    return NULL;
-}
 
 /* A decimal number "123", "1,234", "12.50": *mant = all digits as one
  * integer, *dec = digits after the point.  Returns the bytes used, 0 when
@@ -101,21 +52,6 @@ static uint64_t pow10u(unsigned d)
     while (d--)
         v *= 10;
     return v;
-}
-
-/* An unsigned integer token; bytes used, 0 when none. */
-static size_t scan_uint(const char *s, const char *e, uint64_t *v)
-{
-    const char *p = s;
-    uint64_t x = 0;
-    while (p < e && isdigit((unsigned char)*p)) {
-        if (x > (UINT64_MAX - 9) / 10)
-            return 0;
-        x = x * 10 + (uint64_t)(*p - '0');
-        p++;
-    }
-    *v = x;
-    return (size_t)(p - s);
 }
 
 /* ---- sizes --------------------------------------------------------------- */
@@ -304,22 +240,6 @@ int st_doctor_parse_uint(const char *text, size_t len, uint64_t *v, st_error *er
  * (uinteger.c top_uinteger_format_result, 147-177; memstats.c:236-247).
  * A cell with a blank in it (COMMAND) would shift the columns: doctor asks
  * for pid and pageins only. */
-static size_t split_ws(const char *s, size_t n, const char **tok, size_t *tl, size_t max)
-{
-    const char *p = s, *e = s + n;
-    size_t k = 0;
-    for (;;) {
-        skip_ws(&p, e);
-        if (p >= e || k == max)
-            return k;
-        tok[k] = p;
-        while (p < e && *p != ' ' && *p != '\t' && *p != '\r')
-            p++;
-        tl[k] = (size_t)(p - tok[k]);
-        k++;
-    }
-}
-
 int st_doctor_parse_top_pageins(const char *text, size_t len, int32_t pid, uint64_t *v,
                                 st_error *err)
 {

@@ -26,71 +26,27 @@
  *    region-type header is read.  vmmap of macOS 10.12 prints no SWAPPED
  *    column (a capture in the same source): an error, not 0. */
 #include "stagetop/doctor.h"
+#include "doctor_internal.h"
 
 #include <string.h>
-
-/* The next line of text[*at..len): its start and length (no '\n'). */
-static int next_line(const char *text, size_t len, size_t *at, const char **line, size_t *n)
-{
-    if (*at >= len)
-        return 0;
-    const char *s = text + *at;
-    const char *nl = memchr(s, '\n', len - *at);
-    *n = nl ? (size_t)(nl - s) : len - *at;
-    *line = s;
-    *at += *n + (nl ? 1 : 0);
-    return 1;
-}
-
-static int is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* Up to max whitespace-separated tokens of line[0..n): their starts and
- * lengths; returns how many. */
-static size_t tokens(const char *line, size_t n, const char **tok, size_t *tl, size_t max)
-{
-    size_t k = 0, i = 0;
-    while (i < n && k < max) {
-        while (i < n && is_blank(line[i]))
-            i++;
-        if (i >= n)
-            break;
-        tok[k] = line + i;
-        while (i < n && !is_blank(line[i]))
-            i++;
-        tl[k] = (size_t)(line + i - tok[k]);
-        k++;
-    }
-    return k;
-}
-
-static int has_words(const char *line, size_t n, const char *words)
-{
-    size_t w = strlen(words);
-    for (size_t i = 0; i + w <= n; i++)
-        if (memcmp(line + i, words, w) == 0)
-            return 1;
-    return 0;
-}
 
 static const char GRAPHICS[] = "(graphics)";
 
 int st_doctor_parse_footprint_graphics(const char *text, size_t len, uint64_t *bytes, uint64_t *res,
                                        int *rows, st_error *err)
 {
+    line_it it = {text, text + len, 0};
     const char *line, *tok[8];
-    size_t n, tl[8], at = 0;
+    size_t n, tl[8];
     int in_table = 0, dashes = 0;
     uint64_t sum = 0, rsum = 0;
     *rows = 0;
-    while (next_line(text, len, &at, &line, &n)) {
+    while (next_line(&it, &line, &n)) {
         if (!in_table) {
-            in_table = has_words(line, n, "Dirty") && has_words(line, n, "Category");
+            in_table = find(line, n, "Dirty") && find(line, n, "Category");
             continue;
         }
-        size_t k = tokens(line, n, tok, tl, 8);
+        size_t k = split_ws(line, n, tok, tl, 8);
         if (k == 0)
             break; /* the blank line after TOTAL */
         if (tok[0][0] == '-') {
@@ -101,11 +57,11 @@ int st_doctor_parse_footprint_graphics(const char *text, size_t len, uint64_t *b
         if (k < 8)
             return st_error_set(err, ST_EPARSE, 0, "footprint: a category row of %zu fields", k);
         /* Dirty is tok[0] tok[1] ("358 MB"); the category starts at tok[7] */
-        size_t cat_len = (size_t)(line + n - tok[7]);
-        while (cat_len && is_blank(tok[7][cat_len - 1]))
-            cat_len--;
+        const char *cat = tok[7], *cend = line + n;
+        while (cend > cat && (cend[-1] == ' ' || cend[-1] == '\t' || cend[-1] == '\r'))
+            cend--;
         size_t g = sizeof GRAPHICS - 1;
-        if (cat_len < g || memcmp(tok[7] + cat_len - g, GRAPHICS, g) != 0)
+        if ((size_t)(cend - cat) < g || memcmp(cend - g, GRAPHICS, g) != 0)
             continue;
         uint64_t v, r;
         if (st_doctor_parse_size(tok[0], (size_t)(tok[1] + tl[1] - tok[0]), &v, &r, err) != ST_OK)
@@ -125,16 +81,17 @@ int st_doctor_parse_footprint_graphics(const char *text, size_t len, uint64_t *b
 int st_doctor_parse_vmmap_swapped(const char *text, size_t len, uint64_t *bytes, uint64_t *res,
                                   st_error *err)
 {
+    line_it it = {text, text + len, 0};
     const char *line, *prev = NULL, *tok[12];
-    size_t n, prev_n = 0, tl[12], at = 0;
+    size_t n, prev_n = 0, tl[12];
     long col = -1;
-    while (next_line(text, len, &at, &line, &n)) {
-        size_t k = tokens(line, n, tok, tl, 12);
+    while (next_line(&it, &line, &n)) {
+        size_t k = split_ws(line, n, tok, tl, 12);
         if (col < 0) {
             if (k >= 2 && tl[0] == 6 && memcmp(tok[0], "REGION", 6) == 0 && tl[1] == 4 &&
                 memcmp(tok[1], "TYPE", 4) == 0) {
                 /* the column names are on the line above "REGION TYPE" */
-                size_t pk = prev ? tokens(prev, prev_n, tok, tl, 12) : 0;
+                size_t pk = prev ? split_ws(prev, prev_n, tok, tl, 12) : 0;
                 for (size_t i = 0; i < pk; i++)
                     if (tl[i] == 7 && memcmp(tok[i], "SWAPPED", 7) == 0)
                         col = (long)i;

@@ -314,6 +314,27 @@ static void dw_pressure(int32_t pid, st_doctor_check *c)
     set_ref(c, v * 100, 0, "sysctl -n kern.memorystatus_vm_pressure_level (x100)");
 }
 
+/* The whole machine's GPU memory (the gpu system lane): ioreg's "In use
+ * system memory", summed over the accelerators (doctor_mac.c's parser says
+ * why); other programs move it between reads. */
+static void dw_gpu_system(int32_t pid, st_doctor_check *c)
+{
+    ref_buf b;
+    uint64_t bytes;
+    int n;
+    st_error e;
+    char src[160];
+    const char *argv[] = {"ioreg", "-r", "-d", "1", "-w", "0", "-c", "IOAccelerator", NULL};
+    (void)pid;
+    if (run(argv, &b, &e) != ST_OK || st_doctor_parse_ioreg_in_use(b.text, b.len, &bytes, &n, &e) != ST_OK) {
+        no_ref(c, "ioreg -r -d 1 -w 0 -c IOAccelerator: \"In use system memory\"", &e);
+        return;
+    }
+    snprintf(src, sizeof src, "ioreg -r -d 1 -w 0 -c IOAccelerator: \"In use system memory\", "
+             "%d service(s) summed", n);
+    set_ref(c, bytes, tol_of(c->value, 16 * MIB), src);
+}
+
 /* The process's graphics-tagged memory (the metal lane's one process):
  * footprint's "(graphics)" categories (doctor_parse_mac.c says why). */
 static void dw_metal(int32_t pid, st_doctor_check *c)
@@ -381,7 +402,7 @@ typedef struct sys_refs {
 } sys_refs;
 
 /* macOS has no GPU lane: Metal memory is inside the footprint (and is
- * the metal lane); the system's GPU memory (gpu system) is doctor_mac.c's. */
+ * the metal lane); the system's GPU memory (gpu system) is ioreg's. */
 static const sys_refs refs[] = {
     {ST_DOCTOR_REFS_PROC,
      {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", "gpu", "cpu", "pageins"},
@@ -390,7 +411,7 @@ static const sys_refs refs[] = {
      {"footprint", "rss", "kernel peak", "swap used", "level", "pressure", NULL, "cpu", "pageins",
       "gpu system", "metal", "compressed"},
      {dw_footprint, any_rss, dw_peak, dw_swap, dw_level, dw_pressure, NULL, any_cpu, dw_pageins,
-      st_doctor_ref_gpu_system, dw_metal, dw_compressed}},
+      dw_gpu_system, dw_metal, dw_compressed}},
 };
 
 void st_doctor_reference(const st_platform *plat, int32_t pid, st_doctor_check *c)

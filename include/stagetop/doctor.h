@@ -227,8 +227,6 @@ int st_doctor_parse_ioreg_in_use(const char *text, size_t len, uint64_t *bytes, 
  * first line into buf (*found 0 and buf "" when it is not there). */
 int st_doctor_parse_ps_env(const char *text, size_t len, const char *name, char *buf, size_t blen,
                            int *found, st_error *err);
-/* The gpu system lane's reference (doctor_ref.c's macOS table). */
-void st_doctor_ref_gpu_system(int32_t pid, st_doctor_check *c);
 /* Append the checks of the wired limit and of the MPS ratios as pid was
  * launched (macOS; elsewhere rows that say they are macOS only), and fill
  * r->mps: what the MPS cap means for this process (ST_MPS_NONE when it
