@@ -126,7 +126,7 @@ static void check(st_jw *w, const st_doctor_check *c)
     key(w, &n, "lane");
     st_jw_str(w, c->lane);
     key(w, &n, "unit");
-    st_jw_str(w, units[c->unit >= 0 && c->unit <= 5 ? c->unit : 0]);
+    st_jw_str(w, units[(size_t)c->unit < sizeof units / sizeof *units ? c->unit : 0]);
     key(w, &n, "stagetop");
     if (c->has_value)
         value(w, c, c->value);

@@ -70,6 +70,7 @@ static void gpu_open(st_dw_gpu *g)
     st_io_get_matching_services_fn services = NULL;
     st_io_iterator_next_fn next = NULL;
     st_cf_string_create_fn string = NULL;
+    st_cf_get_type_id_of_fn dict_type = NULL, number_type = NULL;
     static const char *const names[] = {
         "IOServiceMatching", "IOServiceGetMatchingServices", "IOIteratorNext",
         "IORegistryEntryCreateCFProperty", "IOObjectRelease",
@@ -91,8 +92,8 @@ static void gpu_open(st_dw_gpu *g)
     got[4] = SYM(g->iokit, names[4], g->object_release);
     got[5] = SYM(g->cf, names[5], string);
     got[6] = SYM(g->cf, names[6], g->dict_get);
-    got[7] = SYM(g->cf, names[7], g->dict_type);
-    got[8] = SYM(g->cf, names[8], g->number_type);
+    got[7] = SYM(g->cf, names[7], dict_type);
+    got[8] = SYM(g->cf, names[8], number_type);
     got[9] = SYM(g->cf, names[9], g->number_get);
     got[10] = SYM(g->cf, names[10], g->type_of);
     got[11] = SYM(g->cf, names[11], g->release);
@@ -101,6 +102,8 @@ static void gpu_open(st_dw_gpu *g)
             off(g, "no ", names[i]);
             return;
         }
+    g->dict_type = dict_type(); /* a type's id does not change in a run */
+    g->number_type = number_type();
     g->k_stats = string(NULL, "PerformanceStatistics", ST_CF_STRING_UTF8);
     g->k_in_use = string(NULL, "In use system memory", ST_CF_STRING_UTF8);
     if (!g->k_stats || !g->k_in_use) {
@@ -133,9 +136,9 @@ static int in_use(const st_dw_gpu *g, st_io_object s, uint64_t *v)
     int64_t n = -1;
     if (!stats)
         return 0;
-    if (g->type_of(stats) == g->dict_type()) {
+    if (g->type_of(stats) == g->dict_type) {
         st_cf_type num = g->dict_get(stats, g->k_in_use);
-        if (num && g->type_of(num) == g->number_type() &&
+        if (num && g->type_of(num) == g->number_type &&
             !g->number_get(num, ST_CF_NUMBER_SINT64, &n))
             n = -1;
     }

@@ -50,7 +50,7 @@ typedef struct st_dw_gpu {
     st_io_create_cf_property_fn create_property;
     st_io_object_release_fn object_release;
     st_cf_dictionary_get_value_fn dict_get;
-    st_cf_get_type_id_of_fn dict_type, number_type;
+    st_cf_type_id dict_type, number_type; /* CFDictionary's and CFNumber's, read once */
     st_cf_number_get_value_fn number_get;
     st_cf_get_type_id_fn type_of;
     st_cf_release_fn release;

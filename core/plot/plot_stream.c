@@ -233,11 +233,6 @@ static int scan_file(const char *path, const st_plot_opts *o, const st_plot_also
     return ST_OK;
 }
 
-int st_plot_read_scan(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err)
-{
-    return scan_file(path, o, NULL, out, NULL, NULL, err);
-}
-
 int st_plot_read_scan_also(const char *path, const st_plot_also *also, st_plot_read *out,
                            st_error *err)
 {

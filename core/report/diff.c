@@ -11,6 +11,7 @@
 #include "stagetop/trace.h"
 #include "stagetop/md.h"
 #include "stagetop/sb.h"
+#include "stagetop/stage_table.h"
 #include "stagetop/units.h"
 
 #define DASH "\xE2\x80\x93" /* – */
@@ -30,40 +31,43 @@ static st_diff_stage *find_or_add(st_diff *d, const char *name, int *fail)
     return s;
 }
 
+/* A side's stages: its windows grouped by name as the stage table groups
+ * them (st_stage_groups), each group added to the row of its name. */
 static int add_side(st_diff *d, const st_trace *t, int side_b, st_error *err)
 {
     const st_summary *s = &t->summary;
-    int fail = 0;
     /* No stage events: stageload's "setup" window over the whole run is not
      * a stage ([reports] 4); the side has none. */
-    for (size_t i = 0; s->n_stage_events && i < s->n_stages; i++) {
-        char name[64];
-        memcpy(name, s->stages[i].stage, sizeof name);
-        name[sizeof name - 1] = '\0';
-        st_diff_stage *row = find_or_add(d, name, &fail);
-        if (!row)
+    if (!s->n_stage_events)
+        return ST_OK;
+    st_stage_group *g;
+    size_t n;
+    if (st_stage_groups(s, &g, &n, err) != ST_OK)
+        return st_error_set(err, ST_ENOMEM, 0, "out of memory comparing stages");
+    int fail = 0;
+    for (size_t i = 0; i < n; i++) {
+        st_diff_stage *row = find_or_add(d, g[i].stage, &fail);
+        if (!row) {
+            free(g);
             return st_error_set(err, ST_ENOMEM, 0, "out of memory comparing stages");
+        }
         st_diff_side *x = side_b ? &row->b : &row->a;
-        st_stage_row sr;
-        st_summary_stage(s, i, &sr);
-        int64_t ms = sr.seconds_ms;
-        uint64_t peak = sr.peak_footprint;
-        int has = sr.has_peak;
-        x->seconds_ms += ms;
-        if (has && (!x->has_peak || peak > x->peak_footprint)) {
-            x->peak_footprint = peak;
+        x->seconds_ms += g[i].seconds_ms;
+        if (g[i].has_peak && (!x->has_peak || g[i].peak_footprint > x->peak_footprint)) {
+            x->peak_footprint = g[i].peak_footprint;
             x->has_peak = 1;
         }
-        if (sr.has_swap) {
-            x->swap_growth += sr.swap_growth;
+        if (g[i].has_swap) {
+            x->swap_growth += g[i].swap_growth;
             x->has_swap = 1;
         }
-        if (sr.has_level && (!x->has_level || sr.min_level_c < x->min_level_c)) {
-            x->min_level_c = sr.min_level_c;
+        if (g[i].has_level && (!x->has_level || g[i].min_level_c < x->min_level_c)) {
+            x->min_level_c = g[i].min_level_c;
             x->has_level = 1;
         }
         x->present = 1;
     }
+    free(g);
     return ST_OK;
 }
 

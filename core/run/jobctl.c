@@ -495,6 +495,19 @@ static size_t live_survivors(const st_tree *t)
     return n;
 }
 
+/* Whether the job goes on after its root: a survivor, or an orphan not
+ * yet discovered (its rediscovery forced). */
+static int orphan_pending(st_tree *tree)
+{
+    if (survivors(tree) > 0)
+        return 1;
+    if (st_tree_unseen(tree) > 0) {
+        st_tree_rediscover(tree);
+        return 1;
+    }
+    return 0;
+}
+
 int st_job_poll(st_job *job, st_tree *tree, double now, st_error *err)
 {
     st_error_clear(err);
@@ -528,24 +541,16 @@ int st_job_poll(st_job *job, st_tree *tree, double now, st_error *err)
             return 1;
         }
         if (r == REAP_DONE && job->state != ST_JOB_KILLING) {
-            if (survivors(tree) > 0)
+            if (orphan_pending(tree))
                 return 0; /* the root's code is known; the job goes on */
-            if (st_tree_unseen(tree) > 0) { /* an orphan not yet discovered */
-                st_tree_rediscover(tree);
-                return 0;
-            }
             job->state = ST_JOB_EXITED;
             return 1;
         }
     } else {
         reap_group(job); /* orphans (survivors, or a job being killed) */
         if (job->state != ST_JOB_KILLING) {
-            if (survivors(tree) > 0)
+            if (orphan_pending(tree))
                 return 0;
-            if (st_tree_unseen(tree) > 0) {
-                st_tree_rediscover(tree);
-                return 0;
-            }
             job->state = ST_JOB_EXITED; /* the last survivor has gone */
             return 1;
         }

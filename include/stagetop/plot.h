@@ -88,12 +88,11 @@ typedef struct st_plot_read {
  * st_plot_svg's. */
 int st_plot_read_file(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err);
 /* The first read only (the second is the comparison's, once both frames
- * are known): for st_plot_cmp_read_svg. */
-int st_plot_read_scan(const char *path, const st_plot_opts *o, st_plot_read *out, st_error *err);
-/* The same for side path of `plot path other` (the default size): the
- * first read also fills the columns of the comparison's frame guessed
- * from both files' first and last 64 KiB, which st_plot_cmp_read_svg
- * takes when that guess was its frame (reads 1), else it reads path again. */
+ * are known), for st_plot_cmp_read_svg: side path of `plot path other`
+ * (the default size).  It also fills the columns of the comparison's
+ * frame guessed from both files' first and last 64 KiB, which
+ * st_plot_cmp_read_svg takes when that guess was its frame (reads 1),
+ * else it reads path again. */
 int st_plot_read_scan_cmp(const char *path, const char *other, st_plot_read *out, st_error *err);
 /* The chart to out, or written atomically to path (as st_plot_svg_file). */
 int st_plot_read_svg(st_plot_read *r, FILE *out, st_error *err);
@@ -117,7 +116,7 @@ int st_plot_read_scan_also(const char *path, const st_plot_also *also, st_plot_r
                            st_error *err);
 int st_plot_read_scan_cmp_also(const char *path, const char *other, const st_plot_also *also,
                                st_plot_read *out, st_error *err);
-/* Two traces read by st_plot_read_scan on one chart: byte for byte
+/* Two traces read by st_plot_read_scan_cmp on one chart: byte for byte
  * st_plot_cmp_svg's of the whole traces (a streamed side is read again
  * for its columns); the _file form writes atomically. */
 int st_plot_cmp_read_svg(st_plot_read *a, st_plot_read *b, const char *label_a,
