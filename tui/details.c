@@ -123,14 +123,6 @@ static void fmt_start(double start, char *buf, size_t len)
     snprintf(buf, len, "%s (%s ago)", when, ago);
 }
 
-static void fmt_size(const st_proc_mem *p, unsigned bit, uint64_t v, char *buf, size_t len)
-{
-    if (p->valid & bit)
-        st_format_bytes(v, buf, len);
-    else
-        snprintf(buf, len, "-");
-}
-
 /* The process's own footprint over the graphs' window (the samples of its
  * columns, newest at the right; when frozen, the window it shows), as a
  * sparkline of at most w columns, each the largest of its samples: into
@@ -197,15 +189,15 @@ static int number_rows(const tui_view *v, const st_run_view *rv, char rows[][200
     if (d->has_start)
         fmt_start(d->start, when, sizeof when);
     snprintf(rows[n++], 200, "started %s", when);
-    fmt_size(p, ST_PM_FOOTPRINT, p->footprint, a, sizeof a);
+    tui_fmt_mem(p, ST_PM_FOOTPRINT, p->footprint, a, sizeof a);
     uint64_t alone, shared;
     if (st_run_view_share_of(rv, p->id, &alone, &shared))
         snprintf(rows[n++], 200, "footprint %s   alone %s   shared %s", a,
                  st_format_bytes(alone, b, sizeof b), st_format_bytes(shared, c, sizeof c));
     else
         snprintf(rows[n++], 200, "footprint %s   alone/shared: not read", a);
-    fmt_size(p, ST_PM_RSS, p->rss, a, sizeof a);
-    fmt_size(p, ST_PM_SWAP, p->swap, b, sizeof b);
+    tui_fmt_mem(p, ST_PM_RSS, p->rss, a, sizeof a);
+    tui_fmt_mem(p, ST_PM_SWAP, p->swap, b, sizeof b);
     uint64_t g = 0;
     if (st_run_view_gpu_of(rv, p->id.pid, &g))
         st_format_bytes(g, c, sizeof c);

@@ -23,6 +23,9 @@ int tui_put(int y, int x, int w, const char *s, attr_t a);
 /* "terminal too small (COLSxROWS)" at the top left, where it fits (the
  * live screen and replay alike). */
 void tui_put_too_small(const tui_view *v);
+/* A process's field v in bytes (st_format_bytes) when p->valid has bit,
+ * else "-" (the process list and the details box). */
+void tui_fmt_mem(const st_proc_mem *p, unsigned bit, uint64_t v, char *buf, size_t len);
 
 /* The absolute column of the newest sample at the current zoom. */
 int64_t tui_newest_col(const tui_view *v, const st_run_view *rv);
