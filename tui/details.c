@@ -22,11 +22,6 @@
 #include "stagetop/clock.h"
 #include "stagetop/units.h"
 
-static int is_enter(int ch)
-{
-    return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
-}
-
 /* The member of rv that is id, or NULL. */
 static const st_proc_mem *member_of(const st_run_view *rv, st_proc_id id)
 {
@@ -58,11 +53,11 @@ int tui_details_key(tui_view *v, const st_run_view *rv, int ch, double now)
 {
     tui_details *d = &v->det;
     if (d->open) { /* its own keys only, while it is open */
-        if (is_enter(ch) || ch == 27 || ch == 'q' || ch == 'Q')
+        if (tui_is_enter(ch) || ch == 27 || ch == 'q' || ch == 'Q')
             d->open = 0;
         return 1;
     }
-    if (!is_enter(ch) || rv->replay || v->L.list.h <= 1 || !rv->n_members)
+    if (!tui_is_enter(ch) || rv->replay || v->L.list.h <= 1 || !rv->n_members)
         return 0;
     open_box(v, rv, now);
     return 1;

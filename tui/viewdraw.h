@@ -14,6 +14,13 @@ enum tui_pair {
     TUI_PAIR_LANE /* + lane id: the lane's colour (the lane table's) */
 };
 
+/* A key that is Enter: newline, carriage return or curses' KEY_ENTER (the
+ * screens' prompts, the details box and the picker alike). */
+static inline int tui_is_enter(int ch)
+{
+    return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
+}
+
 /* The attribute for a pair under the view's colour setting. */
 attr_t tui_attr(const tui_view *v, int pair);
 
