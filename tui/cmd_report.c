@@ -223,60 +223,45 @@ char *cli_report_svg_path(const char *out)
     return p;
 }
 
-/* Draw the SVG chart of t (or of t and t2) into OUT.svg with `plot`'s code
- * and writer; *link: its name relative to the report (its directory is
- * OUT's).  A trace without samples has no chart (*link NULL, 0). */
-static int write_svg(const st_trace *t, const st_trace *t2, const char *la, const char *lb,
-                     const char *out, const st_plot_opts *po, char **link)
-{
-    st_plot_opts o;
-    st_error e;
-    *link = NULL;
-    if (!t->summary.n_samples || (t2 && !t2->summary.n_samples))
-        return 0;
-    char *path = cli_report_svg_path(out);
-    if (!path) {
-        fprintf(stderr, "stagetop: report: out of memory\n");
-        return -1;
-    }
-    st_plot_opts_init(&o);
-    if (po)
-        o = *po;
-    if ((t2 ? st_plot_cmp_svg_file(t, t2, la, lb, &o, path, &e)
-            : st_plot_svg_file(t, &o, path, &e)) != ST_OK) {
-        cli_say("%s: %s", path, e.msg);
-        free(path);
-        return -1;
-    }
-    const char *base = strrchr(path, '/');
-    *link = strdup(base ? base + 1 : path);
-    free(path);
-    return *link ? 0 : -1;
-}
-
 static const char *file_name(const char *path)
 {
     const char *b = strrchr(path, '/');
     return b && b[1] ? b + 1 : path;
 }
 
-/* The SVG chart of the reads r[0..n) (plot's streamed reads of the
- * report's files) into OUT.svg, as write_svg. */
-static int write_svg_read(int n, st_plot_read *r, const char *const *label, const char *out,
-                          char **link)
+/* Draw the SVG chart of t[0..n) (n == 2: both on one chart, labelled with
+ * the file names of label[]) into OUT.svg with `plot`'s code and writer:
+ * from the reads r[0..n) (plot's streamed reads of the report's files,
+ * whose traces t[] are) when r is not NULL, else from t drawn with po
+ * (NULL: the defaults); *link: its name relative to the report (its
+ * directory is OUT's).  A trace without samples has no chart (*link
+ * NULL, 0). */
+static int write_svg(int n, const st_trace *t, st_plot_read *r, const char *const *label,
+                     const char *out, const st_plot_opts *po, char **link)
 {
+    st_plot_opts o;
     st_error e;
+    int k;
     *link = NULL;
-    if (!r[0].trace.summary.n_samples || (n == 2 && !r[1].trace.summary.n_samples))
+    if (!t[0].summary.n_samples || (n == 2 && !t[1].summary.n_samples))
         return 0;
     char *path = cli_report_svg_path(out);
     if (!path) {
         fprintf(stderr, "stagetop: report: out of memory\n");
         return -1;
     }
-    if ((n == 2 ? st_plot_cmp_read_svg_file(&r[0], &r[1], file_name(label[0]), file_name(label[1]),
-                                            NULL, path, &e)
-                : st_plot_read_svg_file(&r[0], path, &e)) != ST_OK) {
+    const char *la = file_name(label[0]), *lb = n == 2 ? file_name(label[1]) : NULL;
+    if (r) {
+        k = n == 2 ? st_plot_cmp_read_svg_file(&r[0], &r[1], la, lb, po, path, &e)
+                   : st_plot_read_svg_file(&r[0], path, &e);
+    } else {
+        st_plot_opts_init(&o);
+        if (po)
+            o = *po;
+        k = n == 2 ? st_plot_cmp_svg_file(&t[0], &t[1], la, lb, &o, path, &e)
+                   : st_plot_svg_file(&t[0], &o, path, &e);
+    }
+    if (k != ST_OK) {
         cli_say("%s: %s", path, e.msg);
         free(path);
         return -1;
@@ -300,11 +285,7 @@ static int report_traces(int n, const st_trace *t, const char *const *label, con
     int rc = CLI_EXIT_WATCH;
     int with_svg = out && strcmp(out, "-") != 0 && cli_report_svg_beside(out);
     char *link = NULL;
-    if (with_svg && r && write_svg_read(n, r, label, out, &link) != 0)
-        return rc;
-    if (with_svg && !r &&
-        write_svg(&t[0], n == 2 ? &t[1] : NULL, file_name(label[0]), n == 2 ? file_name(label[1]) : NULL,
-                  out, po, &link) != 0)
+    if (with_svg && write_svg(n, t, r, label, out, po, &link) != 0)
         return rc; /* the chart was not written: nor is the report */
     st_report_charts c = {{chart(&t[0], n == 2 ? &t[1] : NULL, cols ? cols[0] : NULL),
                            n == 2 ? chart(&t[1], &t[0], cols ? cols[1] : NULL) : NULL}, link};

@@ -22,11 +22,6 @@
 #include "stagetop/clock.h"
 #include "stagetop/units.h"
 
-static int is_enter(int ch)
-{
-    return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
-}
-
 /* The member of rv that is id, or NULL. */
 static const st_proc_mem *member_of(const st_run_view *rv, st_proc_id id)
 {
@@ -58,11 +53,11 @@ int tui_details_key(tui_view *v, const st_run_view *rv, int ch, double now)
 {
     tui_details *d = &v->det;
     if (d->open) { /* its own keys only, while it is open */
-        if (is_enter(ch) || ch == 27 || ch == 'q' || ch == 'Q')
+        if (tui_is_enter(ch) || ch == 27 || ch == 'q' || ch == 'Q')
             d->open = 0;
         return 1;
     }
-    if (!is_enter(ch) || rv->replay || v->L.list.h <= 1 || !rv->n_members)
+    if (!tui_is_enter(ch) || rv->replay || v->L.list.h <= 1 || !rv->n_members)
         return 0;
     open_box(v, rv, now);
     return 1;
@@ -121,14 +116,6 @@ static void fmt_start(double start, char *buf, size_t len)
     double age = st_wall_now() - start;
     st_format_duration(age > 0 ? age : 0, ago, sizeof ago);
     snprintf(buf, len, "%s (%s ago)", when, ago);
-}
-
-static void fmt_size(const st_proc_mem *p, unsigned bit, uint64_t v, char *buf, size_t len)
-{
-    if (p->valid & bit)
-        st_format_bytes(v, buf, len);
-    else
-        snprintf(buf, len, "-");
 }
 
 /* The process's own footprint over the graphs' window (the samples of its
@@ -197,15 +184,15 @@ static int number_rows(const tui_view *v, const st_run_view *rv, char rows[][200
     if (d->has_start)
         fmt_start(d->start, when, sizeof when);
     snprintf(rows[n++], 200, "started %s", when);
-    fmt_size(p, ST_PM_FOOTPRINT, p->footprint, a, sizeof a);
+    tui_fmt_mem(p, ST_PM_FOOTPRINT, p->footprint, a, sizeof a);
     uint64_t alone, shared;
     if (st_run_view_share_of(rv, p->id, &alone, &shared))
         snprintf(rows[n++], 200, "footprint %s   alone %s   shared %s", a,
                  st_format_bytes(alone, b, sizeof b), st_format_bytes(shared, c, sizeof c));
     else
         snprintf(rows[n++], 200, "footprint %s   alone/shared: not read", a);
-    fmt_size(p, ST_PM_RSS, p->rss, a, sizeof a);
-    fmt_size(p, ST_PM_SWAP, p->swap, b, sizeof b);
+    tui_fmt_mem(p, ST_PM_RSS, p->rss, a, sizeof a);
+    tui_fmt_mem(p, ST_PM_SWAP, p->swap, b, sizeof b);
     uint64_t g = 0;
     if (st_run_view_gpu_of(rv, p->id.pid, &g))
         st_format_bytes(g, c, sizeof c);

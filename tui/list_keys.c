@@ -104,7 +104,7 @@ int tui_list_prompt_key(tui_view *v, const st_run_view *rv, int ch, double now)
     int filter = v->prompt == TUI_PROMPT_FILTER;
     if (!filter && v->prompt != TUI_PROMPT_SEARCH)
         return 0;
-    if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+    if (tui_is_enter(ch)) {
         v->prompt = TUI_PROMPT_NONE;
         return 1;
     }

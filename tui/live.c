@@ -116,7 +116,7 @@ static void on_key(live *s, int ch, double now)
         return;
     }
     if (v->prompt == TUI_PROMPT_MARK) {
-        if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        if (tui_is_enter(ch)) {
             v->prompt = TUI_PROMPT_NONE;
             do_mark(s, now);
         } else if (ch == 27) {

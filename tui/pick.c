@@ -144,7 +144,7 @@ int tui_pick(const st_platform *plat, const tui_opts *o, int32_t *pid, st_error 
                 p.sel = (int)p.n_order - 1;
             } else if (ch == 'r' || ch == 'R') {
                 next = 0;
-            } else if ((ch == '\n' || ch == '\r' || ch == KEY_ENTER) && p.n_order > 0) {
+            } else if (tui_is_enter(ch) && p.n_order > 0) {
                 *pid = st_prerun_target(p.pr, (size_t)p.sel)->id.pid;
                 rc = ST_OK;
                 done = 1;

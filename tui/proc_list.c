@@ -188,14 +188,6 @@ void tui_list_tag(const tui_view *v, const tui_pt_row *row, char *out, size_t le
     snprintf(out, len, "%s%s", name, num);
 }
 
-static void fmt_cell(const st_proc_mem *p, unsigned bit, uint64_t val, char *buf, size_t len)
-{
-    if (p->valid & bit)
-        st_format_bytes(val, buf, len);
-    else
-        snprintf(buf, len, "-");
-}
-
 /* A member's state letter, CPU (% of one core) and page-ins per second
  * over the last interval ("-" before the second sample or unreadable). */
 static void fmt_activity(const st_proc_mem *p, char *buf, size_t len)
@@ -319,9 +311,9 @@ static void draw_row(tui_view *v, const st_run_view *rv, size_t r, int y, int wi
     const tui_pt_row *row = &v->pt.rows[r];
     const st_proc_mem *p = v->pm[row->m].p;
     char fp[32], rss[32], sw[32], line[400];
-    fmt_cell(p, ST_PM_FOOTPRINT, p->footprint, fp, sizeof fp);
-    fmt_cell(p, ST_PM_RSS, p->rss, rss, sizeof rss);
-    fmt_cell(p, ST_PM_SWAP, p->swap, sw, sizeof sw);
+    tui_fmt_mem(p, ST_PM_FOOTPRINT, p->footprint, fp, sizeof fp);
+    tui_fmt_mem(p, ST_PM_RSS, p->rss, rss, sizeof rss);
+    tui_fmt_mem(p, ST_PM_SWAP, p->swap, sw, sizeof sw);
     char g[32] = "", gs[24];
     if (gpu)
         snprintf(g, sizeof g, " %10s", v->pm[row->m].has_gpu ? st_format_bytes(v->pm[row->m].gpu, gs, sizeof gs)

@@ -32,10 +32,16 @@ int tui_cap_bytes(const st_run_view *rv, uint64_t *cap)
 int tui_cap_place(const st_run_view *rv, int lane_id, double lo, double hi, int rows, int *row,
                   char *text, size_t tlen, char *sh, size_t slen)
 {
-    uint64_t cap;
+    uint64_t cap = 0; /* (left 0 when there is none) */
+    tui_cap_bytes(rv, &cap);
+    return tui_cap_place_at(cap, lane_id, lo, hi, rows, row, text, tlen, sh, slen);
+}
+
+int tui_cap_place_at(uint64_t cap, int lane_id, double lo, double hi, int rows, int *row,
+                     char *text, size_t tlen, char *sh, size_t slen)
+{
     char big[32], small[32];
-    if ((lane_id != ST_LANE_FOOTPRINT && lane_id != ST_LANE_METAL) || rows < 1 ||
-        !tui_cap_bytes(rv, &cap))
+    if ((lane_id != ST_LANE_FOOTPRINT && lane_id != ST_LANE_METAL) || rows < 1 || cap == 0)
         return TUI_CAP_NONE;
     st_format_bytes(cap, big, sizeof big);
     tui_short_bytes(cap, small, sizeof small);

@@ -486,6 +486,9 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
         free(heights);
         return;
     }
+    uint64_t cap_bytes = 0; /* the MPS cap, looked up once a frame (0: none) */
+    if (L->graph)
+        tui_cap_bytes(rv, &cap_bytes);
     for (int i = 0; i < n; i++) {
         lane *l = &lanes[i];
         const double *col = rv->last ? lane_columns(v, i, rv, l, c0, w, done, sv) : NULL;
@@ -514,7 +517,8 @@ void tui_lanes_draw(tui_view *v, const st_run_view *rv, double now)
                 add(l, tui_attr(v, TUI_PAIR_DIM), row, row, row);
             }
             char ct[64], cs[64]; /* the MPS cap: a line, or a word when off scale */
-            cap = tui_cap_place(rv, l->id, lo, hi, L->plot[i].h, &cap_row, ct, sizeof ct, cs, sizeof cs);
+            cap = tui_cap_place_at(cap_bytes, l->id, lo, hi, L->plot[i].h, &cap_row, ct, sizeof ct, cs,
+                                   sizeof cs);
             if (cap != TUI_CAP_NONE && l->n < 7)
                 add(l, tui_attr(v, TUI_PAIR_WARN), ct, ct, cs);
             if (L->label[i].h > 1)

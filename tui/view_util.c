@@ -1,8 +1,8 @@
 /* view_util.c: drawing helpers of the screens (live and replay): colour
  * pairs and their attributes, safe text at a place, the centred box of the
  * help and the guard's alert (long lines wrap, nothing is cut); the plot's
- * newest column and the short byte counts that the lanes and the panels
- * share. */
+ * newest column, the short byte counts that the lanes and the panels
+ * share and a process's byte counts ("-" when unread). */
 #include "view.h"
 #include "sanitize.h"
 #include "spark.h"
@@ -187,6 +187,14 @@ int64_t tui_frozen_col(const tui_view *v, const st_run_view *rv)
 char *tui_short_bytes(uint64_t bytes, char *buf, size_t len)
 {
     return st_format_bytes_as((double)bytes, ST_UNITS_COMPACT, buf, len);
+}
+
+void tui_fmt_mem(const st_proc_mem *p, unsigned bit, uint64_t v, char *buf, size_t len)
+{
+    if (p->valid & bit)
+        st_format_bytes(v, buf, len);
+    else
+        snprintf(buf, len, "-");
 }
 
 void tui_put_too_small(const tui_view *v)

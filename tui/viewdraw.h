@@ -14,6 +14,13 @@ enum tui_pair {
     TUI_PAIR_LANE /* + lane id: the lane's colour (the lane table's) */
 };
 
+/* A key that is Enter: newline, carriage return or curses' KEY_ENTER (the
+ * screens' prompts, the details box and the picker alike). */
+static inline int tui_is_enter(int ch)
+{
+    return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
+}
+
 /* The attribute for a pair under the view's colour setting. */
 attr_t tui_attr(const tui_view *v, int pair);
 
@@ -23,6 +30,9 @@ int tui_put(int y, int x, int w, const char *s, attr_t a);
 /* "terminal too small (COLSxROWS)" at the top left, where it fits (the
  * live screen and replay alike). */
 void tui_put_too_small(const tui_view *v);
+/* A process's field v in bytes (st_format_bytes) when p->valid has bit,
+ * else "-" (the process list and the details box). */
+void tui_fmt_mem(const st_proc_mem *p, unsigned bit, uint64_t v, char *buf, size_t len);
 
 /* The absolute column of the newest sample at the current zoom. */
 int64_t tui_newest_col(const tui_view *v, const st_run_view *rv);
@@ -81,11 +91,14 @@ unsigned tui_lanes_mask(const tui_view *v, const st_run_view *rv);
  * (TUI_CAP_LINE: row, counted from the top, as tui_graph_heights puts the
  * value; TUI_CAP_OFF_SCALE: above hi), with the label's text; the line
  * drawn over the empty cells of row r at (y, x); a member's Metal memory
- * and the cap, for the details box (0: no Metal memory). */
+ * and the cap, for the details box (0: no Metal memory).  tui_cap_place_at:
+ * the same for a cap already known (tui_cap_bytes, once a frame; 0: none). */
 enum { TUI_CAP_NONE, TUI_CAP_LINE, TUI_CAP_OFF_SCALE };
 int tui_cap_bytes(const st_run_view *rv, uint64_t *cap);
 int tui_cap_place(const st_run_view *rv, int lane_id, double lo, double hi, int rows, int *row,
                   char *text, size_t tlen, char *sh, size_t slen);
+int tui_cap_place_at(uint64_t cap, int lane_id, double lo, double hi, int rows, int *row,
+                     char *text, size_t tlen, char *sh, size_t slen);
 void tui_cap_line(tui_view *v, int y, int x, const int *heights, int w, int rows, int r);
 int tui_cap_member(const st_run_view *rv, const st_proc_mem *p, char *buf, size_t len);
 /* Key l: CPU and page-ins in or out of the lanes shown. */
